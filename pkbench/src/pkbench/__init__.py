@@ -1,0 +1,3 @@
+"""pkbench: benchmark primary key strategies on PostgreSQL."""
+
+__version__ = "0.1.0"
