@@ -1,0 +1,123 @@
+"""Reading a results directory (docs/results.md) into what the report draws."""
+
+from __future__ import annotations
+
+import csv
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+JSON = dict[str, Any]
+
+SERIES_KINDS = ("tps", "buffercache", "usagecount", "wait_events", "sizes")
+
+
+class ResultsNotFoundError(Exception):
+    """The directory given to the report is not a readable pkbench results directory."""
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One measured number, or why it is missing."""
+
+    value: float | None
+    reason: str | None = None
+
+    @property
+    def available(self) -> bool:
+        return self.value is not None
+
+
+def figure(obj: JSON | None, key: str) -> Figure:
+    """The number at OBJ[KEY]; when null or absent, the reason that `unavailable` of OBJ gives."""
+    if obj is None:
+        return Figure(None, "not measured")
+    value = obj.get(key)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return Figure(None, unavailable_reason(obj, key))
+    return Figure(float(value))
+
+
+def unavailable_reason(obj: JSON, metric: str) -> str:
+    for entry in obj.get("unavailable") or []:
+        if isinstance(entry, dict) and entry.get("metric") == metric:
+            return str(entry.get("reason") or "not measured")
+    return "not measured"
+
+
+@dataclass
+class Run:
+    """One results directory: results.json plus its time series, keyed by kind (tps, buffercache, ...)."""
+
+    directory: Path
+    results: JSON
+    series: dict[str, list[dict[str, str]]] = field(default_factory=dict)
+    missing_series: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def server_version(self) -> str:
+        return str((self.results.get("server") or {}).get("version") or "unknown version")
+
+    @property
+    def label(self) -> str:
+        """How a comparison names this run: its directory name and the server version."""
+        return f"{self.directory.name} (PostgreSQL {self.server_version})"
+
+    @property
+    def strategies(self) -> list[JSON]:
+        return [s for s in self.results.get("strategies") or [] if isinstance(s, dict)]
+
+    @property
+    def measured_strategies(self) -> list[JSON]:
+        """Strategies whose figures can be drawn: status ok (failed and skipped ones are listed apart)."""
+        return [s for s in self.strategies if s.get("status", "ok") == "ok"]
+
+    def workload_names(self) -> list[str]:
+        """Every workload name in the order it first appears."""
+        names: list[str] = []
+        for strategy in self.measured_strategies:
+            for workload in workloads_of(strategy):
+                if workload.get("name") not in names:
+                    names.append(str(workload.get("name")))
+        return names
+
+    def rows(self, kind: str, strategy: str, workload: str) -> list[dict[str, str]]:
+        """The samples of one time series for one strategy and workload, in file order."""
+        return [
+            row
+            for row in self.series.get(kind, [])
+            if row.get("strategy") == strategy and row.get("workload") == workload
+        ]
+
+
+def workloads_of(strategy: JSON) -> list[JSON]:
+    return [w for w in strategy.get("workloads") or [] if isinstance(w, dict)]
+
+
+def workload_of(strategy: JSON, name: str) -> JSON | None:
+    return next((w for w in workloads_of(strategy) if w.get("name") == name), None)
+
+
+def load_run(directory: Path) -> Run:
+    """Read DIRECTORY/results.json and every time series it names; a missing CSV is noted, not fatal."""
+    results_path = directory / "results.json"
+    if not results_path.is_file():
+        raise ResultsNotFoundError(f"{directory}: no results.json there, so it is not a pkbench results directory")
+    try:
+        results = json.loads(results_path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ResultsNotFoundError(f"{results_path}: cannot be read as JSON ({exc})") from exc
+    if not isinstance(results, dict):
+        raise ResultsNotFoundError(f"{results_path}: expected a JSON object at the top level")
+    run = Run(directory=directory, results=results)
+    declared = results.get("timeseries") or {}
+    for kind in SERIES_KINDS:
+        relative = declared.get(kind) if isinstance(declared, dict) else None
+        path = directory / (relative or f"timeseries/{kind}.csv")
+        if not path.is_file():
+            run.missing_series[kind] = f"{path.relative_to(directory)} is missing"
+            continue
+        with path.open(newline="", encoding="utf-8") as handle:
+            run.series[kind] = list(csv.DictReader(handle))
+    return run
