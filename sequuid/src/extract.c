@@ -1,0 +1,87 @@
+/*-------------------------------------------------------------------------
+ *
+ * extract.c
+ *	  Read the time, version and variant out of a UUID.
+ *
+ * uuid_timestamp() keeps what PostgreSQL's uuid_extract_timestamp() drops:
+ * the v7 sub-millisecond fraction, and it reads v6 too.  Names differ from
+ * core's on purpose, so that upgrading PostgreSQL never makes a call
+ * ambiguous.
+ *
+ * sequuid/src/extract.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "utils/timestamp.h"
+#include "utils/uuid.h"
+
+#include "uuid_layout.h"
+#include "uuid_time.h"
+
+PG_FUNCTION_INFO_V1(sequuid_uuid_timestamp);
+PG_FUNCTION_INFO_V1(sequuid_ulid_timestamp);
+PG_FUNCTION_INFO_V1(sequuid_uuid_version);
+PG_FUNCTION_INFO_V1(sequuid_uuid_variant);
+
+/*
+ * The v7 instant to the microsecond: the fraction maps back to the first
+ * nanosecond it covers, rounded up to a whole microsecond, which inverts
+ * the generator exactly for every instant given in microseconds.
+ */
+static TimestampTz
+v7_timestamp(const unsigned char *data)
+{
+	uint32		sub_ms_ns = uuid_v7_ns_from_fraction(uuid_v7_get_fraction(data));
+	int64		sub_ms_us = (sub_ms_ns + 999) / 1000;
+
+	return timestamptz_from_unix_us((int64) uuid_get_unix_ms(data) * 1000 + sub_ms_us);
+}
+
+Datum
+sequuid_uuid_timestamp(PG_FUNCTION_ARGS)
+{
+	pg_uuid_t  *id = PG_GETARG_UUID_P(0);
+
+	switch (uuid_get_rfc_version(id->data))
+	{
+		case 1:
+			PG_RETURN_TIMESTAMPTZ(timestamptz_from_gregorian_100ns(uuid_v1_get_time(id->data)));
+		case 6:
+			PG_RETURN_TIMESTAMPTZ(timestamptz_from_gregorian_100ns(uuid_v6_get_time(id->data)));
+		case 7:
+			PG_RETURN_TIMESTAMPTZ(v7_timestamp(id->data));
+		default:
+			PG_RETURN_NULL();
+	}
+}
+
+/* a ULID has no version or variant bits: any 16 bytes are one */
+Datum
+sequuid_ulid_timestamp(PG_FUNCTION_ARGS)
+{
+	pg_uuid_t  *id = PG_GETARG_UUID_P(0);
+
+	PG_RETURN_TIMESTAMPTZ(timestamptz_from_unix_us((int64) uuid_get_unix_ms(id->data) * 1000));
+}
+
+Datum
+sequuid_uuid_version(PG_FUNCTION_ARGS)
+{
+	pg_uuid_t  *id = PG_GETARG_UUID_P(0);
+	int			version = uuid_get_rfc_version(id->data);
+
+	if (version < 0)
+		PG_RETURN_NULL();
+	PG_RETURN_INT32(version);
+}
+
+Datum
+sequuid_uuid_variant(PG_FUNCTION_ARGS)
+{
+	pg_uuid_t  *id = PG_GETARG_UUID_P(0);
+
+	PG_RETURN_INT32(uuid_get_variant_field(id->data));
+}
