@@ -3,6 +3,48 @@
 -- complain if script is sourced in psql, rather than via CREATE EXTENSION
 \echo Use "CREATE EXTENSION sequuid" to load this file. \quit
 
+-- generators (issue 2)
+-- All VOLATILE.  PARALLEL SAFE where a call only reads the clock and per-process random state: a parallel worker
+-- is a backend of its own, ordered like any other backend (see README, "Ordering guarantees").
+-- uuid_sequence_nextval calls nextval, which a parallel worker cannot, so it is PARALLEL UNSAFE like nextval.
+
+CREATE FUNCTION uuid_generate_v7() RETURNS uuid
+    AS 'MODULE_PATHNAME', 'uuid_generate_v7'
+    LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION uuid_generate_v7() IS
+    'RFC 9562 UUIDv7 as PostgreSQL 18 builds it (ms + 12-bit sub-ms fraction), strictly increasing per backend, or cluster-wide when preloaded';
+
+CREATE FUNCTION uuid_generate_v7(shift interval) RETURNS uuid
+    AS 'MODULE_PATHNAME', 'uuid_generate_v7_shift'
+    LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION uuid_generate_v7(interval) IS
+    'UUIDv7 of the current time moved by shift, like core uuidv7(interval)';
+
+CREATE FUNCTION uuid_generate_v6() RETURNS uuid
+    AS 'MODULE_PATHNAME', 'uuid_generate_v6'
+    LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION uuid_generate_v6() IS
+    'RFC 9562 UUIDv6 (Gregorian 100-ns time, random clock_seq and multicast node), strictly increasing like uuid_generate_v7';
+
+CREATE FUNCTION uuid_generate_ulid() RETURNS uuid
+    AS 'MODULE_PATHNAME', 'uuid_generate_ulid'
+    LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION uuid_generate_ulid() IS
+    'ULID (48-bit ms + 80 random bits) as uuid, monotonic per backend (same ms: previous + 1)';
+
+CREATE FUNCTION uuid_sequence_nextval(seq regclass, block_size int DEFAULT 65536, block_count int DEFAULT 65536)
+    RETURNS uuid
+    AS 'MODULE_PATHNAME', 'uuid_sequence_nextval'
+    LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION uuid_sequence_nextval(regclass, int, int) IS
+    'version 8 UUID led by ((nextval(seq) - 1) / block_size) mod block_count in ceil(log2(block_count)) bits, rest random';
+
+CREATE FUNCTION uuid_time_nextval(interval_length int DEFAULT 60, interval_count int DEFAULT 65536) RETURNS uuid
+    AS 'MODULE_PATHNAME', 'uuid_time_nextval'
+    LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION uuid_time_nextval(int, int) IS
+    'version 8 UUID led by (unix seconds / interval_length) mod interval_count in ceil(log2(interval_count)) bits, rest random';
+
 -- utilities (issue 3)
 -- Reading, converting and ordering UUIDs.  Every function here is deterministic: IMMUTABLE, STRICT and
 -- PARALLEL SAFE (timestamptz is an absolute instant, so no time zone setting changes a result).

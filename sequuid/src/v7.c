@@ -1,0 +1,108 @@
+/*-------------------------------------------------------------------------
+ *
+ * v7.c
+ *	  uuid_generate_v7(): RFC 9562 UUIDv7, bit-compatible with PostgreSQL
+ *	  18's uuidv7().
+ *
+ * 48-bit Unix milliseconds, version 7, a 12-bit sub-millisecond fraction
+ * in rand_a (RFC 9562 section 6.2, method 3), variant 10, 62 random bits.
+ * The time comes from the ascending clock (clock.c), so values are
+ * strictly increasing per backend, or across the cluster when preloaded.
+ *
+ * sequuid/src/v7.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "utils/datetime.h"
+#include "utils/fmgrprotos.h"
+#include "utils/timestamp.h"
+#include "utils/uuid.h"
+
+#include "sequuid.h"
+#include "uuid_layout.h"
+
+PG_FUNCTION_INFO_V1(uuid_generate_v7);
+PG_FUNCTION_INFO_V1(uuid_generate_v7_shift);
+
+#define NS_PER_US	INT64CONST(1000)
+#define US_PER_MS	INT64CONST(1000)
+#define UNIX_TO_POSTGRES_US \
+	((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY)
+
+/*
+ * A shift beyond this many years leaves the 48-bit range whatever "now"
+ * is; rejecting it first keeps timestamptz arithmetic from overflowing
+ * with an error that would not name the argument.
+ */
+#define SHIFT_LIMIT_YEARS	20000
+
+static pg_uuid_t *generate_v7(uint64 unix_ms, uint32 sub_ms_ns);
+static void report_shift_out_of_range(void);
+
+static pg_uuid_t *
+generate_v7(uint64 unix_ms, uint32 sub_ms_ns)
+{
+	pg_uuid_t  *uuid = palloc(UUID_LEN);
+
+	uuid_v7_set_time(uuid->data, unix_ms, uuid_v7_fraction_from_ns(sub_ms_ns));
+	sequuid_random_bytes(&uuid->data[8], UUID_LEN - 8);
+	uuid_set_version_variant(uuid->data, 7);
+	return uuid;
+}
+
+static void
+report_shift_out_of_range(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATETIME_FIELD_OVERFLOW),
+			 errmsg("argument \"shift\" moves the timestamp outside the range of a UUIDv7"),
+			 errhint("The shifted time must lie between 1970-01-01 00:00:00 UTC and 10889-08-02 05:31:50.655 UTC.")));
+}
+
+Datum
+uuid_generate_v7(PG_FUNCTION_ARGS)
+{
+	int64		ns = sequuid_clock_ascending_ns();
+
+	PG_RETURN_UUID_P(generate_v7(ns / SEQUUID_NS_PER_MS, ns % SEQUUID_NS_PER_MS));
+}
+
+/*
+ * Like core's uuidv7(interval): the ascending timestamp moved by the shift
+ * with calendar arithmetic (months and days in the session time zone), at
+ * microsecond precision; the nanoseconds below it are kept.
+ */
+Datum
+uuid_generate_v7_shift(PG_FUNCTION_ARGS)
+{
+	Interval   *shift = PG_GETARG_INTERVAL_P(0);
+	int64		ns = sequuid_clock_ascending_ns();
+	TimestampTz shifted;
+	int64		unix_us;
+
+#ifdef INTERVAL_NOT_FINITE
+	if (INTERVAL_NOT_FINITE(shift))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATETIME_FIELD_OVERFLOW),
+				 errmsg("argument \"shift\" must be a finite interval"),
+				 errhint("Pass a finite interval such as '-1 hour'.")));
+#endif
+	if (Abs((int64) shift->month) > 12 * SHIFT_LIMIT_YEARS ||
+		Abs((int64) shift->day) > 366 * SHIFT_LIMIT_YEARS ||
+		shift->time > 366 * SHIFT_LIMIT_YEARS * USECS_PER_DAY ||
+		shift->time < -366 * SHIFT_LIMIT_YEARS * USECS_PER_DAY)
+		report_shift_out_of_range();
+
+	shifted = DatumGetTimestampTz(DirectFunctionCall2(timestamptz_pl_interval,
+													  TimestampTzGetDatum(ns / NS_PER_US - UNIX_TO_POSTGRES_US),
+													  IntervalPGetDatum(shift)));
+	unix_us = shifted + UNIX_TO_POSTGRES_US;
+	if (unix_us < 0 || unix_us / US_PER_MS > (int64) SEQUUID_UNIX_MS_MAX)
+		report_shift_out_of_range();
+
+	PG_RETURN_UUID_P(generate_v7(unix_us / US_PER_MS,
+								 (unix_us % US_PER_MS) * NS_PER_US + ns % NS_PER_US));
+}
