@@ -8,12 +8,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pkbench.errors import PkbenchError
+
 JSON = dict[str, Any]
 
 SERIES_KINDS = ("tps", "buffercache", "usagecount", "wait_events", "sizes")
 
 
-class ResultsNotFoundError(Exception):
+class ResultsNotFoundError(PkbenchError):
     """The directory given to the report is not a readable pkbench results directory."""
 
 

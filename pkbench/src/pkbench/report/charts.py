@@ -1,0 +1,462 @@
+"""The plotly figures of a run report, one function per chart.
+
+Every figure has a title, axis titles with units and a legend naming the strategy, drawn in the strategy's
+colour (palette.py). Parts of one strategy (relations, usage counts, wait events) are tones of that colour.
+A chart with nothing to draw is not drawn: its builder returns no figure and says why in the notes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from pkbench.report.loading import JSON, Run, figure, workload_of
+from pkbench.report.palette import shades
+
+MB = 1024 * 1024
+PERCENTILES = ("p50", "p95", "p99")
+FPI_PATTERN = "/"
+
+
+@dataclass
+class Chart:
+    """A figure to draw (or None when there is no data) and the n/a notes that go under it."""
+
+    div_id: str
+    title: str
+    figure: go.Figure | None
+    notes: list[str] = field(default_factory=list)
+
+
+def number(text: str | None) -> float | None:
+    if text is None or text == "":
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def style(fig: go.Figure, title: str, x_title: str, y_title: str, height: int = 440) -> go.Figure:
+    fig.update_layout(
+        title={"text": title, "x": 0.01},
+        template="plotly_white",
+        height=height,
+        legend={"title": {"text": "strategy"}},
+        margin={"l": 70, "r": 20, "t": 70, "b": 60},
+    )
+    fig.update_xaxes(title_text=x_title)
+    fig.update_yaxes(title_text=y_title)
+    return fig
+
+
+def tps_over_time(run: Run, workload: str, colors: dict[str, str], div_id: str) -> Chart:
+    title = f"TPS over time: {workload}"
+    chart = Chart(div_id, title, None)
+    fig = go.Figure()
+    for strategy in run.measured_strategies:
+        name = str(strategy["name"])
+        by_repeat: dict[str, list[tuple[float, float]]] = {}
+        for row in run.rows("tps", name, workload):
+            elapsed, tps = number(row.get("elapsed_s")), number(row.get("tps"))
+            if elapsed is not None and tps is not None:
+                by_repeat.setdefault(row.get("repeat") or "1", []).append((elapsed, tps))
+        if not by_repeat:
+            chart.notes.append(f"{name}: no TPS samples ({run.missing_series.get('tps', 'none recorded')})")
+        for index, (repeat, points) in enumerate(sorted(by_repeat.items())):
+            fig.add_trace(
+                go.Scatter(
+                    x=[p[0] for p in points],
+                    y=[p[1] for p in points],
+                    mode="lines+markers",
+                    name=name if len(by_repeat) == 1 else f"{name} (repeat {repeat})",
+                    legendgroup=name,
+                    line={"color": colors[name], "dash": "solid" if index == 0 else "dot"},
+                )
+            )
+    if fig.data:
+        chart.figure = style(fig, title, "elapsed time in the measured window (s)", "transactions per second (tps)")
+    return chart
+
+
+def latency_percentiles(run: Run, workload: str, colors: dict[str, str], div_id: str) -> Chart:
+    title = f"Latency percentiles per statement: {workload}"
+    chart = Chart(div_id, title, None)
+    fig = go.Figure()
+    for strategy in run.measured_strategies:
+        name = str(strategy["name"])
+        found = workload_of(strategy, workload)
+        if found is None:
+            continue
+        parts: list[tuple[str, JSON]] = [
+            (str(s.get("name")), s) for s in found.get("statements") or [] if isinstance(s, dict)
+        ]
+        parts.append(("whole transaction", found))
+        statements, labels, values = [], [], []
+        for part_name, part in parts:
+            latency = part.get("latency_ms") if isinstance(part.get("latency_ms"), dict) else None
+            for percentile in PERCENTILES:
+                measured = figure(latency, percentile)
+                if measured.value is None:
+                    reason = (
+                        measured.reason
+                        if latency is not None
+                        else figure(part, "latency_ms").reason or unavailable_of(found, "latency_ms")
+                    )
+                    chart.notes.append(f"{name}, {part_name} {percentile}: n/a ({reason})")
+                    continue
+                statements.append(part_name)
+                labels.append(percentile)
+                values.append(measured.value)
+        if values:
+            fig.add_trace(go.Bar(x=[statements, labels], y=values, name=name, marker_color=colors[name]))
+    if fig.data:
+        chart.figure = style(fig, title, "statement and percentile", "latency (ms)")
+        fig.update_layout(barmode="group")
+    return chart
+
+
+def unavailable_of(obj: JSON, metric: str) -> str:
+    return figure(obj, metric).reason or "not measured"
+
+
+def wal_per_transaction(run: Run, workload: str, colors: dict[str, str], div_id: str) -> Chart:
+    """WAL bytes per transaction split into full-page images and other records when wal_fpi_bytes exists.
+
+    Without wal_fpi_bytes (pg_walinspect missing or not allowed) the bytes cannot be split, so the chart
+    shows WAL bytes per transaction beside the count of full-page images per transaction, and says so.
+    """
+    title = f"WAL per transaction: {workload}"
+    chart = Chart(div_id, title, None)
+    measured = [
+        (str(s["name"]), w) for s in run.measured_strategies if (w := workload_of(s, workload)) is not None
+    ]
+    split_by_bytes = bool(measured) and all(
+        figure(w, "wal_fpi_bytes").available and (figure(w, "transactions").value or 0) > 0 for _, w in measured
+    )
+    if split_by_bytes:
+        fig = go.Figure()
+        for name, found in measured:
+            transactions = figure(found, "transactions").value or 1.0
+            per_tx = figure(found, "wal_bytes_per_transaction").value
+            if per_tx is None:
+                chart.notes.append(f"{name}: WAL bytes n/a ({unavailable_of(found, 'wal_bytes_per_transaction')})")
+                continue
+            fpi_per_tx = (figure(found, "wal_fpi_bytes").value or 0.0) / transactions
+            for part, value, pattern in (
+                ("full-page images", fpi_per_tx, FPI_PATTERN),
+                ("other records", max(per_tx - fpi_per_tx, 0.0), ""),
+            ):
+                fig.add_trace(
+                    go.Bar(
+                        x=[name],
+                        y=[value],
+                        name=f"{name} · {part}",
+                        legendgroup=name,
+                        marker={"color": colors[name], "pattern": {"shape": pattern}},
+                    )
+                )
+        fig.update_layout(barmode="stack")
+        chart.notes.insert(0, "Split by bytes from wal_fpi_bytes (hatched: full-page images).")
+        if fig.data:
+            chart.figure = style(fig, title, "strategy", "WAL per transaction (bytes)")
+        return chart
+    reasons = sorted({f"{name}: {unavailable_of(w, 'wal_fpi_bytes')}" for name, w in measured})
+    chart.notes.append(
+        "wal_fpi_bytes is n/a, so the bytes cannot be split; the right panel counts full-page images per "
+        "transaction instead (" + "; ".join(reasons) + ")."
+    )
+    fig = make_subplots(
+        rows=1,
+        cols=2,
+        subplot_titles=("WAL bytes per transaction", "full-page images per transaction (count)"),
+    )
+    for name, found in measured:
+        for column, metric, pattern in (
+            (1, "wal_bytes_per_transaction", ""),
+            (2, "wal_fpi_per_transaction", FPI_PATTERN),
+        ):
+            value = figure(found, metric)
+            if value.value is None:
+                chart.notes.append(f"{name}: {metric} n/a ({value.reason})")
+                continue
+            fig.add_trace(
+                go.Bar(
+                    x=[name],
+                    y=[value.value],
+                    name=name,
+                    legendgroup=name,
+                    showlegend=column == 1,
+                    marker={"color": colors[name], "pattern": {"shape": pattern}},
+                ),
+                row=1,
+                col=column,
+            )
+    if fig.data:
+        chart.figure = style(fig, title, "strategy", "")
+        fig.update_yaxes(title_text="WAL per transaction (bytes)", row=1, col=1)
+        fig.update_yaxes(title_text="full-page images per transaction", row=1, col=2)
+    return chart
+
+
+def hit_ratios(run: Run, workload: str, colors: dict[str, str], div_id: str) -> Chart:
+    title = f"Shared-buffer hit ratio per relation: {workload}"
+    chart = Chart(div_id, title, None)
+    fig = go.Figure()
+    for strategy in run.measured_strategies:
+        name = str(strategy["name"])
+        found = workload_of(strategy, workload)
+        if found is None:
+            continue
+        ratios = found.get("hit_ratio")
+        if not isinstance(ratios, dict):
+            chart.notes.append(f"{name}: n/a ({unavailable_of(found, 'hit_ratio')})")
+            continue
+        relations, values = [], []
+        for relation in ratios:
+            value = figure(ratios, relation).value
+            if value is None:
+                chart.notes.append(f"{name}, {relation}: n/a ({unavailable_of(found, f'hit_ratio.{relation}')})")
+                continue
+            relations.append(relation)
+            values.append(100.0 * value)
+        if values:
+            fig.add_trace(go.Bar(x=relations, y=values, name=name, marker_color=colors[name]))
+    if fig.data:
+        chart.figure = style(fig, title, "relation", "hit ratio (% of block reads served from shared buffers)")
+        fig.update_layout(barmode="group")
+        fig.update_yaxes(range=[0, 100])
+    return chart
+
+
+def relation_sizes(sizes: JSON | None) -> list[tuple[str, float]]:
+    """(relation, bytes) of one sizes object: the table, then each index (the primary key by name)."""
+    if not isinstance(sizes, dict):
+        return []
+    parts: list[tuple[str, float]] = []
+    table = figure(sizes, "table_bytes").value
+    if table is not None:
+        parts.append(("table", table))
+    indexes = sizes.get("indexes")
+    if isinstance(indexes, dict) and indexes:
+        parts.extend((str(k), float(v)) for k, v in indexes.items() if isinstance(v, int | float))
+    else:
+        pkey = figure(sizes, "primary_key_bytes").value
+        if pkey is not None:
+            parts.append(("primary key", pkey))
+    return parts
+
+
+def sizes_chart(run: Run, colors: dict[str, str], div_id: str) -> Chart:
+    title = "Relation sizes after prefill and at the end of each workload"
+    chart = Chart(div_id, title, None)
+    fig = go.Figure()
+    for strategy in run.measured_strategies:
+        name = str(strategy["name"])
+        phases: list[tuple[str, JSON | None, JSON]] = [
+            ("after prefill", strategy.get("sizes_after_prefill"), strategy)
+        ]
+        phases += [(f"end of {w}", (workload_of(strategy, w) or {}).get("sizes_at_end"), workload_of(strategy, w) or {})
+                   for w in run.workload_names()]
+        relations, labels, values = [], [], []
+        for phase, sizes, owner in phases:
+            parts = relation_sizes(sizes)
+            if not parts:
+                key = "sizes_after_prefill" if phase == "after prefill" else "sizes_at_end"
+                chart.notes.append(f"{name}, {phase}: n/a ({unavailable_of(owner, key)})")
+            for relation, size in parts:
+                relations.append(relation)
+                labels.append(phase)
+                values.append(size / MB)
+        if values:
+            fig.add_trace(go.Bar(x=[relations, labels], y=values, name=name, marker_color=colors[name]))
+    if fig.data:
+        chart.figure = style(fig, title, "relation and moment", "size (MiB)", height=480)
+        fig.update_layout(barmode="group")
+    return chart
+
+
+def density_chart(run: Run, workload: str, colors: dict[str, str], div_id: str) -> Chart | None:
+    """Index leaf density before and after the bloat scenario's deletes; None when no workload has `density`."""
+    title = f"Index leaf density before and after: {workload}"
+    chart = Chart(div_id, title, None)
+    fig = go.Figure()
+    seen = False
+    for strategy in run.measured_strategies:
+        name = str(strategy["name"])
+        found = workload_of(strategy, workload)
+        if found is None or "density" not in found:
+            continue
+        seen = True
+        density = found.get("density")
+        if not isinstance(density, dict):
+            chart.notes.append(f"{name}: density n/a ({unavailable_of(found, 'density')})")
+            continue
+        relations, moments, values = [], [], []
+        for moment in ("before", "after"):
+            for relation, value in density_values(density.get(moment)):
+                relations.append(relation)
+                moments.append(moment)
+                values.append(100.0 * value)
+        if values:
+            fig.add_trace(go.Bar(x=[relations, moments], y=values, name=name, marker_color=colors[name]))
+        else:
+            chart.notes.append(f"{name}: density n/a ({unavailable_of(found, 'density')})")
+    if not seen:
+        return None
+    if fig.data:
+        chart.figure = style(fig, title, "index and moment", "average leaf density (%)")
+        fig.update_layout(barmode="group")
+        fig.update_yaxes(range=[0, 100])
+    return chart
+
+
+def density_values(moment: Any) -> list[tuple[str, float]]:
+    """(relation, fraction) pairs of one `density` moment: a number, or a map of relation to number or to an
+    object carrying `avg_leaf_density` or `density`."""
+    if isinstance(moment, int | float) and not isinstance(moment, bool):
+        return [("index", float(moment))]
+    if not isinstance(moment, dict):
+        return []
+    pairs = []
+    for relation, value in moment.items():
+        if isinstance(value, dict):
+            value = value.get("avg_leaf_density", value.get("density"))
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            pairs.append((str(relation), float(value)))
+    return pairs
+
+
+@dataclass(frozen=True)
+class StackSpec:
+    """How one time-series CSV becomes a stacked area per strategy."""
+
+    kind: str
+    title: str
+    y_title: str
+    category: Callable[[dict[str, str]], str]
+    value: Callable[[dict[str, str]], float | None]
+    order: Callable[[list[str]], list[str]]
+
+
+def relation_order(categories: list[str]) -> list[str]:
+    tail = [c for c in ("other", "unused") if c in categories]
+    return [c for c in categories if c not in tail] + tail
+
+
+def usage_order(categories: list[str]) -> list[str]:
+    return sorted(categories, key=lambda c: -(number(c.removeprefix("usage count ")) or 0))
+
+
+def wait_event_name(row: dict[str, str]) -> str:
+    kind, event = row.get("wait_event_type") or "CPU", row.get("wait_event") or "CPU"
+    return "CPU" if kind == "CPU" else f"{kind}:{event}"
+
+
+def scaled(column: str, divisor: float) -> Callable[[dict[str, str]], float | None]:
+    def read(row: dict[str, str]) -> float | None:
+        value = number(row.get(column))
+        return None if value is None else value / divisor
+
+    return read
+
+
+BUFFERCACHE = StackSpec(
+    "buffercache",
+    "Buffer cache contents per relation over time",
+    "shared buffers held (MiB)",
+    lambda row: row.get("relation") or "?",
+    scaled("bytes", MB),
+    relation_order,
+)
+USAGECOUNT = StackSpec(
+    "usagecount",
+    "Shared buffers by usage count over time",
+    "buffers (8 kB pages)",
+    lambda row: f"usage count {row.get('usage_count')}",
+    scaled("buffers", 1),
+    usage_order,
+)
+WAIT_EVENTS = StackSpec(
+    "wait_events",
+    "Wait events over time (sampled backends)",
+    "backends",
+    wait_event_name,
+    scaled("backends", 1),
+    lambda categories: sorted(categories, key=lambda c: (c != "CPU", c)),
+)
+SIZES_OVER_TIME = StackSpec(
+    "sizes",
+    "Relation sizes over time",
+    "size (MiB)",
+    lambda row: row.get("relation") or "?",
+    scaled("bytes", MB),
+    relation_order,
+)
+STACKS = (BUFFERCACHE, USAGECOUNT, WAIT_EVENTS, SIZES_OVER_TIME)
+
+
+def stacked_over_time(run: Run, spec: StackSpec, workload: str, colors: dict[str, str], div_id: str) -> Chart:
+    """One stacked-area panel per strategy, sharing the time axis; parts are tones of the strategy colour."""
+    title = f"{spec.title}: {workload}"
+    chart = Chart(div_id, title, None)
+    if spec.kind in run.missing_series:
+        chart.notes.append(f"n/a: {run.missing_series[spec.kind]}")
+        return chart
+    panels: list[tuple[str, list[float], dict[str, dict[float, float]]]] = []
+    for strategy in run.measured_strategies:
+        name = str(strategy["name"])
+        rows = run.rows(spec.kind, name, workload)
+        repeats = sorted({row.get("repeat") or "1" for row in rows})
+        if len(repeats) > 1:
+            chart.notes.append(f"{name}: showing repeat {repeats[0]} of {len(repeats)}")
+        by_category: dict[str, dict[float, float]] = {}
+        for row in rows:
+            elapsed, value = number(row.get("elapsed_s")), spec.value(row)
+            if (row.get("repeat") or "1") != repeats[0] or elapsed is None or value is None:
+                continue
+            samples = by_category.setdefault(spec.category(row), {})
+            samples[elapsed] = samples.get(elapsed, 0.0) + value
+        if not by_category:
+            chart.notes.append(f"{name}: no samples")
+            continue
+        times = sorted({t for samples in by_category.values() for t in samples})
+        panels.append((name, times, by_category))
+    if not panels:
+        return chart
+    fig = make_subplots(
+        rows=len(panels),
+        cols=1,
+        shared_xaxes=True,
+        vertical_spacing=min(0.08, 0.3 / len(panels)),
+        subplot_titles=[name for name, _, _ in panels],
+    )
+    for index, (name, times, by_category) in enumerate(panels, start=1):
+        categories = spec.order(list(by_category))
+        for category, tone in zip(categories, shades(colors[name], len(categories)), strict=True):
+            samples = by_category[category]
+            fig.add_trace(
+                go.Scatter(
+                    x=times,
+                    y=[samples.get(t, 0.0) for t in times],
+                    name=f"{name} · {category}",
+                    legendgroup=name,
+                    legendgrouptitle={"text": name},
+                    stackgroup=f"stack{index}",
+                    mode="lines",
+                    line={"color": tone, "width": 0.5},
+                    fillcolor=tone,
+                ),
+                row=index,
+                col=1,
+            )
+        fig.update_yaxes(title_text=spec.y_title, row=index, col=1)
+    chart.figure = style(fig, title, "", spec.y_title, height=170 + 230 * len(panels))
+    fig.update_yaxes(title_text=spec.y_title)
+    fig.update_xaxes(title_text="elapsed time in the measured window (s)", row=len(panels), col=1)
+    fig.update_layout(legend={"groupclick": "toggleitem"})
+    return chart

@@ -1,0 +1,212 @@
+"""Turning loaded runs into the report pages (Jinja2 templates in templates/)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import plotly.io as pio
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
+from plotly.offline import get_plotlyjs
+
+from pkbench.report import charts, tables
+from pkbench.report.loading import Run
+from pkbench.report.palette import strategy_colors
+
+PLOTLY_CONFIG = {"displaylogo": False, "responsive": True}
+
+
+@dataclass
+class Section:
+    """A titled part of the page: optional tables, then charts."""
+
+    anchor: str
+    title: str
+    intro: str = ""
+    tables: list[Table] = field(default_factory=list)
+    charts: list[RenderedChart] = field(default_factory=list)
+
+
+@dataclass
+class Table:
+    headers: list[str]
+    rows: list[tables.SummaryRow]
+    caption: str = ""
+
+
+@dataclass(frozen=True)
+class RenderedChart:
+    div_id: str
+    title: str
+    html: Markup | None
+    notes: list[str]
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "x"
+
+
+def rendered(chart: charts.Chart) -> RenderedChart:
+    html = None
+    if chart.figure is not None:
+        html = Markup(
+            pio.to_html(
+                chart.figure,
+                include_plotlyjs=False,
+                full_html=False,
+                div_id=chart.div_id,
+                config=PLOTLY_CONFIG,
+                default_height=f"{chart.figure.layout.height or 440}px",
+            )
+        )
+    return RenderedChart(chart.div_id, chart.title, html, chart.notes)
+
+
+def environment() -> Environment:
+    env = Environment(
+        loader=PackageLoader("pkbench.report", "templates"),
+        autoescape=select_autoescape(["html", "j2"]),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    return env
+
+
+def page(template: str, **context: Any) -> str:
+    plotly_js = Markup(get_plotlyjs().replace("</script", "<\\/script"))
+    return environment().get_template(template).render(plotly_js=plotly_js, **context)
+
+
+def metadata_rows(run: Run) -> list[tuple[str, str]]:
+    results = run.results
+    scenario = results.get("scenario") or {}
+    server = results.get("server") or {}
+    machine = results.get("machine") or {}
+    memory = machine.get("memory_bytes")
+    limit = machine.get("memory_limit_bytes")
+    parameters = scenario.get("parameters") or {}
+    return [
+        ("pkbench", str(results.get("pkbench_version", "unknown"))),
+        ("command", " ".join(str(part) for part in results.get("command") or []) or "unknown"),
+        ("started / finished", f"{results.get('started_at', '?')} / {results.get('finished_at', '?')}"),
+        ("scenario", f"{scenario.get('name', '?')}: {scenario.get('description', '')}".rstrip(": ")),
+        ("scenario parameters", ", ".join(f"{k}={v}" for k, v in parameters.items()) or "none recorded"),
+        (
+            "PostgreSQL",
+            f"{server.get('version', 'unknown')}"
+            + (", embedded cluster" if server.get("embedded") else ", existing server")
+            + (", superuser" if server.get("superuser") else ", not superuser"),
+        ),
+        (
+            "machine",
+            ", ".join(
+                part
+                for part in (
+                    f"{machine['cores']} cores" if machine.get("cores") else "",
+                    f"{memory / 1024**3:.1f} GiB memory" if isinstance(memory, int | float) else "",
+                    f"server limited to {limit / 1024**3:.1f} GiB" if isinstance(limit, int | float) else "",
+                    str(machine.get("cpu_model") or ""),
+                    str(machine.get("kernel") or ""),
+                )
+                if part
+            )
+            or "unknown",
+        ),
+    ]
+
+
+def settings_of(run: Run) -> dict[str, str]:
+    settings = (run.results.get("server") or {}).get("settings") or {}
+    return {str(k): str(v) for k, v in settings.items()} if isinstance(settings, dict) else {}
+
+
+def run_sections(run: Run, colors: dict[str, str], prefix: str = "") -> list[Section]:
+    """Everything the report shows about one run, section by section."""
+    sections = []
+    for workload in run.workload_names():
+        key = f"{prefix}{slug(workload)}"
+        section = Section(
+            f"workload-{key}",
+            f"Workload {workload}",
+            next(
+                (
+                    str(w.get("description") or "")
+                    for s in run.measured_strategies
+                    for w in s.get("workloads") or []
+                    if isinstance(w, dict) and w.get("name") == workload
+                ),
+                "",
+            ),
+        )
+        section.tables.append(Table(tables.WORKLOAD_HEADERS, tables.workload_rows(run, workload)))
+        builders = [
+            charts.tps_over_time(run, workload, colors, f"chart-tps-{key}"),
+            charts.latency_percentiles(run, workload, colors, f"chart-latency-{key}"),
+            charts.wal_per_transaction(run, workload, colors, f"chart-wal-{key}"),
+            charts.hit_ratios(run, workload, colors, f"chart-hit-ratio-{key}"),
+        ]
+        density = charts.density_chart(run, workload, colors, f"chart-density-{key}")
+        if density is not None:
+            builders.append(density)
+        builders += [
+            charts.stacked_over_time(run, spec, workload, colors, f"chart-{spec.kind}-{key}") for spec in charts.STACKS
+        ]
+        section.charts = [rendered(chart) for chart in builders]
+        sections.append(section)
+    sizes = Section("sizes", "Sizes after prefill and at the end")
+    sizes.tables.append(Table(tables.size_headers(run), tables.size_rows(run)))
+    sizes.charts.append(rendered(charts.sizes_chart(run, colors, f"chart-{prefix}sizes")))
+    sections.append(sizes)
+    return sections
+
+
+def strategy_table(run: Run, colors: dict[str, str]) -> list[dict[str, str]]:
+    return [
+        {
+            "name": str(s.get("name")),
+            "color": colors.get(str(s.get("name")), "#999999"),
+            "description": str(s.get("description") or ""),
+            "column_type": str(s.get("column_type") or ""),
+            "default_expression": str(s.get("default_expression") or ""),
+            "status": str(s.get("status", "ok")),
+            "error": str(s.get("error") or ""),
+        }
+        for s in run.strategies
+    ]
+
+
+def render_report(run: Run) -> str:
+    colors = strategy_colors(str(s.get("name")) for s in run.strategies)
+    scenario = (run.results.get("scenario") or {}).get("name", "run")
+    return page(
+        "report.html.j2",
+        title=f"pkbench: {scenario} on PostgreSQL {run.server_version}",
+        metadata=metadata_rows(run),
+        settings=settings_of(run),
+        strategies=strategy_table(run, colors),
+        summaries=[
+            (workload, Table(tables.SUMMARY_HEADERS, tables.summary_rows(run, workload)))
+            for workload in run.workload_names()
+        ],
+        sections=run_sections(run, colors),
+        missing_series=run.missing_series,
+    )
+
+
+def render_comparison(runs: list[Run]) -> str:
+    from pkbench.report import comparison
+
+    return comparison.render(runs)
+
+
+def strategy_names(runs: list[Run]) -> list[str]:
+    names: list[str] = []
+    for run in runs:
+        for strategy in run.strategies:
+            if str(strategy.get("name")) not in names:
+                names.append(str(strategy.get("name")))
+    return names
+

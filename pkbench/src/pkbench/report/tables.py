@@ -1,0 +1,208 @@
+"""The tables of a run report: the Results Summary, per-workload figures and sizes.
+
+A cell is text plus, when the figure is null, the reason from `unavailable`, so the page can show "n/a"
+and why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pkbench.report.loading import JSON, Figure, Run, figure, workload_of
+
+MB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Cell:
+    text: str
+    reason: str | None = None
+    css: str = ""
+
+    @property
+    def missing(self) -> bool:
+        return self.reason is not None
+
+
+NA = "n/a"
+
+
+def na(reason: str | None) -> Cell:
+    return Cell(NA, reason or "not measured", "na")
+
+
+def formatted(measured: Figure, fmt: str) -> Cell:
+    if measured.value is None:
+        return na(measured.reason)
+    return Cell(fmt.format(measured.value))
+
+
+def mebibytes(measured: Figure) -> Cell:
+    if measured.value is None:
+        return na(measured.reason)
+    return Cell(f"{measured.value / MB:,.1f} MiB")
+
+
+def relative(value: float | None, other: float | None) -> float | None:
+    """(value - other) / other, or None when either is unknown or other is zero."""
+    if value is None or other is None or other == 0:
+        return None
+    return (value - other) / other
+
+
+def signed_percent(change: float) -> str:
+    return f"{change * 100:+.0f}%".replace("-", "−")
+
+
+@dataclass
+class SummaryRow:
+    strategy: str
+    status: str
+    cells: list[Cell] = field(default_factory=list)
+
+
+SUMMARY_HEADERS = [
+    "strategy",
+    "time to insert (prefill)",
+    "average rate (tps)",
+    "size at finish",
+    "compared with the one before",
+    "compared with bigint",
+]
+
+
+def comparison_text(tps: float | None, size: float | None, other: JSON | None, workload: str) -> Cell:
+    """How TPS and size at finish compare with OTHER's, as signed relative changes."""
+    if other is None:
+        return Cell("")
+    found = workload_of(other, workload)
+    other_tps = figure(found, "tps").value
+    other_size = figure((found or {}).get("sizes_at_end"), "total_bytes").value
+    parts = []
+    tps_change, size_change = relative(tps, other_tps), relative(size, other_size)
+    if tps_change is not None:
+        parts.append(f"{signed_percent(tps_change)} tps")
+    if size_change is not None:
+        parts.append(f"{signed_percent(size_change)} size")
+    if not parts:
+        return na("figures missing on either side")
+    return Cell(f"{', '.join(parts)} vs {other.get('name')}")
+
+
+def summary_rows(run: Run, workload: str, baseline: str = "bigint") -> list[SummaryRow]:
+    """The article's Results Summary for one workload: one row per strategy, in run order."""
+    rows = []
+    previous: JSON | None = None
+    reference = next((s for s in run.measured_strategies if s.get("name") == baseline), None)
+    for strategy in run.strategies:
+        name = str(strategy.get("name"))
+        status = str(strategy.get("status", "ok"))
+        if status != "ok":
+            rows.append(SummaryRow(name, status, [Cell(f"{status}: {strategy.get('error') or 'no reason given'}")]))
+            continue
+        prefill = strategy.get("prefill") if isinstance(strategy.get("prefill"), dict) else None
+        found = workload_of(strategy, workload)
+        duration = figure(prefill, "duration_s")
+        rows_done = figure(prefill, "rows").value
+        insert = formatted(duration, "{:,.1f} s")
+        if not insert.missing and rows_done is not None:
+            insert = Cell(f"{insert.text} for {rows_done:,.0f} rows")
+        tps = figure(found, "tps")
+        size = figure((found or {}).get("sizes_at_end"), "total_bytes")
+        if found is None:
+            tps = size = Figure(None, f"workload {workload} was not run")
+        cells = [
+            insert,
+            formatted(tps, "{:,.1f}"),
+            mebibytes(size),
+            comparison_text(tps.value, size.value, previous, workload),
+            comparison_text(tps.value, size.value, reference if reference is not strategy else None, workload),
+        ]
+        rows.append(SummaryRow(name, status, cells))
+        previous = strategy
+    return rows
+
+
+WORKLOAD_HEADERS = [
+    "strategy",
+    "transactions",
+    "failed",
+    "tps",
+    "latency mean (ms)",
+    "p95 (ms)",
+    "p99 (ms)",
+    "WAL bytes / tx",
+    "full-page images / tx",
+    "full-page image bytes",
+    "page splits",
+    "checkpoints (timed / requested)",
+]
+
+
+def workload_rows(run: Run, workload: str) -> list[SummaryRow]:
+    """Every headline figure of one workload per strategy; null figures carry their reason."""
+    rows = []
+    for strategy in run.measured_strategies:
+        found = workload_of(strategy, workload)
+        if found is None:
+            continue
+        latency = found.get("latency_ms") if isinstance(found.get("latency_ms"), dict) else None
+        checkpoints = found.get("checkpoints")
+        if isinstance(checkpoints, dict):
+            timed, requested = figure(checkpoints, "timed"), figure(checkpoints, "requested")
+            checkpoint_cell = Cell(
+                f"{format_count(timed)} / {format_count(requested)}",
+            )
+        else:
+            checkpoint_cell = na(figure(found, "checkpoints").reason)
+
+        def latency_cell(key: str, latency: JSON | None = latency, found: JSON = found) -> Cell:
+            if latency is None:
+                return na(figure(found, "latency_ms").reason)
+            return formatted(figure(latency, key), "{:,.2f}")
+
+        rows.append(
+            SummaryRow(
+                str(strategy.get("name")),
+                "ok",
+                [
+                    formatted(figure(found, "transactions"), "{:,.0f}"),
+                    formatted(figure(found, "failed_transactions"), "{:,.0f}"),
+                    formatted(figure(found, "tps"), "{:,.1f}"),
+                    latency_cell("mean"),
+                    latency_cell("p95"),
+                    latency_cell("p99"),
+                    formatted(figure(found, "wal_bytes_per_transaction"), "{:,.0f}"),
+                    formatted(figure(found, "wal_fpi_per_transaction"), "{:,.3f}"),
+                    mebibytes(figure(found, "wal_fpi_bytes")),
+                    formatted(figure(found, "page_splits"), "{:,.0f}"),
+                    checkpoint_cell,
+                ],
+            )
+        )
+    return rows
+
+
+def format_count(measured: Figure) -> str:
+    return NA if measured.value is None else f"{measured.value:,.0f}"
+
+
+def size_headers(run: Run) -> list[str]:
+    headers = ["strategy", "after prefill: table", "primary key", "total"]
+    for name in run.workload_names():
+        headers += [f"end of {name}: table", "primary key", "total"]
+    return headers
+
+
+def size_rows(run: Run) -> list[SummaryRow]:
+    rows = []
+    for strategy in run.measured_strategies:
+        moments: list[tuple[JSON, str]] = [(strategy, "sizes_after_prefill")]
+        moments += [(workload_of(strategy, name) or {}, "sizes_at_end") for name in run.workload_names()]
+        cells = []
+        for owner, key in moments:
+            sizes = owner.get(key) if isinstance(owner.get(key), dict) else None
+            for metric in ("table_bytes", "primary_key_bytes", "total_bytes"):
+                cells.append(mebibytes(figure(sizes, metric) if sizes else figure(owner, key)))
+        rows.append(SummaryRow(str(strategy.get("name")), "ok", cells))
+    return rows
