@@ -165,3 +165,33 @@ def test_a_process_left_inside_is_moved_out_so_the_cgroup_goes() -> None:
     finally:
         sleeper.kill()
         sleeper.wait()
+
+
+@real_cgroup
+def test_a_wrapped_command_run_as_the_server_user_enters_the_cgroup() -> None:
+    # The embedded server runs as `postgres`, not root: the wrapper must still get it inside the limit.
+    show_cgroup = ["/bin/cat", "/proc/self/cgroup"]
+    with MemoryCap(100 * MB, drop_caches=False, member_user="postgres") as cap:
+        done = subprocess.run(
+            cap.wrap(show_cgroup), capture_output=True, text=True, user="postgres", timeout=30
+        )
+        name = cap.path.name
+    assert done.returncode == 0, done.stderr
+    memory_line = next(line for line in done.stdout.splitlines() if "memory" in line.split(":")[1].split(","))
+    assert memory_line.endswith("/" + name)
+
+
+@real_cgroup
+def test_a_wrapper_that_may_not_enter_waits_to_be_moved_in() -> None:
+    show_cgroup = ["/bin/cat", "/proc/self/cgroup"]
+    with MemoryCap(100 * MB, drop_caches=False) as cap:
+        waiting = subprocess.Popen(cap.wrap(show_cgroup), stdout=subprocess.PIPE, text=True, user="postgres")
+        try:
+            with pytest.raises(subprocess.TimeoutExpired):
+                waiting.wait(timeout=0.5)
+            cap.add_pid(waiting.pid)
+            out, _ = waiting.communicate(timeout=30)
+        finally:
+            waiting.kill()
+        name = cap.path.name
+    assert name in out

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import pwd
 import re
 import signal
 import time
@@ -163,8 +164,10 @@ class MemoryCap:
         drop_caches: bool = True,
         hierarchy: Hierarchy | None = None,
         exit_wait_s: float = 10.0,
+        member_user: str | None = None,
     ) -> None:
         self.limit_bytes = limit_bytes
+        self.member_user = member_user
         self.name = name or f"pkbench-{os.getpid()}-{time.monotonic_ns()}"
         self.drop_caches = drop_caches
         self._hierarchy = hierarchy
@@ -205,6 +208,8 @@ class MemoryCap:
         self._path = path
         try:
             (path / hierarchy.limit_file).write_text(f"{self.limit_bytes}\n")
+            if self.member_user is not None:
+                self._let_user_enter(path, self.member_user)
             if self.drop_caches:
                 drop_page_cache()
         except BaseException:
@@ -221,8 +226,28 @@ class MemoryCap:
         self._remove()
 
     def wrap(self, command: Sequence[str]) -> list[str]:
-        """``command`` preceded by a shell that moves itself into the cgroup and then execs it."""
-        return ["/bin/sh", "-c", 'echo $$ > "$0/cgroup.procs" && exec "$@"', str(self.path), *command]
+        """``command`` preceded by a shell that enters the cgroup and then execs it.
+
+        The shell moves itself in when it may (as root, or as ``member_user`` on cgroup v1); otherwise it
+        waits until someone with the right (pkbench as root) moves it in with ``add_pid``, so the command
+        never runs a moment outside the limit.
+        """
+        enter = (
+            'echo $$ 2>/dev/null > "$0/cgroup.procs" || '
+            'until grep -qx "$$" "$0/cgroup.procs"; do sleep 0.05; done; exec "$@"'
+        )
+        return ["/bin/sh", "-c", enter, str(self.path), *command]
+
+    def _let_user_enter(self, path: Path, user: str) -> None:
+        # cgroup v1 lets a process move itself when it may write the target's cgroup.procs; v2 also wants
+        # the common ancestor's, which stays root's: there the wrapper waits for add_pid instead.
+        try:
+            entry = pwd.getpwnam(user)
+        except KeyError:
+            raise MemoryCapError(f"no OS user {user!r} to let into the memory cgroup") from None
+        for name in ("cgroup.procs", "tasks"):
+            if (path / name).exists():
+                os.chown(path / name, entry.pw_uid, entry.pw_gid)
 
     def add_pid(self, pid: int) -> None:
         try:
