@@ -1,0 +1,223 @@
+"""The command line: thin commands over the library, and the one place errors become a line on stderr."""
+
+from __future__ import annotations
+
+import signal
+import sys
+from pathlib import Path
+
+import click
+import psycopg
+from rich.console import Console
+
+from pkbench import __version__, runner
+from pkbench import scenario as scenario_module
+from pkbench.errors import PkbenchError
+from pkbench.strategies import Catalog, load_config
+
+
+def _positive(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+    if value is not None and value < 1:
+        raise PkbenchError(f"--{param.name}: must be at least 1 (got {value})")
+    return value
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="pkbench")
+def cli() -> None:
+    """Benchmark primary key strategies (bigint, UUID v4/v7, sequential UUIDs, ULID) on PostgreSQL.
+
+    Example: pkbench run
+    """
+
+
+@cli.command()
+@click.argument("scenario", default="war")
+@click.option("--strategies", help="Comma-separated strategy names (default: the scenario's).")
+@click.option("--rows", type=int, callback=_positive, help="Rows to prefill.")
+@click.option("--clients", type=int, callback=_positive, help="pgbench clients.")
+@click.option("--jobs", type=int, callback=_positive, help="pgbench threads (at most --clients).")
+@click.option("--duration", type=int, callback=_positive, help="Seconds per measured workload.")
+@click.option("--sample-every", type=float, help="Seconds between probe samples (0: no sampling).")
+@click.option("--out", type=click.Path(path_type=Path), help="Results directory (must not exist).")
+@click.option("--dsn", help="Run against this existing server, in a schema of its own.")
+@click.option("--schema", help="With --dsn: the schema to create (default pkbench_<timestamp>).")
+@click.option(
+    "--keep", is_flag=True, help="Keep the temporary cluster directory (or, with --dsn, the schema)."
+)
+@click.option("--config", type=click.Path(path_type=Path), help="TOML file with [[strategy]] tables.")
+@click.option(
+    "--strategy-def",
+    "strategy_defs",
+    multiple=True,
+    metavar="NAME=TYPE:EXPR",
+    help="An extra strategy, e.g. 'v4-ossp=uuid:uuid_generate_v4()'. Repeatable.",
+)
+@click.option(
+    "--pg-bin", type=click.Path(path_type=Path), help="Directory with initdb, postgres and pgbench."
+)
+@click.option("--port", type=int, help="TCP port for the embedded server (default: a free one).")
+def run(
+    scenario: str,
+    strategies: str | None,
+    rows: int | None,
+    clients: int | None,
+    jobs: int | None,
+    duration: int | None,
+    sample_every: float | None,
+    out: Path | None,
+    dsn: str | None,
+    schema: str | None,
+    keep: bool,
+    config: Path | None,
+    strategy_defs: tuple[str, ...],
+    pg_bin: Path | None,
+    port: int | None,
+) -> None:
+    """Run SCENARIO (a built-in name or a .toml file; default war) for each strategy and write the results.
+
+    \b
+    Example:
+        pkbench run --rows 1000000 --duration 30
+        pkbench run war --strategies bigint,uuid-v4,uuid-v7 --out war-results
+        pkbench run --dsn postgresql://bench@db.example/bench
+    """
+    if sample_every is not None and sample_every < 0:
+        raise PkbenchError("--sample-every must not be negative")
+    options = runner.Options(
+        scenario=scenario,
+        strategies=[s.strip() for s in strategies.split(",") if s.strip()]
+        if strategies is not None
+        else None,
+        parameters={
+            "rows": rows,
+            "clients": clients,
+            "jobs": jobs,
+            "duration_s": duration,
+            "sampling_interval_s": sample_every,
+        },
+        out=out,
+        dsn=dsn,
+        keep=keep,
+        pg_bin=pg_bin,
+        port=port,
+        config=config,
+        strategy_defs=strategy_defs,
+        schema=schema,
+        command=_redacted_argv(),
+    )
+    if options.strategies == []:
+        raise PkbenchError("--strategies: no strategy named")
+    runner.execute(options)
+
+
+def _redacted_argv() -> list[str]:
+    """The command line for results.json, with the DSN's password removed."""
+    argv = ["pkbench", *sys.argv[1:]]
+    redacted = []
+    hide_next = False
+    for arg in argv:
+        if hide_next:
+            redacted.append("<redacted>")
+            hide_next = False
+        elif arg == "--dsn":
+            redacted.append(arg)
+            hide_next = True
+        elif arg.startswith("--dsn="):
+            redacted.append("--dsn=<redacted>")
+        else:
+            redacted.append(arg)
+    return redacted
+
+
+@cli.command(name="list")
+@click.option("--config", type=click.Path(path_type=Path), help="Also show the strategies of this TOML file.")
+def list_(config: Path | None) -> None:
+    """Show the strategies and scenarios, one line each.
+
+    \b
+    Example:
+        pkbench list
+    """
+    console = Console()
+    catalog = Catalog(load_config(config) if config else ())
+    console.print("[bold]Strategies[/bold]")
+    width = max(len(s.name) for s in catalog)
+    for strategy in catalog:
+        console.print(
+            f"  {strategy.name:<{width}}  {strategy.column_type:<8}  {strategy.description}",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
+    console.print("[bold]Scenarios[/bold]")
+    for name in scenario_module.builtin_names():
+        loaded = scenario_module.load(name)
+        console.print(
+            f"  {name:<{width}}  {loaded.description}", highlight=False, markup=False, soft_wrap=True
+        )
+
+
+@cli.command()
+@click.argument("directory", type=click.Path(path_type=Path))
+def report(directory: Path) -> None:
+    """Write DIRECTORY/report.html from DIRECTORY/results.json.
+
+    \b
+    Example:
+        pkbench report pkbench-results-20261121-001500
+    """
+    if not (directory / "results.json").is_file():
+        raise PkbenchError(f"{directory}: no results.json there")
+    from pkbench.report import write_report
+
+    click.echo(str(write_report(directory)))
+
+
+@cli.command()
+@click.argument("directories", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=Path("pkbench-comparison"),
+    show_default=True,
+    help="Directory for the comparison report.",
+)
+def compare(directories: tuple[Path, ...], out: Path) -> None:
+    """Compare several results directories (PostgreSQL versions, machines, settings) in one report.
+
+    \b
+    Example:
+        pkbench compare results-pg15 results-pg18 --out pg15-vs-pg18
+    """
+    for directory in directories:
+        if not (directory / "results.json").is_file():
+            raise PkbenchError(f"{directory}: no results.json there")
+    from pkbench.report import write_comparison
+
+    click.echo(str(write_comparison(list(directories), out)))
+
+
+def main() -> None:
+    """Entry point: the single error boundary."""
+    # A SIGTERM gets the same orderly teardown as Ctrl-C.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        cli.main(standalone_mode=False)
+    except PkbenchError as e:
+        _fail(str(e))
+    except click.exceptions.Abort:
+        _fail("interrupted", 130)
+    except KeyboardInterrupt:
+        _fail("interrupted; stopped every process it started", 130)
+    except click.ClickException as e:
+        _fail(e.format_message(), e.exit_code)
+    except psycopg.Error as e:
+        _fail(f"PostgreSQL: {(e.diag.message_primary or str(e)).strip().splitlines()[0]}")
+    except OSError as e:
+        _fail(f"{e.filename + ': ' if e.filename else ''}{e.strerror or e}")
+
+
+def _fail(message: str, code: int = 1) -> None:
+    click.echo(f"pkbench: error: {' '.join(message.split())}", err=True)
+    sys.exit(code)

@@ -1,0 +1,414 @@
+"""Where the benchmark runs: a throwaway embedded cluster, or an existing server given by a DSN.
+
+Both are context managers with the same interface (`connection`, `server`, `check_alive`, `pgbench`), and the
+embedded one always stops its server and removes its directory on the way out, whatever the way out is.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import Protocol
+
+import psycopg
+from psycopg import conninfo as pg_conninfo
+
+from pkbench.errors import PkbenchError, ServerDied
+
+SERVER_USER = "postgres"
+# Connection parameters that are secrets: never in argv, output or files.
+_SECRET_KEYS = ("password", "sslpassword")
+
+
+@dataclass(frozen=True)
+class ConnectionInfo:
+    """libpq connection parameters, with the password kept apart so it never lands in argv or files."""
+
+    params: Mapping[str, str]
+    password: str | None = None
+
+    def conninfo(self, **extra: str) -> str:
+        secret = {"password": self.password} if self.password else {}
+        return pg_conninfo.make_conninfo(**{**self.params, **secret, **extra})
+
+    def connect(
+        self, *, search_path: str | None = None, autocommit: bool = True
+    ) -> psycopg.Connection[tuple[object, ...]]:
+        extra = {"options": f"-c search_path={search_path}"} if search_path else {}
+        extra.setdefault("application_name", "pkbench")
+        try:
+            return psycopg.connect(self.conninfo(**extra), autocommit=autocommit, connect_timeout=10)
+        except psycopg.OperationalError as e:
+            raise PkbenchError(f"cannot connect to {self.redacted()}: {_first_line(str(e))}") from e
+
+    def pgbench_database(self) -> str:
+        """pgbench's dbname argument: a conninfo string without secrets."""
+        return pg_conninfo.make_conninfo(**self.params)
+
+    def environment(self, search_path: str | None = None) -> dict[str, str]:
+        """Variables for a client process (pgbench): the password travels here, not in argv."""
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PG")}
+        if self.password:
+            env["PGPASSWORD"] = self.password
+        if search_path:
+            env["PGOPTIONS"] = f"-c search_path={search_path}"
+        return env
+
+    def redacted(self) -> str:
+        shown = " ".join(
+            f"{k}={v}" for k, v in self.params.items() if k in ("host", "port", "user", "dbname")
+        )
+        return shown or "the default server"
+
+
+@dataclass(frozen=True)
+class ServerInfo:
+    version: str
+    version_num: int
+    superuser: bool
+    embedded: bool
+    settings: Mapping[str, str | None] = field(default_factory=dict)
+
+
+# The settings results.json records: the ones that change what a primary key costs.
+REPORTED_SETTINGS = (
+    "shared_buffers",
+    "max_wal_size",
+    "checkpoint_timeout",
+    "synchronous_commit",
+    "full_page_writes",
+    "wal_compression",
+    "effective_cache_size",
+    "work_mem",
+    "maintenance_work_mem",
+    "fsync",
+    "wal_level",
+    "autovacuum",
+)
+
+
+def describe(connection: ConnectionInfo, embedded: bool) -> ServerInfo:
+    with connection.connect() as conn:
+        row = conn.execute(
+            "SELECT current_setting('server_version'), current_setting('server_version_num')::int,"
+            " (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)"
+        ).fetchone()
+        assert row is not None
+        settings = dict(
+            conn.execute(
+                "SELECT name, CASE WHEN unit IS NULL THEN setting ELSE current_setting(name) END"
+                " FROM pg_settings WHERE name = ANY(%s)",
+                (list(REPORTED_SETTINGS),),
+            ).fetchall()
+        )
+    version = str(row[0]).split(" ")[0]
+    return ServerInfo(
+        version,
+        int(str(row[1])),
+        bool(row[2]),
+        embedded,
+        {name: settings.get(name) for name in REPORTED_SETTINGS},
+    )  # type: ignore[misc]
+
+
+class Target(Protocol):
+    connection: ConnectionInfo
+    server: ServerInfo
+    pgbench: Path
+
+    def check_alive(self) -> None: ...
+
+
+def _first_line(text: str) -> str:
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    return lines[0] if lines else text.strip()
+
+
+def _has_server(bindir: Path) -> bool:
+    return all((bindir / name).is_file() for name in ("initdb", "postgres"))
+
+
+def _candidate_bindirs() -> list[Path]:
+    found: list[Path] = []
+    pg_config = shutil.which("pg_config")
+    if pg_config:
+        with contextlib.suppress(OSError, subprocess.SubprocessError):
+            out = subprocess.run(
+                [pg_config, "--bindir"], capture_output=True, text=True, timeout=10, check=True
+            )
+            found.append(Path(out.stdout.strip()))
+    debian = Path("/usr/lib/postgresql")
+    if debian.is_dir():
+        versions = sorted(
+            (p for p in debian.iterdir() if p.name.isdigit()), key=lambda p: int(p.name), reverse=True
+        )
+        found.extend(p / "bin" for p in versions)
+    return found
+
+
+def find_server_bindir(pg_bin: Path | None) -> Path:
+    if pg_bin is not None:
+        if not _has_server(pg_bin):
+            raise PkbenchError(f"--pg-bin {pg_bin}: no initdb and postgres there")
+        return pg_bin
+    for bindir in _candidate_bindirs():
+        if _has_server(bindir):
+            return bindir
+    raise PkbenchError(
+        "no PostgreSQL server binaries found (initdb, postgres): "
+        "install postgresql-15 (Debian) or pass --pg-bin DIR"
+    )
+
+
+def find_pgbench(pg_bin: Path | None) -> Path:
+    """pgbench from --pg-bin, else the installed one (a pgbench 15 drives newer servers fine)."""
+    candidates = [pg_bin] if pg_bin else []
+    candidates += _candidate_bindirs()
+    for bindir in candidates:
+        if (bindir / "pgbench").is_file():
+            return bindir / "pgbench"
+    on_path = shutil.which("pgbench")
+    if on_path:
+        return Path(on_path)
+    raise PkbenchError(
+        "pgbench not found: install postgresql-contrib / postgresql-15 (Debian) or pass --pg-bin DIR"
+    )
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def check_port_free(port: int) -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            raise PkbenchError(f"port {port} is in use; pick another with --port or leave it out") from None
+
+
+class EmbeddedCluster:
+    """initdb into a temporary directory, start postgres on a free port, always stop and clean up.
+
+    `start_wrapper` is put in front of the postgres command (for example a command that moves itself into a
+    cgroup and then execs its arguments), so the postmaster and all its children inherit what it sets up.
+    """
+
+    def __init__(
+        self,
+        bindir: Path,
+        pgbench: Path,
+        settings: Mapping[str, str],
+        *,
+        keep: bool = False,
+        port: int | None = None,
+        start_wrapper: Sequence[str] = (),
+        start_timeout_s: float = 60.0,
+    ) -> None:
+        self.bindir = bindir
+        self.pgbench = pgbench
+        self.settings = dict(settings)
+        self.keep = keep
+        self.port = port
+        self.start_wrapper = list(start_wrapper)
+        self.start_timeout_s = start_timeout_s
+        self.directory: Path | None = None
+        self._process: subprocess.Popen[bytes] | None = None
+        self.connection = ConnectionInfo({})
+        self.server = ServerInfo("", 0, True, True)
+
+    # -- running as an unprivileged user when we are root: PostgreSQL refuses to run as root.
+    @property
+    def _as_root(self) -> bool:
+        return os.geteuid() == 0
+
+    def _user_kwargs(self) -> dict[str, object]:
+        if not self._as_root:
+            return {}
+        try:
+            entry = pwd.getpwnam(SERVER_USER)
+        except KeyError:
+            raise PkbenchError(
+                f"running as root needs an OS user {SERVER_USER!r} to run the server; "
+                "create it or run pkbench as a normal user"
+            ) from None
+        return {"user": entry.pw_uid, "group": entry.pw_gid, "extra_groups": []}
+
+    @property
+    def data_dir(self) -> Path:
+        assert self.directory is not None
+        return self.directory / "data"
+
+    @property
+    def log_path(self) -> Path:
+        assert self.directory is not None
+        return self.directory / "server.log"
+
+    def __enter__(self) -> EmbeddedCluster:
+        try:
+            self._create()
+            self._start()
+            self.server = describe(self.connection, embedded=True)
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def _create(self) -> None:
+        self.directory = Path(tempfile.mkdtemp(prefix="pkbench-"))
+        self.directory.chmod(0o700)
+        if self._as_root:
+            entry = pwd.getpwnam(SERVER_USER) if self._user_kwargs() else None
+            assert entry is not None
+            os.chown(self.directory, entry.pw_uid, entry.pw_gid)
+        result = subprocess.run(
+            [
+                str(self.bindir / "initdb"),
+                "-D",
+                str(self.data_dir),
+                "--auth=trust",
+                f"--username={SERVER_USER}",
+                "--encoding=UTF8",
+                "--locale=C",
+                "--no-sync",
+            ],
+            capture_output=True,
+            text=True,
+            cwd=self.directory,
+            **self._user_kwargs(),  # type: ignore[call-overload]
+        )
+        if result.returncode != 0:
+            raise PkbenchError(f"initdb failed: {_first_line(result.stderr or result.stdout)}")
+
+    def _start(self) -> None:
+        assert self.directory is not None
+        if self.port is None:
+            self.port = free_port()
+        else:
+            check_port_free(self.port)
+        settings = {
+            **self.settings,
+            "port": str(self.port),
+            "listen_addresses": "127.0.0.1",
+            "unix_socket_directories": str(self.directory),
+        }
+        argv = [*self.start_wrapper, str(self.bindir / "postgres"), "-D", str(self.data_dir)]
+        for name, value in settings.items():
+            argv += ["-c", f"{name}={value}"]
+        with open(self.log_path, "ab") as log:
+            # Own session: a Ctrl-C on the terminal reaches pkbench only, which then shuts the server down.
+            self._process = subprocess.Popen(
+                argv,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                cwd=self.directory,
+                start_new_session=True,
+                **self._user_kwargs(),  # type: ignore[call-overload]
+            )
+        self.connection = ConnectionInfo(
+            {"host": str(self.directory), "port": str(self.port), "user": SERVER_USER, "dbname": "postgres"}
+        )
+        deadline = time.monotonic() + self.start_timeout_s
+        while True:
+            self.check_alive(starting=True)
+            try:
+                psycopg.connect(self.connection.conninfo(), connect_timeout=2).close()
+                return
+            except psycopg.OperationalError:
+                if time.monotonic() > deadline:
+                    raise PkbenchError(
+                        f"the PostgreSQL server did not accept connections within "
+                        f"{self.start_timeout_s:.0f} s; see {self.log_path}"
+                    ) from None
+                time.sleep(0.1)
+
+    def server_log_tail(self) -> str:
+        try:
+            lines = self.log_path.read_text(errors="replace").splitlines()
+        except (OSError, AssertionError):
+            return ""
+        important = [line for line in lines if "FATAL" in line or "PANIC" in line or "ERROR" in line]
+        return (important or lines or [""])[-1].strip()
+
+    def check_alive(self, starting: bool = False) -> None:
+        if self._process is None:
+            return
+        code = self._process.poll()
+        if code is None:
+            return
+        what = "did not start" if starting else "died"
+        raise (PkbenchError if starting else ServerDied)(
+            f"the PostgreSQL server {what} (exit code {code}): {self.server_log_tail()}"
+        )
+
+    def close(self) -> None:
+        """Stop the server (fast shutdown, then harder), then remove the directory unless keep."""
+        process, self._process = self._process, None
+        if process is not None and process.poll() is None:
+            for sig, wait_s in ((signal.SIGINT, 30.0), (signal.SIGQUIT, 5.0), (signal.SIGKILL, 5.0)):
+                with contextlib.suppress(ProcessLookupError):
+                    process.send_signal(sig)
+                try:
+                    process.wait(timeout=wait_s)
+                    break
+                except subprocess.TimeoutExpired:
+                    continue
+        if self.directory is not None and not self.keep:
+            shutil.rmtree(self.directory, ignore_errors=True)
+            self.directory = None
+
+
+class ExistingServer:
+    """A server given by --dsn: nothing is started, stopped or removed here."""
+
+    def __init__(self, dsn: str, pgbench: Path) -> None:
+        try:
+            params = pg_conninfo.conninfo_to_dict(dsn)
+        except psycopg.ProgrammingError:
+            raise PkbenchError("--dsn is not a valid connection string or URL") from None
+        password = params.pop("password", None)
+        for key in _SECRET_KEYS:
+            params.pop(key, None)
+        self.connection = ConnectionInfo(
+            {k: str(v) for k, v in params.items()}, str(password) if password is not None else None
+        )
+        self.pgbench = pgbench
+        self.server = ServerInfo("", 0, False, False)
+
+    def __enter__(self) -> ExistingServer:
+        self.server = describe(self.connection, embedded=False)
+        with self.connection.connect() as conn:
+            row = conn.execute("SELECT has_database_privilege(current_database(), 'CREATE')").fetchone()
+        if not row or not row[0]:
+            raise PkbenchError(
+                f"{self.connection.redacted()}: the user may not create a schema in this "
+                "database (needs CREATE on the database)"
+            )
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        return None
+
+    def check_alive(self) -> None:
+        return None

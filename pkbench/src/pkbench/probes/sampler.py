@@ -1,0 +1,97 @@
+"""The sampler: a thread that reads the time-series probes at an interval during a measured window."""
+
+from __future__ import annotations
+
+import threading
+import time
+from types import TracebackType
+
+import psycopg
+
+from pkbench.cluster import ConnectionInfo
+from pkbench.probes import Unavailable, activity, buffercache, sizes
+
+# Wait events are cheap to read and bursty, so they are sampled more often than the buffer cache.
+WAIT_EVENT_INTERVAL_S = 1.0
+
+
+class Sampler:
+    """Collects rows for timeseries/*.csv: buffercache, usagecount, wait_events, sizes (elapsed_s first)."""
+
+    def __init__(
+        self,
+        connection: ConnectionInfo,
+        schema: str,
+        version_num: int,
+        interval_s: float,
+        buffercache_available: bool,
+    ) -> None:
+        self.connection = connection
+        self.schema = schema
+        self.version_num = version_num
+        self.interval_s = interval_s
+        self.buffercache_available = buffercache_available
+        self.rows: dict[str, list[tuple[object, ...]]] = {
+            "buffercache": [],
+            "usagecount": [],
+            "wait_events": [],
+            "sizes": [],
+        }
+        self.unavailable: list[Unavailable] = []
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._started = 0.0
+        self._conn: psycopg.Connection[tuple[object, ...]] | None = None
+
+    def __enter__(self) -> Sampler:
+        if self.interval_s <= 0:
+            return self
+        self._conn = self.connection.connect()
+        row = self._conn.execute("SELECT current_setting('block_size')::int").fetchone()
+        self._block_size = int(str(row[0])) if row else 8192
+        self._started = time.monotonic()
+        self._thread = threading.Thread(target=self._loop, name="pkbench-sampler", daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=30)
+        if self._conn is not None:
+            self._conn.close()
+
+    def _loop(self) -> None:
+        next_full = 0.0
+        while not self._stop.is_set():
+            elapsed = round(time.monotonic() - self._started, 3)
+            try:
+                self._sample_waits(elapsed)
+                if elapsed >= next_full:
+                    self._sample_full(elapsed)
+                    next_full += self.interval_s
+            except psycopg.Error as e:
+                # The server went away or refused: the runner notices and reports; stop quietly here.
+                self.unavailable.append(
+                    Unavailable("timeseries", f"sampling stopped: {e.diag.message_primary or e}")
+                )
+                return
+            self._stop.wait(min(WAIT_EVENT_INTERVAL_S, self.interval_s))
+
+    def _sample_waits(self, elapsed: float) -> None:
+        assert self._conn is not None
+        for wait_type, event, backends in activity.wait_events(self._conn):
+            self.rows["wait_events"].append((elapsed, wait_type, event, backends))
+
+    def _sample_full(self, elapsed: float) -> None:
+        assert self._conn is not None
+        for name, size in sizes.schema_relations(self._conn, self.schema):
+            self.rows["sizes"].append((elapsed, name, size))
+        if not self.buffercache_available:
+            return
+        for name, buffers, size in buffercache.per_relation(self._conn, self.schema, self._block_size):
+            self.rows["buffercache"].append((elapsed, name, buffers, size))
+        for usage, buffers in buffercache.usage_counts(self._conn, self.version_num):
+            self.rows["usagecount"].append((elapsed, usage, buffers))

@@ -1,0 +1,166 @@
+"""The results directory of docs/results.md: dataclasses, results.json, timeseries/*.csv.
+
+Rewritten after every strategy (write to a temporary file, then rename), so an interrupted run keeps what it
+measured.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import json
+import os
+import platform
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pkbench import __version__
+from pkbench.probes import Unavailable
+from pkbench.probes.sizes import Sizes
+
+SCHEMA_VERSION = 1
+
+# file → its columns after the common strategy,workload,repeat,elapsed_s
+TIMESERIES_COLUMNS: dict[str, tuple[str, ...]] = {
+    "tps": ("tps", "latency_ms_mean", "latency_ms_stddev"),
+    "buffercache": ("relation", "buffers", "bytes"),
+    "usagecount": ("usage_count", "buffers"),
+    "wait_events": ("wait_event_type", "wait_event", "backends"),
+    "sizes": ("relation", "bytes"),
+}
+COMMON_COLUMNS = ("strategy", "workload", "repeat", "elapsed_s")
+
+
+@dataclass
+class Prefill:
+    rows: int
+    duration_s: float
+    rows_per_s: float | None
+
+
+@dataclass
+class StatementResult:
+    name: str
+    sql: str
+    latency_ms: dict[str, float | None]
+
+
+@dataclass
+class WorkloadResult:
+    name: str
+    description: str
+    duration_s: float | None = None
+    transactions: int | None = None
+    failed_transactions: int | None = None
+    tps: float | None = None
+    latency_ms: dict[str, float | None] = field(default_factory=dict)
+    statements: list[StatementResult] = field(default_factory=list)
+    wal_bytes: int | None = None
+    wal_records: int | None = None
+    wal_fpi: int | None = None
+    wal_bytes_per_transaction: float | None = None
+    wal_fpi_per_transaction: float | None = None
+    wal_fpi_bytes: int | None = None
+    page_splits: int | None = None
+    hit_ratio: dict[str, float | None] = field(default_factory=dict)
+    checkpoints: dict[str, int | None] = field(default_factory=dict)
+    sizes_at_end: Sizes | None = None
+    sampling_interval_s: float | None = None
+    unavailable: list[Unavailable] = field(default_factory=list)
+
+
+@dataclass
+class StrategyResult:
+    name: str
+    description: str
+    column_type: str
+    default_expression: str | None
+    status: str = "ok"  # ok | failed | skipped
+    error: str | None = None
+    prefill: Prefill | None = None
+    sizes_after_prefill: Sizes | None = None
+    workloads: list[WorkloadResult] = field(default_factory=list)
+    snapshots: dict[str, Sizes] = field(default_factory=dict)
+
+
+def machine() -> dict[str, Any]:
+    uname = platform.uname()
+    memory = None
+    cpu_model = None
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                memory = int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu_model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {
+        "cores": os.cpu_count(),
+        "memory_bytes": memory,
+        "kernel": f"{uname.system} {uname.release} {uname.machine}",
+        "cpu_model": cpu_model,
+        "memory_limit_bytes": None,
+    }
+
+
+@dataclass
+class RunResult:
+    command: list[str]
+    started_at: str
+    scenario: dict[str, Any]
+    server: dict[str, Any]
+    machine: dict[str, Any]
+    target: dict[str, Any]
+    finished_at: str | None = None
+    strategies: list[StrategyResult] = field(default_factory=list)
+    # Rows of each time series, leading with strategy, workload, repeat, elapsed_s; written as CSV, not JSON.
+    series: dict[str, list[tuple[object, ...]]] = field(
+        default_factory=lambda: {name: [] for name in TIMESERIES_COLUMNS}
+    )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "pkbench_version": __version__,
+            "command": self.command,
+            "started_at": self.started_at,
+            "finished_at": self.finished_at,
+            "scenario": self.scenario,
+            "server": self.server,
+            "machine": self.machine,
+            "target": self.target,
+            "timeseries": {name: f"timeseries/{name}.csv" for name in TIMESERIES_COLUMNS},
+            "strategies": [dataclasses.asdict(s) for s in self.strategies],
+        }
+
+
+def _replace(path: Path, text: str) -> None:
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(text)
+    temporary.replace(path)
+
+
+def write(out_dir: Path, run: RunResult) -> None:
+    """(Re)write results.json and timeseries/*.csv."""
+    (out_dir / "timeseries").mkdir(parents=True, exist_ok=True)
+    for name, columns in TIMESERIES_COLUMNS.items():
+        path = out_dir / "timeseries" / f"{name}.csv"
+        temporary = path.with_name(path.name + ".tmp")
+        with temporary.open("w", newline="") as f:
+            writer = csv.writer(f)
+            writer.writerow((*COMMON_COLUMNS, *columns))
+            writer.writerows(run.series[name])
+        temporary.replace(path)
+    _replace(out_dir / "results.json", json.dumps(run.to_json(), indent=2) + "\n")
+
+
+def load(out_dir: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((out_dir / "results.json").read_text())
+    return data

@@ -1,0 +1,488 @@
+"""Orchestration: for each strategy, an empty schema, the scenario's steps, and the results rewritten."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import psycopg
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
+
+from pkbench import cluster, pgbench, results, summary
+from pkbench import scenario as scenario_module
+from pkbench.cluster import EmbeddedCluster, ExistingServer, Target
+from pkbench.errors import PkbenchError, ServerDied
+from pkbench.probes import Unavailable, buffercache, counters
+from pkbench.probes.sampler import Sampler
+from pkbench.probes.sizes import table_sizes
+from pkbench.scenario import FillStep, PgbenchStep, Scenario, SnapshotStep, SqlStep, Step
+from pkbench.strategies import Catalog, Generator, Strategy, load_config, parse_definition
+from pkbench.workspace import Workspace
+
+EMBEDDED_SCHEMA = "pkbench"
+_SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
+
+
+@dataclass
+class Options:
+    scenario: str = "war"
+    strategies: Sequence[str] | None = None
+    parameters: dict[str, int | float | str | None] = field(default_factory=dict)
+    out: Path | None = None
+    dsn: str | None = None
+    keep: bool = False
+    pg_bin: Path | None = None
+    port: int | None = None
+    config: Path | None = None
+    strategy_defs: Sequence[str] = ()
+    schema: str | None = None
+    command: Sequence[str] = ()
+    # Put in front of the postgres command (e.g. to start the server inside a cgroup).
+    start_wrapper: Sequence[str] = ()
+    machine_overrides: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Plan:
+    """Everything checked before anything is started."""
+
+    scenario: Scenario
+    strategies: list[Strategy]
+    out_dir: Path
+    pgbench: Path
+    server_bindir: Path | None
+
+
+def plan(options: Options) -> Plan:
+    extra: list[Strategy] = []
+    if options.config is not None:
+        extra += load_config(options.config)
+    extra += [parse_definition(d) for d in options.strategy_defs]
+    catalog = Catalog(extra)
+    loaded = scenario_module.load(options.scenario).with_parameters(options.parameters)
+    chosen = catalog.select(options.strategies or loaded.strategies)
+    out_dir = options.out or Path(f"pkbench-results-{datetime.now().strftime('%Y%m%d-%H%M%S')}")
+    if out_dir.exists():
+        raise PkbenchError(f"output directory {out_dir} exists; pick another with --out")
+    if options.schema is not None and not _SCHEMA_NAME.match(options.schema):
+        raise PkbenchError(f"--schema {options.schema!r}: use lower-case letters, digits and '_'")
+    if options.schema is not None and options.dsn is None:
+        raise PkbenchError("--schema only applies with --dsn")
+    pgbench_path = cluster.find_pgbench(options.pg_bin)
+    bindir = None if options.dsn else cluster.find_server_bindir(options.pg_bin)
+    if options.port is not None and not 1 <= options.port <= 65535:
+        raise PkbenchError(f"--port {options.port}: must be between 1 and 65535")
+    return Plan(loaded, chosen, out_dir, pgbench_path, bindir)
+
+
+def _stderr_console() -> Console:
+    return Console(stderr=True)
+
+
+def _progress(console: Console) -> Progress:
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TaskProgressColumn(),
+        TimeRemainingColumn(),
+        TextColumn("{task.fields[detail]}"),
+        console=console,
+        disable=not console.is_terminal,
+        transient=True,
+    )
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def execute(options: Options, console: Console | None = None) -> Path:
+    """Run the scenario for every selected strategy; returns the results directory."""
+    console = console or _stderr_console()
+    the_plan = plan(options)
+    target: EmbeddedCluster | ExistingServer
+    if options.dsn:
+        target = ExistingServer(options.dsn, the_plan.pgbench)
+        schema = options.schema or f"pkbench_{datetime.now().strftime('%Y%m%d_%H%M%S')}"
+    else:
+        assert the_plan.server_bindir is not None
+        target = EmbeddedCluster(
+            the_plan.server_bindir,
+            the_plan.pgbench,
+            the_plan.scenario.settings,
+            keep=options.keep,
+            port=options.port,
+            start_wrapper=options.start_wrapper,
+        )
+        schema = EMBEDDED_SCHEMA
+    with (
+        target,
+        Workspace(target.connection, schema, drop_on_exit=bool(options.dsn) and not options.keep) as ws,
+    ):
+        if isinstance(target, EmbeddedCluster) and options.keep:
+            console.print(f"pkbench: keeping the cluster in {target.directory}")
+        run = _new_run(options, the_plan, target, ws)
+        the_plan.out_dir.mkdir(parents=True)
+        buffercache_reason = _buffercache_availability(ws)
+        for number, strategy in enumerate(the_plan.strategies, 1):
+            console.print(
+                f"[bold]{number}/{len(the_plan.strategies)} {strategy.name}[/bold]: {strategy.description}",
+                highlight=False,
+            )
+            result = _run_strategy(the_plan, target, ws, strategy, run, buffercache_reason, console)
+            run.strategies.append(result)
+            if result.status != "ok":
+                console.print(f"  {strategy.name}: {result.status}: {result.error}", highlight=False)
+            _write(the_plan.out_dir, run)
+        run.finished_at = _now()
+        _write(the_plan.out_dir, run)
+    _write_report(the_plan.out_dir, console)
+    stdout = Console()
+    summary.print_table(stdout if stdout.is_terminal else Console(width=240), run.to_json())
+    console.print(f"pkbench: results in {the_plan.out_dir}")
+    return the_plan.out_dir
+
+
+def _new_run(options: Options, the_plan: Plan, target: Target, ws: Workspace) -> results.RunResult:
+    server = target.server
+    return results.RunResult(
+        command=list(options.command) or ["pkbench", "run"],
+        started_at=_now(),
+        scenario={
+            "name": the_plan.scenario.name,
+            "description": the_plan.scenario.description,
+            "source": the_plan.scenario.source,
+            "parameters": {"warmup_s": 0, "repeat": 1, **the_plan.scenario.parameters},
+        },
+        server={
+            "version": server.version,
+            "version_num": server.version_num,
+            "embedded": server.embedded,
+            "superuser": server.superuser,
+            "settings": dict(server.settings),
+        },
+        machine={**results.machine(), **options.machine_overrides},
+        target={
+            "connection": target.connection.redacted(),
+            "schema": ws.schema,
+            "pgbench": pgbench.check_version(the_plan.pgbench),
+        },
+    )
+
+
+def _write(out_dir: Path, run: results.RunResult) -> None:
+    results.write(out_dir, run)
+    summary.write(out_dir, run.to_json())
+
+
+def _write_report(out_dir: Path, console: Console) -> None:
+    """The HTML report is a bonus on top of results.json: a failure there is a warning, not a failed run."""
+    try:
+        from pkbench.report import write_report
+    except ImportError as e:
+        console.print(f"pkbench: warning: no HTML report ({e})", highlight=False)
+        return
+    try:
+        write_report(out_dir)
+    except Exception as e:
+        console.print(f"pkbench: warning: HTML report not written: {e}", highlight=False)
+
+
+def _buffercache_availability(ws: Workspace) -> str | None:
+    reason = ws.ensure_extension(buffercache.EXTENSION)
+    if reason:
+        return reason
+    try:
+        with ws.connection.connect() as conn:
+            conn.execute("SELECT 1 FROM pg_buffercache LIMIT 1").fetchall()
+    except psycopg.Error as e:
+        return f"pg_buffercache: {e.diag.message_primary or e}"
+    return None
+
+
+def choose_generator(strategy: Strategy, ws: Workspace, version_num: int) -> tuple[Generator | None, str]:
+    """The first generator this server can run, or None and why none can."""
+    reasons = []
+    for generator in strategy.generators:
+        if version_num < generator.min_server_version:
+            reasons.append(
+                f"{generator.expression} needs PostgreSQL {generator.min_server_version // 10000}+"
+            )
+            continue
+        missing_extension = next(
+            (r for r in (ws.ensure_extension(e) for e in generator.extensions) if r is not None), None
+        )
+        if missing_extension:
+            reasons.append(missing_extension)
+            continue
+        missing = ws.missing_functions(generator.functions)
+        if missing:
+            where = f" (extension {', '.join(generator.extensions)})" if generator.extensions else ""
+            reasons.append(f"function {', '.join(m + '()' for m in missing)} not found{where}")
+            continue
+        return generator, ""
+    return None, "; ".join(reasons)
+
+
+@dataclass
+class StrategyRun:
+    """What a step handler needs."""
+
+    plan: Plan
+    target: Target
+    ws: Workspace
+    strategy: Strategy
+    generator: Generator
+    result: results.StrategyResult
+    run: results.RunResult
+    buffercache_reason: str | None
+    console: Console
+
+    @property
+    def scenario(self) -> Scenario:
+        return self.plan.scenario
+
+    def render(self, text: str, **extra: int | float | str) -> str:
+        return self.scenario.render(text, self.strategy.column_type, self.generator.column_clause, **extra)
+
+    def connect(self) -> psycopg.Connection[tuple[object, ...]]:
+        return self.ws.connection.connect(search_path=self.ws.search_path)
+
+
+def _run_strategy(
+    the_plan: Plan,
+    target: Target,
+    ws: Workspace,
+    strategy: Strategy,
+    run: results.RunResult,
+    buffercache_reason: str | None,
+    console: Console,
+) -> results.StrategyResult:
+    result = results.StrategyResult(strategy.name, strategy.description, strategy.column_type, None)
+    try:
+        generator, reason = choose_generator(strategy, ws, target.server.version_num)
+        if generator is None:
+            result.status, result.error = "skipped", reason
+            return result
+        result.default_expression = generator.expression
+        ws.reset()
+        context = StrategyRun(
+            the_plan, target, ws, strategy, generator, result, run, buffercache_reason, console
+        )
+        with context.connect() as conn:
+            for statement in generator.prelude:
+                conn.execute(statement)  # type: ignore[arg-type]
+        for step in the_plan.scenario.steps:
+            target.check_alive()
+            STEP_HANDLERS[type(step)](context, step)
+    except ServerDied:
+        raise
+    except (PkbenchError, psycopg.Error) as e:
+        target.check_alive()
+        result.status, result.error = "failed", _one_line(e)
+    return result
+
+
+def _one_line(error: BaseException) -> str:
+    if isinstance(error, psycopg.Error) and error.diag.message_primary:
+        return error.diag.message_primary
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+def _sql_step(ctx: StrategyRun, step: Step) -> None:
+    assert isinstance(step, SqlStep)
+    with ctx.connect() as conn:
+        for statement in step.statements:
+            conn.execute(ctx.render(statement))  # type: ignore[arg-type]
+
+
+def _fill_step(ctx: StrategyRun, step: Step) -> None:
+    assert isinstance(step, FillStep)
+    total = ctx.scenario.int_parameter(step.rows_parameter)
+    batch = ctx.scenario.int_parameter(step.batch_parameter)
+    done = 0
+    with ctx.connect() as conn, _progress(ctx.console) as bar:
+        task = bar.add_task(f"  {step.name} {ctx.strategy.name}", total=total, detail="")
+        started = time.monotonic()
+        while done < total:
+            n = min(batch, total - done)
+            conn.execute(ctx.render(step.statement, batch=n))  # type: ignore[arg-type]
+            done += n
+            elapsed = time.monotonic() - started
+            bar.update(task, completed=done, detail=f"{done / elapsed:,.0f} rows/s" if elapsed > 0 else "")
+        duration = time.monotonic() - started
+    if ctx.result.prefill is None:
+        ctx.result.prefill = results.Prefill(
+            total, round(duration, 3), round(total / duration, 1) if duration else None
+        )
+    ctx.console.print(f"  {step.name}: {total:,} rows in {duration:.1f} s", highlight=False)
+
+
+def _snapshot_step(ctx: StrategyRun, step: Step) -> None:
+    assert isinstance(step, SnapshotStep)
+    with ctx.connect() as conn:
+        sizes = table_sizes(conn, ctx.ws.schema, ctx.scenario.table)
+    if step.name == "sizes_after_prefill":
+        ctx.result.sizes_after_prefill = sizes
+    else:
+        ctx.result.snapshots[step.name] = sizes
+
+
+def _wait_for_clients_to_leave(conn: psycopg.Connection[tuple[object, ...]], timeout_s: float = 10.0) -> None:
+    """Backends flush their WAL and I/O counters when they exit; read the counters after that."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'pgbench'"
+        ).fetchone()
+        if row is None or int(str(row[0])) == 0:
+            return
+        time.sleep(0.1)
+
+
+def _script_statements(sql: str) -> list[str]:
+    return [line for line in sql.splitlines() if line.strip() and not line.lstrip().startswith("\\")]
+
+
+def _pgbench_step(ctx: StrategyRun, step: Step) -> None:
+    assert isinstance(step, PgbenchStep)
+    params = ctx.scenario.parameters
+    duration = ctx.scenario.int_parameter("duration_s")
+    interval = float(params.get("sampling_interval_s", 5))
+    progress_interval = int(params.get("progress_interval_s", 5))
+    # pgbench prints nothing before its first progress interval: keep a few samples even in short runs.
+    progress_interval = max(1, min(progress_interval, duration // 3 or 1))
+    scripts = [pgbench.ScriptFile(s.name, s.weight, ctx.render(s.sql)) for s in step.scripts]
+    workdir = ctx.plan.out_dir / "pgbench" / ctx.strategy.name / step.name
+    workload = results.WorkloadResult(step.name, step.description, sampling_interval_s=interval or None)
+    if ctx.buffercache_reason:
+        workload.unavailable.append(Unavailable("buffercache", ctx.buffercache_reason))
+    probe = ctx.ws.connection.connect()
+    with probe, _progress(ctx.console) as bar:
+        task = bar.add_task(f"  {step.name}", total=duration, detail="")
+        before = counters.read(probe, ctx.ws.schema, ctx.target.server.version_num)
+
+        def on_progress(elapsed: float, sample: pgbench.ProgressSample | None) -> None:
+            detail = f"{sample.tps:,.0f} tps" if sample else None
+            bar.update(task, completed=min(elapsed, duration), **({"detail": detail} if detail else {}))
+
+        sampler = Sampler(
+            ctx.ws.connection,
+            ctx.ws.schema,
+            ctx.target.server.version_num,
+            interval,
+            ctx.buffercache_reason is None,
+        )
+        with sampler:
+            outcome = pgbench.run(
+                ctx.plan.pgbench,
+                ctx.ws.connection.pgbench_database(),
+                ctx.ws.connection.environment(ctx.ws.search_path),
+                scripts,
+                clients=ctx.scenario.int_parameter("clients"),
+                jobs=ctx.scenario.int_parameter("jobs"),
+                duration_s=duration,
+                progress_interval_s=progress_interval,
+                workdir=workdir,
+                on_progress=on_progress,
+                check_alive=ctx.target.check_alive,
+            )
+        _wait_for_clients_to_leave(probe)
+        after = counters.read(probe, ctx.ws.schema, ctx.target.server.version_num)
+        workload.sizes_at_end = table_sizes(probe, ctx.ws.schema, ctx.scenario.table)
+    workload.unavailable += sampler.unavailable
+    _record_series(ctx, step.name, outcome, sampler)
+    reason = pgbench.failure_reason(outcome)
+    ctx.result.workloads.append(workload)
+    if reason:
+        raise PkbenchError(f"{step.name}: {reason}")
+    _fill_workload(workload, outcome, step, scripts, counters.window(before, after))
+    ctx.console.print(
+        f"  {step.name}: {workload.tps:,.0f} tps, WAL {workload.wal_bytes_per_transaction or 0:,.0f} "
+        "bytes/transaction",
+        highlight=False,
+    )
+
+
+def _fill_workload(
+    workload: results.WorkloadResult,
+    outcome: pgbench.Run,
+    step: PgbenchStep,
+    scripts: Sequence[pgbench.ScriptFile],
+    window: counters.WindowFigures,
+) -> None:
+    summary_ = outcome.summary
+    workload.duration_s = round(outcome.duration_s, 3)
+    workload.transactions = summary_.transactions
+    workload.failed_transactions = summary_.failed_transactions
+    workload.tps = summary_.tps
+    all_latencies = [v for values in outcome.latencies_ms.values() for v in values]
+    workload.latency_ms = pgbench.latency_summary(all_latencies)
+    for index, script in enumerate(scripts):
+        reported = summary_.scripts[index] if index < len(summary_.scripts) else None
+        statements = _script_statements(script.sql)
+        sql_means = [s for s in (reported.statements if reported else ()) if not s.text.startswith("\\")]
+        if len(statements) == 1:
+            latency = pgbench.latency_summary(outcome.latencies_ms.get(index, []))
+            workload.statements.append(results.StatementResult(script.name, statements[0], latency))
+            continue
+        for i, text in enumerate(statements):
+            mean = sql_means[i].latency_ms if i < len(sql_means) else None
+            workload.statements.append(
+                results.StatementResult(
+                    f"{script.name}.{i + 1}",
+                    text,
+                    {"mean": mean, "p50": None, "p95": None, "p99": None, "max": None},
+                )
+            )
+        workload.unavailable.append(
+            Unavailable(
+                f"statements.{script.name}.percentiles",
+                "pgbench logs latency per script run; this script has several statements, so only their means",
+            )
+        )
+    workload.wal_bytes, workload.wal_records, workload.wal_fpi = (
+        window.wal_bytes,
+        window.wal_records,
+        window.wal_fpi,
+    )
+    if workload.transactions:
+        if window.wal_bytes is not None:
+            workload.wal_bytes_per_transaction = round(window.wal_bytes / workload.transactions, 2)
+        if window.wal_fpi is not None:
+            workload.wal_fpi_per_transaction = round(window.wal_fpi / workload.transactions, 5)
+    workload.unavailable.append(
+        Unavailable("wal_fpi_bytes", "needs pg_walinspect (the wal scenario measures it)")
+    )
+    workload.unavailable.append(
+        Unavailable("page_splits", "needs pg_walinspect (the wal scenario measures it)")
+    )
+    workload.hit_ratio = window.hit_ratio
+    workload.checkpoints = window.checkpoints
+    workload.unavailable += window.unavailable
+
+
+def _record_series(ctx: StrategyRun, workload: str, outcome: pgbench.Run, sampler: Sampler) -> None:
+    lead = (ctx.strategy.name, workload, 1)
+    series = ctx.run.series
+    for sample in outcome.progress:
+        series["tps"].append(
+            (*lead, sample.elapsed_s, sample.tps, sample.latency_ms_mean, sample.latency_ms_stddev)
+        )
+    for name, rows in sampler.rows.items():
+        series[name].extend((*lead, *row) for row in rows)
+
+
+STEP_HANDLERS: dict[type, Callable[[StrategyRun, Step], None]] = {
+    SqlStep: _sql_step,
+    FillStep: _fill_step,
+    SnapshotStep: _snapshot_step,
+    PgbenchStep: _pgbench_step,
+}

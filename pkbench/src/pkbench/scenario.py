@@ -1,0 +1,281 @@
+"""Scenario files: load, validate and render the declarative steps a run executes for each strategy."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from pkbench.errors import PkbenchError
+
+Value = int | float | str
+
+_PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+# Placeholders every SQL text may use besides the scenario's parameters.
+STRATEGY_PLACEHOLDERS = ("key_type", "key_default")
+REQUIRED_PARAMETERS = ("rows", "clients", "jobs", "duration_s")
+
+
+@dataclass(frozen=True)
+class SqlStep:
+    """Statements run one by one in autocommit (so VACUUM and CHECKPOINT work)."""
+
+    name: str
+    statements: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class FillStep:
+    """A batched INSERT repeated until `rows` rows are in, with a progress bar; timed as the prefill."""
+
+    name: str
+    rows_parameter: str
+    batch_parameter: str
+    statement: str
+
+
+@dataclass(frozen=True)
+class SnapshotStep:
+    """Record the sizes of the scenario's table and its indexes under this step's name."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Script:
+    name: str
+    weight: int
+    sql: str
+
+
+@dataclass(frozen=True)
+class PgbenchStep:
+    """A measured workload: pgbench runs the weighted scripts while the probes sample the server."""
+
+    name: str
+    description: str
+    scripts: tuple[Script, ...]
+
+
+Step = SqlStep | FillStep | SnapshotStep | PgbenchStep
+
+
+def _text(where: str, table: Mapping[str, Any], key: str, default: str | None = None) -> str:
+    value = table.get(key, default)
+    if not isinstance(value, str) or not value:
+        raise PkbenchError(f"{where}: '{key}' must be a non-empty string")
+    return value
+
+
+def _sql_step(where: str, table: Mapping[str, Any]) -> Step:
+    statements = table.get("statements")
+    if not isinstance(statements, list) or not statements or not all(isinstance(s, str) for s in statements):
+        raise PkbenchError(f"{where}: 'statements' must be a non-empty list of SQL strings")
+    return SqlStep(_text(where, table, "name"), tuple(statements))
+
+
+def _fill_step(where: str, table: Mapping[str, Any]) -> Step:
+    return FillStep(
+        _text(where, table, "name"),
+        _text(where, table, "rows", "rows"),
+        _text(where, table, "batch_rows", "batch_rows"),
+        _text(where, table, "statement"),
+    )
+
+
+def _snapshot_step(where: str, table: Mapping[str, Any]) -> Step:
+    return SnapshotStep(_text(where, table, "name"))
+
+
+def _pgbench_step(where: str, table: Mapping[str, Any]) -> Step:
+    raw = table.get("scripts")
+    if not isinstance(raw, list) or not raw:
+        raise PkbenchError(f"{where}: 'scripts' must be a non-empty list of {{name, weight, sql}} tables")
+    scripts = []
+    for i, entry in enumerate(raw, 1):
+        if not isinstance(entry, dict):
+            raise PkbenchError(f"{where}, script #{i}: expected a table {{name, weight, sql}}")
+        weight = entry.get("weight", 1)
+        if not isinstance(weight, int) or weight < 1:
+            raise PkbenchError(f"{where}, script #{i}: 'weight' must be a positive integer")
+        scripts.append(
+            Script(
+                _text(f"{where}, script #{i}", entry, "name"),
+                weight,
+                _text(f"{where}, script #{i}", entry, "sql"),
+            )
+        )
+    if len({s.name for s in scripts}) != len(scripts):
+        raise PkbenchError(f"{where}: script names must differ")
+    return PgbenchStep(_text(where, table, "name"), str(table.get("description", "")), tuple(scripts))
+
+
+# One place to add a step kind: its parser here and its handler in runner.STEP_HANDLERS.
+STEP_KINDS: dict[str, Callable[[str, Mapping[str, Any]], Step]] = {
+    "sql": _sql_step,
+    "fill": _fill_step,
+    "snapshot": _snapshot_step,
+    "pgbench": _pgbench_step,
+}
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    description: str
+    source: str
+    table: str
+    strategies: tuple[str, ...]
+    parameters: Mapping[str, Value]
+    limits: Mapping[str, str]
+    settings: Mapping[str, str]
+    steps: tuple[Step, ...]
+
+    def int_parameter(self, name: str) -> int:
+        value = self.parameters.get(name)
+        if not isinstance(value, int):
+            raise PkbenchError(f"scenario {self.name}: parameter {name!r} must be an integer")
+        return value
+
+    def with_parameters(self, overrides: Mapping[str, Value | None]) -> Scenario:
+        """Apply command-line values, then check the result makes sense."""
+        merged = dict(self.parameters)
+        merged.update({k: v for k, v in overrides.items() if v is not None})
+        for name, ceiling in self.limits.items():
+            if isinstance(merged.get(name), int) and isinstance(merged.get(ceiling), int):
+                merged[name] = min(int(merged[name]), int(merged[ceiling]))
+        if isinstance(merged.get("jobs"), int) and isinstance(merged.get("clients"), int):
+            # pgbench refuses more threads than clients.
+            merged["jobs"] = min(int(merged["jobs"]), int(merged["clients"]))
+        scenario = replace(self, parameters=merged)
+        scenario.validate()
+        return scenario
+
+    def validate(self) -> None:
+        for name in REQUIRED_PARAMETERS:
+            value = self.parameters.get(name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise PkbenchError(f"scenario {self.name}: parameter {name!r} must be an integer")
+            if value < 1:
+                raise PkbenchError(f"{name.removesuffix('_s')} must be at least 1 (got {value})")
+        for name, value in self.parameters.items():
+            if isinstance(value, int | float) and not isinstance(value, bool) and value < 0:
+                raise PkbenchError(f"scenario {self.name}: parameter {name!r} must not be negative")
+        known = set(self.parameters) | set(STRATEGY_PLACEHOLDERS)
+        for step in self.steps:
+            for text in _texts(step):
+                extra = {"batch"} if isinstance(step, FillStep) else set()
+                unknown = set(_PLACEHOLDER.findall(text)) - known - extra
+                if unknown:
+                    raise PkbenchError(
+                        f"scenario {self.name}, step {step.name!r}: unknown placeholder(s) "
+                        + ", ".join("{" + u + "}" for u in sorted(unknown))
+                    )
+            if isinstance(step, FillStep):
+                for parameter in (step.rows_parameter, step.batch_parameter):
+                    if not isinstance(self.parameters.get(parameter), int):
+                        raise PkbenchError(
+                            f"scenario {self.name}, step {step.name!r}: parameter "
+                            f"{parameter!r} must be an integer"
+                        )
+                if self.int_parameter(step.batch_parameter) < 1:
+                    raise PkbenchError(f"{step.batch_parameter} must be at least 1")
+        if not any(isinstance(s, PgbenchStep) for s in self.steps):
+            raise PkbenchError(f"scenario {self.name}: needs at least one step of kind 'pgbench'")
+
+    def render(self, text: str, key_type: str, key_default: str, **extra: Value) -> str:
+        """Fill the placeholders of one SQL text."""
+        values: dict[str, Value] = {
+            **self.parameters,
+            "key_type": key_type,
+            "key_default": key_default,
+            **extra,
+        }
+
+        def substitute(match: re.Match[str]) -> str:
+            return str(values[match.group(1)])
+
+        return _PLACEHOLDER.sub(substitute, text)
+
+
+def _texts(step: Step) -> list[str]:
+    if isinstance(step, SqlStep):
+        return list(step.statements)
+    if isinstance(step, FillStep):
+        return [step.statement]
+    if isinstance(step, PgbenchStep):
+        return [s.sql for s in step.scripts]
+    return []
+
+
+def parse(text: str, source: str) -> Scenario:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise PkbenchError(f"scenario {source}: {e}") from e
+    where = f"scenario {source}"
+    name = _text(where, data, "name")
+    steps_raw = data.get("steps")
+    if not isinstance(steps_raw, list) or not steps_raw:
+        raise PkbenchError(f"{where}: needs a list of [[steps]]")
+    steps = []
+    for i, table in enumerate(steps_raw, 1):
+        kind = table.get("kind") if isinstance(table, dict) else None
+        parser = STEP_KINDS.get(kind) if isinstance(kind, str) else None
+        if parser is None:
+            raise PkbenchError(
+                f"{where}, step #{i}: 'kind' must be one of {', '.join(STEP_KINDS)} (got {kind!r})"
+            )
+        steps.append(parser(f"{where}, step #{i}", table))
+    sections: dict[str, dict[str, Any]] = {}
+    for section in ("parameters", "limits", "settings"):
+        value = data.get(section, {})
+        if not isinstance(value, dict):
+            raise PkbenchError(f"{where}: [{section}] must be a table")
+        sections[section] = value
+    for key, value in sections["parameters"].items():
+        if not isinstance(value, int | float | str) or isinstance(value, bool):
+            raise PkbenchError(f"{where}: parameter {key!r} must be a number or a string")
+    strategies = data.get("strategies", ["bigint", "uuid-v4"])
+    if not isinstance(strategies, list) or not all(isinstance(s, str) for s in strategies):
+        raise PkbenchError(f"{where}: 'strategies' must be a list of strategy names")
+    scenario = Scenario(
+        name=name,
+        description=str(data.get("description", "")),
+        source=source,
+        table=_text(where, data, "table", "records"),
+        strategies=tuple(strategies),
+        parameters=dict(sections["parameters"]),
+        limits={str(k): str(v) for k, v in sections["limits"].items()},
+        settings={str(k): str(v) for k, v in sections["settings"].items()},
+        steps=tuple(steps),
+    )
+    scenario.validate()
+    return scenario
+
+
+def builtin_names() -> list[str]:
+    folder = resources.files("pkbench") / "scenarios"
+    return sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+def load(name_or_path: str) -> Scenario:
+    """A built-in scenario by name, or a scenario file by path."""
+    if name_or_path in builtin_names():
+        resource = resources.files("pkbench") / "scenarios" / f"{name_or_path}.toml"
+        return parse(resource.read_text(), f"scenarios/{name_or_path}.toml")
+    path = Path(name_or_path)
+    if path.suffix == ".toml" or path.exists():
+        try:
+            text = path.read_text()
+        except OSError as e:
+            raise PkbenchError(f"cannot read scenario {path}: {e.strerror}") from e
+        return parse(text, str(path))
+    raise PkbenchError(
+        f"unknown scenario {name_or_path!r} (built in: {', '.join(builtin_names())}; "
+        "or give a path to a .toml file)"
+    )

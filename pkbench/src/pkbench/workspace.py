@@ -1,0 +1,98 @@
+"""The run's own schema and the extensions it needed: created, recognised, and removed without touching
+anything else on the server."""
+
+from __future__ import annotations
+
+import contextlib
+from datetime import UTC, datetime
+from types import TracebackType
+
+import psycopg
+from psycopg import sql
+
+from pkbench import __version__
+from pkbench.cluster import ConnectionInfo
+from pkbench.errors import PkbenchError
+
+MARK = "created by pkbench"
+
+
+class Workspace:
+    """Everything a run creates lives in `schema`; extensions it had to create are recorded and dropped."""
+
+    def __init__(self, connection: ConnectionInfo, schema: str, *, drop_on_exit: bool) -> None:
+        self.connection = connection
+        self.schema = schema
+        self.drop_on_exit = drop_on_exit
+        self.created_extensions: list[str] = []
+        self._created_schema = False
+
+    @property
+    def search_path(self) -> str:
+        return f"{self.schema},public"
+
+    def __enter__(self) -> Workspace:
+        with self.connection.connect() as conn:
+            row = conn.execute(
+                "SELECT coalesce(obj_description(oid, 'pg_namespace'), '') FROM pg_namespace WHERE nspname = %s",
+                (self.schema,),
+            ).fetchone()
+        if row is not None and not str(row[0]).startswith(MARK):
+            raise PkbenchError(
+                f"schema {self.schema!r} exists and was not created by pkbench; refusing to use it "
+                "(pick another with --schema)"
+            )
+        self.reset()
+        return self
+
+    def reset(self) -> None:
+        """An empty schema for the next strategy."""
+        name = sql.Identifier(self.schema)
+        with self.connection.connect() as conn, conn.transaction():
+            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(name))
+            conn.execute(sql.SQL("CREATE SCHEMA {}").format(name))
+            stamp = datetime.now(UTC).isoformat(timespec="seconds")
+            conn.execute(
+                sql.SQL("COMMENT ON SCHEMA {} IS {}").format(
+                    name, sql.Literal(f"{MARK} {__version__} at {stamp}; safe to drop")
+                )
+            )
+        self._created_schema = True
+
+    def ensure_extension(self, name: str) -> str | None:
+        """Install an extension if it is missing and we may; None when present, else why not."""
+        with self.connection.connect() as conn:
+            if conn.execute("SELECT 1 FROM pg_extension WHERE extname = %s", (name,)).fetchone():
+                return None
+            if not conn.execute("SELECT 1 FROM pg_available_extensions WHERE name = %s", (name,)).fetchone():
+                return f"extension {name} is not installed on the server"
+            try:
+                conn.execute(sql.SQL("CREATE EXTENSION {}").format(sql.Identifier(name)))
+            except psycopg.Error as e:
+                return f"cannot create extension {name}: {e.diag.message_primary or e}"
+        self.created_extensions.append(name)
+        return None
+
+    def missing_functions(self, names: tuple[str, ...]) -> list[str]:
+        if not names:
+            return []
+        with self.connection.connect(search_path=self.search_path) as conn:
+            rows = conn.execute(
+                "SELECT DISTINCT p.proname FROM pg_proc p WHERE p.proname = ANY(%s)"
+                " AND pg_function_is_visible(p.oid)",
+                (list(names),),
+            ).fetchall()
+        found = {str(r[0]) for r in rows}
+        return [n for n in names if n not in found]
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if not self.drop_on_exit:
+            return
+        # Best effort on the way out (the server may be the reason we are leaving).
+        with contextlib.suppress(psycopg.Error, PkbenchError), self.connection.connect() as conn:
+            if self._created_schema:
+                conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(self.schema)))
+            for extension in reversed(self.created_extensions):
+                conn.execute(sql.SQL("DROP EXTENSION IF EXISTS {}").format(sql.Identifier(extension)))
