@@ -1,0 +1,24 @@
+-- parallel_safe: the generators labelled PARALLEL SAFE run in a parallel worker; uuid_sequence_nextval, which
+-- calls nextval, is PARALLEL UNSAFE and keeps its query in the leader.
+SET search_path = public, regress_helpers;
+-- force_parallel_mode is PostgreSQL 15's name; 16 renamed it debug_parallel_query
+SELECT set_config(CASE WHEN current_setting('server_version_num')::int >= 160000
+                       THEN 'debug_parallel_query' ELSE 'force_parallel_mode' END, 'on', false) AS forced;
+
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+SELECT uuid_generate_v7(), uuid_generate_v7('-1 hour'), uuid_generate_v6(), uuid_generate_ulid(),
+       uuid_time_nextval(), uuid_time_nextval(1, 1)
+FROM generate_series(1, 1000);
+
+-- the values made in the worker have the right versions and do not repeat
+SELECT count(DISTINCT v7) AS v7, count(DISTINCT v6) AS v6, count(DISTINCT ulid) AS ulid, count(DISTINCT v8) AS v8,
+       bool_and(version(v7) = 7 AND version(v6) = 6 AND version(v8) = 8) AS versions
+FROM (SELECT uuid_generate_v7() AS v7, uuid_generate_v6() AS v6, uuid_generate_ulid() AS ulid,
+             uuid_time_nextval() AS v8
+      FROM generate_series(1, 10000)) s;
+
+CREATE SEQUENCE parallel_seq;
+EXPLAIN (COSTS OFF) SELECT uuid_sequence_nextval('parallel_seq') FROM generate_series(1, 1000);
+SELECT count(DISTINCT uuid_sequence_nextval('parallel_seq')) AS distinct_values FROM generate_series(1, 1000);
+SELECT last_value FROM parallel_seq;
+DROP SEQUENCE parallel_seq;
