@@ -1,0 +1,3 @@
+from pkbench.cli import main
+
+main()

@@ -1,0 +1,46 @@
+"""Shared helpers for the tests that run the real command on real clusters."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+PKBENCH = [sys.executable, "-m", "pkbench"]
+
+
+@pytest.fixture
+def server_tmpdir() -> Iterator[Path]:
+    """A TMPDIR for the embedded cluster that the server's OS user can enter (pytest's tmp_path is 0700)."""
+    path = Path(tempfile.mkdtemp(prefix="pkbench-test-"))
+    path.chmod(0o755)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def run_cli(*args: str, tmpdir: Path | None = None, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NO_COLOR": "1"}
+    if tmpdir is not None:
+        env["TMPDIR"] = str(tmpdir)
+    return subprocess.run([*PKBENCH, *args], capture_output=True, text=True, timeout=timeout, env=env)
+
+
+def processes_mentioning(text: str) -> list[str]:
+    """Command lines of running processes that contain `text` (our temp dir identifies our servers/pgbench)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if text in cmdline:
+            found.append(cmdline)
+    return found

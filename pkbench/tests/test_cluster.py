@@ -1,0 +1,114 @@
+"""The embedded cluster: started as an unprivileged user, always torn down, death and bad ports noticed."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psycopg
+import pytest
+
+import pkbench
+from pkbench.cluster import EmbeddedCluster, check_port_free, find_pgbench, find_server_bindir
+from pkbench.errors import PkbenchError, ServerDied
+
+
+def new_cluster(**kwargs: object) -> EmbeddedCluster:
+    return EmbeddedCluster(find_server_bindir(None), find_pgbench(None), {"shared_buffers": "16MB"}, **kwargs)  # type: ignore[arg-type]
+
+
+def uid_of(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("Uid:"):
+            return int(line.split()[1])
+    raise AssertionError("no Uid line")
+
+
+def test_starts_serves_and_removes_everything() -> None:
+    cluster = new_cluster()
+    with cluster:
+        directory = cluster.directory
+        assert directory is not None and (directory / "data" / "PG_VERSION").is_file()
+        assert cluster.server.version_num >= 150000
+        assert cluster.server.settings["shared_buffers"] == "16MB"
+        with psycopg.connect(cluster.connection.conninfo()) as conn:
+            assert conn.execute("SELECT 1").fetchone() == (1,)
+        assert cluster._process is not None
+        pid = cluster._process.pid
+        if os.geteuid() == 0:
+            assert uid_of(pid) != 0, "PostgreSQL must not run as root"
+    assert not directory.exists()
+    assert not Path(f"/proc/{pid}").exists()
+
+
+def test_keep_leaves_the_directory(tmp_path: Path) -> None:
+    with new_cluster(keep=True) as cluster:
+        directory = cluster.directory
+    assert directory is not None and (directory / "data").is_dir()
+    subprocess.run(["rm", "-rf", str(directory)], check=True)
+
+
+def test_server_death_is_noticed() -> None:
+    with new_cluster() as cluster:
+        assert cluster._process is not None
+        os.kill(cluster._process.pid, signal.SIGKILL)
+        cluster._process.wait(timeout=10)
+        with pytest.raises(ServerDied, match="the PostgreSQL server died"):
+            cluster.check_alive()
+
+
+def test_a_port_in_use_is_refused() -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        with pytest.raises(PkbenchError, match=f"port {port} is in use"):
+            check_port_free(port)
+        cluster = new_cluster(port=port)
+        with pytest.raises(PkbenchError, match="is in use"), cluster:
+            pass
+        assert cluster.directory is None, "the temporary directory is removed after a failed start"
+
+
+def test_start_wrapper_runs_in_front_of_postgres(tmp_path: Path) -> None:
+    # The hook a memory cap uses: a command that prepares something, then execs the server.
+    marker = Path("/tmp") / f"pkbench-wrapper-{os.getpid()}"
+    wrapper = ["sh", "-c", f'touch {marker} && exec "$@"', "sh"]
+    try:
+        with new_cluster(start_wrapper=wrapper) as cluster:
+            assert marker.exists()
+            cluster.check_alive()
+    finally:
+        marker.unlink(missing_ok=True)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to switch to an unprivileged user")
+def test_works_as_a_normal_user() -> None:
+    script = (
+        "from pkbench.cluster import *\n"
+        "c = EmbeddedCluster(find_server_bindir(None), find_pgbench(None), {'shared_buffers': '16MB'})\n"
+        "with c:\n    d = c.directory\n    print(c.server.version, c.server.superuser)\n"
+        "print(d.exists())\n"
+    )
+    # The unprivileged user may not be able to enter the directory of this interpreter (e.g. under /root),
+    # so run a system python of the same version on this package and its installed dependencies.
+    python = shutil.which(f"python{sys.version_info.major}.{sys.version_info.minor}", path="/usr/bin")
+    if python is None:
+        pytest.skip("no system python of this version for the unprivileged user")
+    paths = [str(Path(pkbench.__file__).parent.parent), str(Path(psycopg.__file__).parent.parent)]
+    started = time.monotonic()
+    result = subprocess.run(
+        ["runuser", "-u", "nobody", "--", python, "-c", script],
+        capture_output=True, text=True, timeout=120, cwd="/tmp",
+        env={"PATH": os.environ["PATH"], "HOME": "/tmp", "PYTHONPATH": ":".join(paths)},
+    )
+    assert result.returncode == 0, result.stderr
+    version, superuser, exists = result.stdout.split()
+    assert version.startswith("1") and superuser == "True" and exists == "False"
+    assert time.monotonic() - started < 120
