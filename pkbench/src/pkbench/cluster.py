@@ -66,9 +66,8 @@ class ConnectionInfo:
         return env
 
     def redacted(self) -> str:
-        shown = " ".join(
-            f"{k}={v}" for k, v in self.params.items() if k in ("host", "port", "user", "dbname")
-        )
+        keys = ("host", "port", "user", "dbname")
+        shown = " ".join(f"{k}={self.params[k]}" for k in keys if k in self.params)
         return shown or "the default server"
 
 

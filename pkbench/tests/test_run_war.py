@@ -1,0 +1,135 @@
+"""Every strategy creates, prefills and runs the war scenario on a real embedded cluster (tiny sizes)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import processes_mentioning, run_cli
+from pkbench.strategies import BUILTIN
+
+ROWS = 3000
+# Strategies that need nothing beyond core PostgreSQL and contrib: these must always measure.
+CORE_ONLY = {"bigint", "uuid-v4", "uuid-v4-text", "uuid-v4-char32", "uuid-v1", "newsequentialid"}
+
+
+@pytest.fixture(scope="module")
+def war(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    out = tmp_path_factory.mktemp("war") / "results"
+    # Not under pytest's base directory: a concurrent pytest session resets that to 0700.
+    server_tmp = Path(tempfile.mkdtemp(prefix="pkbench-test-"))
+    server_tmp.chmod(0o755)
+    result = run_cli(
+        "run", "--strategies", ",".join(s.name for s in BUILTIN), "--rows", str(ROWS), "--clients", "2",
+        "--duration", "2", "--sample-every", "1", "--out", str(out), tmpdir=server_tmp, timeout=900,
+    )
+    assert result.returncode == 0, result.stderr
+    assert processes_mentioning(str(server_tmp)) == []
+    assert list(server_tmp.iterdir()) == [], "the temporary cluster is removed"
+    server_tmp.rmdir()
+    data: dict[str, Any] = json.loads((out / "results.json").read_text())
+    data["_out"] = out
+    data["_stdout"] = result.stdout
+    return data
+
+
+def by_name(war: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {s["name"]: s for s in war["strategies"]}
+
+
+def test_run_metadata(war: dict[str, Any]) -> None:
+    assert war["schema_version"] == 1
+    assert war["pkbench_version"]
+    assert war["scenario"]["name"] == "war"
+    assert war["scenario"]["parameters"]["rows"] == ROWS
+    assert war["server"]["version_num"] >= 150000
+    assert war["server"]["embedded"] is True
+    assert war["server"]["settings"]["shared_buffers"] == "128MB"
+    assert war["machine"]["cores"] >= 1 and war["machine"]["memory_bytes"] > 0
+    assert war["machine"]["kernel"].startswith("Linux")
+    assert war["finished_at"] >= war["started_at"]
+
+
+def test_every_strategy_measured_or_skipped_with_a_reason(war: dict[str, Any]) -> None:
+    strategies = by_name(war)
+    assert set(strategies) == {s.name for s in BUILTIN}
+    for name, s in strategies.items():
+        if name in CORE_ONLY:
+            assert s["status"] == "ok", (name, s["error"])
+        if s["status"] == "skipped":
+            assert "not found" in s["error"] or "not installed" in s["error"] or "needs PostgreSQL" in s["error"]
+        else:
+            assert s["status"] == "ok", (name, s["error"])
+
+
+def test_measured_figures_are_present_and_plausible(war: dict[str, Any]) -> None:
+    for s in war["strategies"]:
+        if s["status"] != "ok":
+            continue
+        assert s["prefill"]["rows"] == ROWS and s["prefill"]["duration_s"] > 0
+        after = s["sizes_after_prefill"]
+        assert after["table_bytes"] > 0 and after["primary_key_bytes"] > 0
+        assert after["total_bytes"] >= after["table_bytes"] + sum(after["indexes"].values())
+        assert set(after["indexes"]) == {"records_pkey", "records_data_idx"}
+        assert [w["name"] for w in s["workloads"]] == ["lookup-by-data", "lookup-by-key"]
+        for w in s["workloads"]:
+            assert w["transactions"] > 0 and w["tps"] > 0, (s["name"], w["name"])
+            assert w["failed_transactions"] == 0
+            assert [st["name"] for st in w["statements"]] == ["insert", "lookup"]
+            for statement in w["statements"]:
+                lat = statement["latency_ms"]
+                assert 0 < lat["p50"] <= lat["p95"] <= lat["p99"] <= lat["max"]
+            assert w["wal_bytes"] > 0 and w["wal_records"] > 0 and w["wal_fpi"] is not None
+            assert w["wal_bytes_per_transaction"] == pytest.approx(w["wal_bytes"] / w["transactions"], rel=0.01)
+            for relation in ("records", "records_pkey"):
+                assert 0 <= w["hit_ratio"][relation] <= 1
+            assert set(w["checkpoints"]) == {"timed", "requested"}
+            assert w["sizes_at_end"]["total_bytes"] >= after["total_bytes"]
+            assert w["page_splits"] is None
+            assert any(u["metric"] == "page_splits" for u in w["unavailable"])
+
+
+def test_text_keys_make_a_larger_primary_key_than_uuid_and_uuid_than_bigint(war: dict[str, Any]) -> None:
+    s = by_name(war)
+    pk = {name: s[name]["sizes_after_prefill"]["primary_key_bytes"] for name in ("bigint", "uuid-v4", "uuid-v4-text")}
+    assert pk["uuid-v4-text"] > pk["uuid-v4"] > pk["bigint"]
+
+
+def test_the_lookup_by_key_finds_existing_rows_through_the_sample(war: dict[str, Any]) -> None:
+    # The lookup script joins the sampled keys; its SQL is the same for every strategy.
+    sqls = {w["statements"][1]["sql"] for s in war["strategies"] if s["status"] == "ok" for w in s["workloads"][1:]}
+    assert len(sqls) == 1
+    assert "key_sample" in sqls.pop()
+
+
+def test_time_series_files(war: dict[str, Any]) -> None:
+    out: Path = war["_out"]
+    measured = {s["name"] for s in war["strategies"] if s["status"] == "ok"}
+    for name, relative in war["timeseries"].items():
+        with (out / relative).open() as f:
+            rows = list(csv.DictReader(f))
+        assert rows, name
+        assert list(rows[0])[:4] == ["strategy", "workload", "repeat", "elapsed_s"]
+        if name in ("tps", "sizes", "buffercache", "usagecount"):
+            assert {r["strategy"] for r in rows} == measured, name
+    with (out / "timeseries" / "usagecount.csv").open() as f:
+        assert {int(r["usage_count"]) for r in csv.DictReader(f)} == set(range(6))
+
+
+def test_summary_table(war: dict[str, Any]) -> None:
+    text = (war["_out"] / "summary.md").read_text()
+    for s in war["strategies"]:
+        assert f"| {s['name']} |" in text
+    assert "than bigint" in text
+    assert "Results Summary" in war["_stdout"]
+
+
+def test_raw_pgbench_output_is_kept(war: dict[str, Any]) -> None:
+    workdir = war["_out"] / "pgbench" / "bigint" / "lookup-by-key"
+    assert (workdir / "pgbench.stdout").read_text().startswith("pgbench (")
+    assert list(workdir.glob("pgbench_log.*.gz"))
