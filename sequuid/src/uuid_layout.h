@@ -17,6 +17,7 @@
 #ifndef SEQUUID_UUID_LAYOUT_H
 #define SEQUUID_UUID_LAYOUT_H
 
+#include "port/pg_bitutils.h"
 #include "utils/uuid.h"
 
 /* RFC 9562 section 4.1: the variant of every UUID sequuid generates is 10 */
@@ -227,11 +228,7 @@ uuid_get_prefix(const unsigned char *data, int prefix_bits)
 static inline int
 uuid_prefix_bits(uint32 count)
 {
-	int			bits = 0;
-
-	while (bits < 32 && (UINT64CONST(1) << bits) < count)
-		bits++;
-	return bits;
+	return (int) pg_ceil_log2_32(count);
 }
 
 /*------------------------------------------------------------------------

@@ -32,6 +32,22 @@ CREATE FUNCTION regress_helpers.v6_gregorian_100ns(u uuid) RETURNS bigint
 CREATE FUNCTION regress_helpers.ms_of(t timestamptz) RETURNS bigint
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT floor(extract(epoch FROM t) * 1000)::bigint $$;
 
+-- calls of a generator, one at a time, each with the clock read just before and just after it
+CREATE FUNCTION regress_helpers.sample_calls(expression text, calls int, pause float8 DEFAULT 0)
+    RETURNS TABLE (call int, before timestamptz, u uuid, after timestamptz)
+    LANGUAGE plpgsql AS $$
+BEGIN
+    FOR i IN 1..calls LOOP
+        call := i;
+        before := clock_timestamp();
+        EXECUTE 'SELECT ' || expression INTO u;
+        after := clock_timestamp();
+        RETURN NEXT;
+        PERFORM pg_sleep(pause);
+    END LOOP;
+END
+$$;
+
 -- the sequential-uuids block of instant t: (Unix seconds / length) mod count
 CREATE FUNCTION regress_helpers.block(t timestamptz, length int, count int) RETURNS bigint
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT mod(floor(floor(extract(epoch FROM t)) / length)::bigint, count) $$;

@@ -1,16 +1,7 @@
 -- ulid: the layout of uuid_generate_ulid() (48-bit ms + 80 random bits) and its monotonic mode.
 SET search_path = public, regress_helpers;
 
-CREATE TEMP TABLE ulid_sample AS
-    SELECT 0 AS call, clock_timestamp() AS before, NULL::uuid AS u, NULL::timestamptz AS after WITH NO DATA;
-DO $$
-BEGIN
-    FOR i IN 1..2000 LOOP
-        INSERT INTO ulid_sample SELECT i, clock_timestamp(), uuid_generate_ulid(), NULL;
-        UPDATE ulid_sample SET after = clock_timestamp() WHERE after IS NULL;
-    END LOOP;
-END
-$$;
+CREATE TEMP TABLE ulid_sample AS SELECT * FROM sample_calls('uuid_generate_ulid()', 2000);
 
 -- the millisecond lies between the clock readings around the call
 SELECT count(*) AS calls, count(DISTINCT u) AS distinct_values,

@@ -1,16 +1,7 @@
 -- v6: the bit layout of uuid_generate_v6(), checked octet by octet.
 SET search_path = public, regress_helpers;
 
-CREATE TEMP TABLE v6_sample AS
-    SELECT clock_timestamp() AS before, NULL::uuid AS u, NULL::timestamptz AS after WITH NO DATA;
-DO $$
-BEGIN
-    FOR i IN 1..2000 LOOP
-        INSERT INTO v6_sample SELECT clock_timestamp(), uuid_generate_v6(), NULL;
-        UPDATE v6_sample SET after = clock_timestamp() WHERE after IS NULL;
-    END LOOP;
-END
-$$;
+CREATE TEMP TABLE v6_sample AS SELECT * FROM sample_calls('uuid_generate_v6()', 2000);
 
 -- version 6, variant 10, random node with the multicast bit (RFC 9562 section 6.10), no two values alike
 SELECT count(*) AS calls, count(DISTINCT u) AS distinct_values,

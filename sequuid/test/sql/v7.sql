@@ -3,17 +3,7 @@
 \set SHOW_CONTEXT never
 SET search_path = public, regress_helpers;
 
-CREATE TEMP TABLE v7_sample AS
-    SELECT clock_timestamp() AS before, NULL::uuid AS u, NULL::timestamptz AS after WITH NO DATA;
--- one row per call, the clock read just before and just after it
-DO $$
-BEGIN
-    FOR i IN 1..2000 LOOP
-        INSERT INTO v7_sample SELECT clock_timestamp(), uuid_generate_v7(), NULL;
-        UPDATE v7_sample SET after = clock_timestamp() WHERE after IS NULL;
-    END LOOP;
-END
-$$;
+CREATE TEMP TABLE v7_sample AS SELECT * FROM sample_calls('uuid_generate_v7()', 2000);
 
 -- version 7, variant 10, and no two values alike
 SELECT count(*) AS calls, count(DISTINCT u) AS distinct_values,
