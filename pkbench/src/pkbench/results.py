@@ -82,6 +82,7 @@ class StrategyResult:
     sizes_after_prefill: Sizes | None = None
     workloads: list[WorkloadResult] = field(default_factory=list)
     snapshots: dict[str, Sizes] = field(default_factory=dict)
+    unavailable: list[Unavailable] = field(default_factory=list)
 
 
 def machine() -> dict[str, Any]:

@@ -301,6 +301,11 @@ def _sql_step(ctx: StrategyRun, step: Step) -> None:
     with ctx.connect() as conn:
         for statement in step.statements:
             conn.execute(ctx.render(statement))  # type: ignore[arg-type]
+        for statement in step.if_permitted:
+            try:
+                conn.execute(ctx.render(statement))  # type: ignore[arg-type]
+            except psycopg.errors.InsufficientPrivilege as e:
+                ctx.result.unavailable.append(Unavailable(f"{step.name}: {statement}", _one_line(e)))
 
 
 def _fill_step(ctx: StrategyRun, step: Step) -> None:

@@ -22,10 +22,15 @@ REQUIRED_PARAMETERS = ("rows", "clients", "jobs", "duration_s")
 
 @dataclass(frozen=True)
 class SqlStep:
-    """Statements run one by one in autocommit (so VACUUM and CHECKPOINT work)."""
+    """Statements run one by one in autocommit (so VACUUM and CHECKPOINT work).
+
+    `if_permitted` statements run afterwards and may be refused for lack of privilege (CHECKPOINT on a server
+    given by --dsn); that is recorded as unavailable, not as a failure.
+    """
 
     name: str
     statements: tuple[str, ...]
+    if_permitted: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -72,10 +77,14 @@ def _text(where: str, table: Mapping[str, Any], key: str, default: str | None = 
 
 
 def _sql_step(where: str, table: Mapping[str, Any]) -> Step:
-    statements = table.get("statements")
-    if not isinstance(statements, list) or not statements or not all(isinstance(s, str) for s in statements):
+    statements = table.get("statements", [])
+    if_permitted = table.get("if_permitted", [])
+    for key, value in (("statements", statements), ("if_permitted", if_permitted)):
+        if not isinstance(value, list) or not all(isinstance(s, str) for s in value):
+            raise PkbenchError(f"{where}: '{key}' must be a list of SQL strings")
+    if not statements and not if_permitted:
         raise PkbenchError(f"{where}: 'statements' must be a non-empty list of SQL strings")
-    return SqlStep(_text(where, table, "name"), tuple(statements))
+    return SqlStep(_text(where, table, "name"), tuple(statements), tuple(if_permitted))
 
 
 def _fill_step(where: str, table: Mapping[str, Any]) -> Step:
@@ -204,7 +213,7 @@ class Scenario:
 
 def _texts(step: Step) -> list[str]:
     if isinstance(step, SqlStep):
-        return list(step.statements)
+        return [*step.statements, *step.if_permitted]
     if isinstance(step, FillStep):
         return [step.statement]
     if isinstance(step, PgbenchStep):

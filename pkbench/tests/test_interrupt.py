@@ -1,0 +1,39 @@
+"""Ctrl-C during a measured window stops pgbench and postgres and removes the temporary cluster."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+from conftest import PKBENCH, processes_mentioning
+
+
+def test_sigint_during_the_window_leaves_nothing_behind(server_tmpdir: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    process = subprocess.Popen(
+        [*PKBENCH, "run", "--strategies", "bigint", "--rows", "2000", "--duration", "60", "--out", str(out)],
+        env={**os.environ, "TMPDIR": str(server_tmpdir), "NO_COLOR": "1"},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        window = out / "pgbench" / "bigint" / "lookup-by-data" / "command.txt"
+        deadline = time.monotonic() + 120
+        while not window.exists():
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline, "the measured window never started"
+            time.sleep(0.2)
+        time.sleep(2)
+        assert any("pgbench" in p for p in processes_mentioning(str(server_tmpdir))), "pgbench is running"
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=90)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130
+    assert "interrupted" in stderr
+    assert "Traceback" not in stderr
+    assert processes_mentioning(str(server_tmpdir)) == [], "no postgres or pgbench left"
+    assert list(server_tmpdir.iterdir()) == [], "the temporary cluster is removed"
