@@ -23,7 +23,7 @@ def write_report(results_dir: Path) -> Path:
 
 def write_comparison(dirs: list[Path], out_dir: Path) -> Path:
     """Write OUT_DIR/comparison.html comparing the runs in DIRS (the first is the baseline)."""
-    from pkbench.report.render import render_comparison
+    from pkbench.report.comparison import render_comparison
 
     runs = [load_run(d) for d in dirs]
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -79,7 +79,9 @@ def tps_over_time(run: Run, workload: str, colors: dict[str, str], div_id: str) 
                 )
             )
     if fig.data:
-        chart.figure = style(fig, title, "elapsed time in the measured window (s)", "transactions per second (tps)")
+        chart.figure = style(
+            fig, title, "elapsed time in the measured window (s)", "transactions per second (tps)"
+        )
     return chart
 
 
@@ -136,7 +138,8 @@ def wal_per_transaction(run: Run, workload: str, colors: dict[str, str], div_id:
         (str(s["name"]), w) for s in run.measured_strategies if (w := workload_of(s, workload)) is not None
     ]
     split_by_bytes = bool(measured) and all(
-        figure(w, "wal_fpi_bytes").available and (figure(w, "transactions").value or 0) > 0 for _, w in measured
+        figure(w, "wal_fpi_bytes").available and (figure(w, "transactions").value or 0) > 0
+        for _, w in measured
     )
     if split_by_bytes:
         fig = go.Figure()
@@ -144,7 +147,9 @@ def wal_per_transaction(run: Run, workload: str, colors: dict[str, str], div_id:
             transactions = figure(found, "transactions").value or 1.0
             per_tx = figure(found, "wal_bytes_per_transaction").value
             if per_tx is None:
-                chart.notes.append(f"{name}: WAL bytes n/a ({unavailable_of(found, 'wal_bytes_per_transaction')})")
+                chart.notes.append(
+                    f"{name}: WAL bytes n/a ({unavailable_of(found, 'wal_bytes_per_transaction')})"
+                )
                 continue
             fpi_per_tx = (figure(found, "wal_fpi_bytes").value or 0.0) / transactions
             for part, value, pattern in (
@@ -180,14 +185,14 @@ def wal_per_transaction(run: Run, workload: str, colors: dict[str, str], div_id:
             (1, "wal_bytes_per_transaction", ""),
             (2, "wal_fpi_per_transaction", FPI_PATTERN),
         ):
-            value = figure(found, metric)
-            if value.value is None:
-                chart.notes.append(f"{name}: {metric} n/a ({value.reason})")
+            reading = figure(found, metric)
+            if reading.value is None:
+                chart.notes.append(f"{name}: {metric} n/a ({reading.reason})")
                 continue
             fig.add_trace(
                 go.Bar(
                     x=[name],
-                    y=[value.value],
+                    y=[reading.value],
                     name=name,
                     legendgroup=name,
                     showlegend=column == 1,
@@ -220,14 +225,18 @@ def hit_ratios(run: Run, workload: str, colors: dict[str, str], div_id: str) -> 
         for relation in ratios:
             value = figure(ratios, relation).value
             if value is None:
-                chart.notes.append(f"{name}, {relation}: n/a ({unavailable_of(found, f'hit_ratio.{relation}')})")
+                chart.notes.append(
+                    f"{name}, {relation}: n/a ({unavailable_of(found, f'hit_ratio.{relation}')})"
+                )
                 continue
             relations.append(relation)
             values.append(100.0 * value)
         if values:
             fig.add_trace(go.Bar(x=relations, y=values, name=name, marker_color=colors[name]))
     if fig.data:
-        chart.figure = style(fig, title, "relation", "hit ratio (% of block reads served from shared buffers)")
+        chart.figure = style(
+            fig, title, "relation", "hit ratio (% of block reads served from shared buffers)"
+        )
         fig.update_layout(barmode="group")
         fig.update_yaxes(range=[0, 100])
     return chart
@@ -260,8 +269,14 @@ def sizes_chart(run: Run, colors: dict[str, str], div_id: str) -> Chart:
         phases: list[tuple[str, JSON | None, JSON]] = [
             ("after prefill", strategy.get("sizes_after_prefill"), strategy)
         ]
-        phases += [(f"end of {w}", (workload_of(strategy, w) or {}).get("sizes_at_end"), workload_of(strategy, w) or {})
-                   for w in run.workload_names()]
+        phases += [
+            (
+                f"end of {w}",
+                (workload_of(strategy, w) or {}).get("sizes_at_end"),
+                workload_of(strategy, w) or {},
+            )
+            for w in run.workload_names()
+        ]
         relations, labels, values = [], [], []
         for phase, sizes, owner in phases:
             parts = relation_sizes(sizes)
@@ -281,7 +296,7 @@ def sizes_chart(run: Run, colors: dict[str, str], div_id: str) -> Chart:
 
 
 def density_chart(run: Run, workload: str, colors: dict[str, str], div_id: str) -> Chart | None:
-    """Index leaf density before and after the bloat scenario's deletes; None when no workload has `density`."""
+    """Index leaf density before and after the bloat scenario's deletes; None without any `density`."""
     title = f"Index leaf density before and after: {workload}"
     chart = Chart(div_id, title, None)
     fig = go.Figure()

@@ -105,7 +105,9 @@ def load_run(directory: Path) -> Run:
     """Read DIRECTORY/results.json and every time series it names; a missing CSV is noted, not fatal."""
     results_path = directory / "results.json"
     if not results_path.is_file():
-        raise ResultsNotFoundError(f"{directory}: no results.json there, so it is not a pkbench results directory")
+        raise ResultsNotFoundError(
+            f"{directory}: no results.json there, so it is not a pkbench results directory"
+        )
     try:
         results = json.loads(results_path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:

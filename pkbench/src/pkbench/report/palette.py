@@ -67,11 +67,13 @@ def strategy_colors(names: Iterable[str]) -> dict[str, str]:
 
 
 def shades(color: str, count: int) -> list[str]:
-    """COUNT tones of COLOR from the full colour to a light tint, for the parts of one strategy's stack."""
+    """COUNT tones of COLOR, from a darker shade to a light tint, for the parts of one strategy's stack."""
     red, green, blue = (int(color[i : i + 2], 16) for i in (1, 3, 5))
     tones = []
     for i in range(count):
-        towards_white = 0.0 if count == 1 else 0.75 * i / (count - 1)
-        mixed = (round(c + (255 - c) * towards_white) for c in (red, green, blue))
+        # -0.35 mixes 35% black in, 0.75 mixes 75% white in; the strategy's own colour sits in between.
+        mix = 0.0 if count == 1 else -0.35 + 1.1 * i / (count - 1)
+        target = 255 if mix > 0 else 0
+        mixed = (round(c + (target - c) * abs(mix)) for c in (red, green, blue))
         tones.append("#{:02X}{:02X}{:02X}".format(*mixed))
     return tones

@@ -152,7 +152,8 @@ def run_sections(run: Run, colors: dict[str, str], prefix: str = "") -> list[Sec
         if density is not None:
             builders.append(density)
         builders += [
-            charts.stacked_over_time(run, spec, workload, colors, f"chart-{spec.kind}-{key}") for spec in charts.STACKS
+            charts.stacked_over_time(run, spec, workload, colors, f"chart-{spec.kind}-{key}")
+            for spec in charts.STACKS
         ]
         section.charts = [rendered(chart) for chart in builders]
         sections.append(section)
@@ -187,19 +188,10 @@ def render_report(run: Run) -> str:
         metadata=metadata_rows(run),
         settings=settings_of(run),
         strategies=strategy_table(run, colors),
-        summaries=[
-            (workload, Table(tables.SUMMARY_HEADERS, tables.summary_rows(run, workload)))
-            for workload in run.workload_names()
-        ],
+        summary=Table(*tables.summary_table(run)),
         sections=run_sections(run, colors),
         missing_series=run.missing_series,
     )
-
-
-def render_comparison(runs: list[Run]) -> str:
-    from pkbench.report import comparison
-
-    return comparison.render(runs)
 
 
 def strategy_names(runs: list[Run]) -> list[str]:
@@ -209,4 +201,3 @@ def strategy_names(runs: list[Run]) -> list[str]:
             if str(strategy.get("name")) not in names:
                 names.append(str(strategy.get("name")))
     return names
-

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pkbench import summary
 from pkbench.report.loading import JSON, Figure, Run, figure, workload_of
 
 MB = 1024 * 1024
@@ -51,7 +52,7 @@ def relative(value: float | None, other: float | None) -> float | None:
 
 
 def signed_percent(change: float) -> str:
-    return f"{change * 100:+.0f}%".replace("-", "−")
+    return f"{change * 100:+.0f}%".replace("-", "\N{MINUS SIGN}")
 
 
 @dataclass
@@ -61,66 +62,22 @@ class SummaryRow:
     cells: list[Cell] = field(default_factory=list)
 
 
-SUMMARY_HEADERS = [
-    "strategy",
-    "time to insert (prefill)",
-    "average rate (tps)",
-    "size at finish",
-    "compared with the one before",
-    "compared with bigint",
-]
+# What pkbench.summary writes for a figure it does not have.
+summary_missing = "\N{EN DASH}"
 
 
-def comparison_text(tps: float | None, size: float | None, other: JSON | None, workload: str) -> Cell:
-    """How TPS and size at finish compare with OTHER's, as signed relative changes."""
-    if other is None:
-        return Cell("")
-    found = workload_of(other, workload)
-    other_tps = figure(found, "tps").value
-    other_size = figure((found or {}).get("sizes_at_end"), "total_bytes").value
-    parts = []
-    tps_change, size_change = relative(tps, other_tps), relative(size, other_size)
-    if tps_change is not None:
-        parts.append(f"{signed_percent(tps_change)} tps")
-    if size_change is not None:
-        parts.append(f"{signed_percent(size_change)} size")
-    if not parts:
-        return na("figures missing on either side")
-    return Cell(f"{', '.join(parts)} vs {other.get('name')}")
-
-
-def summary_rows(run: Run, workload: str, baseline: str = "bigint") -> list[SummaryRow]:
-    """The article's Results Summary for one workload: one row per strategy, in run order."""
+def summary_table(run: Run) -> tuple[list[str], list[SummaryRow]]:
+    """The Results Summary exactly as summary.md has it (pkbench.summary builds both)."""
+    headers, table = summary.rows(run.results)
+    status = {str(s.get("name")): str(s.get("status", "ok")) for s in run.strategies}
     rows = []
-    previous: JSON | None = None
-    reference = next((s for s in run.measured_strategies if s.get("name") == baseline), None)
-    for strategy in run.strategies:
-        name = str(strategy.get("name"))
-        status = str(strategy.get("status", "ok"))
-        if status != "ok":
-            rows.append(SummaryRow(name, status, [Cell(f"{status}: {strategy.get('error') or 'no reason given'}")]))
-            continue
-        prefill = strategy.get("prefill") if isinstance(strategy.get("prefill"), dict) else None
-        found = workload_of(strategy, workload)
-        duration = figure(prefill, "duration_s")
-        rows_done = figure(prefill, "rows").value
-        insert = formatted(duration, "{:,.1f} s")
-        if not insert.missing and rows_done is not None:
-            insert = Cell(f"{insert.text} for {rows_done:,.0f} rows")
-        tps = figure(found, "tps")
-        size = figure((found or {}).get("sizes_at_end"), "total_bytes")
-        if found is None:
-            tps = size = Figure(None, f"workload {workload} was not run")
+    for name, *texts in table:
         cells = [
-            insert,
-            formatted(tps, "{:,.1f}"),
-            mebibytes(size),
-            comparison_text(tps.value, size.value, previous, workload),
-            comparison_text(tps.value, size.value, reference if reference is not strategy else None, workload),
+            na("not measured; the workload tables give the reason") if t == summary_missing else Cell(t)
+            for t in texts
         ]
-        rows.append(SummaryRow(name, status, cells))
-        previous = strategy
-    return rows
+        rows.append(SummaryRow(name, status.get(name, "ok"), cells))
+    return headers, rows
 
 
 WORKLOAD_HEADERS = [

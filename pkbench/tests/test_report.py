@@ -1,0 +1,239 @@
+"""The run report and the comparison, built from the fixture results directories in tests/data."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from report_pages import (
+    BLOAT_PG15,
+    WAR_PG15,
+    WAR_PG18,
+    copy_run,
+    embedded_figures,
+    trace_color,
+    trace_strategy,
+)
+
+from pkbench.errors import PkbenchError
+from pkbench.report import ResultsNotFoundError, write_comparison, write_report
+from pkbench.report.palette import PALETTE, shades, strategy_colors
+from pkbench.strategies import BUILTIN
+
+WORKLOADS = ("lookup-by-data", "lookup-by-key")
+PER_WORKLOAD_CHARTS = (
+    "tps",
+    "latency",
+    "wal",
+    "hit-ratio",
+    "buffercache",
+    "usagecount",
+    "wait_events",
+    "sizes",
+)
+MEASURED = ("bigint", "uuid-v4", "uuid-v4-text", "uuid-v7")
+
+
+@pytest.fixture
+def war15(tmp_path: Path) -> Path:
+    return copy_run(WAR_PG15, tmp_path / "war-pg15")
+
+
+def report_html(directory: Path) -> str:
+    path = write_report(directory)
+    assert path == directory / "report.html"
+    return path.read_text(encoding="utf-8")
+
+
+def test_report_has_every_section_and_chart(war15: Path) -> None:
+    html = report_html(war15)
+    for anchor in ("run", "summary", "sizes", *(f"workload-{w}" for w in WORKLOADS)):
+        assert f'<section id="{anchor}">' in html
+    figures = embedded_figures(html)
+    expected = {f"chart-{kind}-{w}" for kind in PER_WORKLOAD_CHARTS for w in WORKLOADS} | {"chart-sizes"}
+    assert set(figures) == expected
+    for div_id, traces in figures.items():
+        assert traces, f"{div_id} has no traces"
+        assert all(len(t.get("y") or []) > 0 for t in traces), f"{div_id} has a trace without data"
+
+
+def test_report_shows_run_metadata_and_summary(war15: Path) -> None:
+    html = report_html(war15)
+    for text in (
+        "0.1.0",
+        "pkbench run war --rows 5000000",
+        "15.20",
+        "shared_buffers",
+        "128MB",
+        "2 cores",
+        "Linux 6.1.0 x86_64",
+        "rows=5000000, clients=10",
+        "Time to insert 5,000,000 rows",
+        "than bigint",
+    ):
+        assert text in html, text
+
+
+def test_report_is_self_contained(war15: Path) -> None:
+    html = report_html(war15)
+    assert "Plotly.newPlot" in html
+    assert html.count("<script") == html.count("</script>")
+    assert not re.search(r"""<(script|link|img)[^>]+(src|href)=["']?(https?:)?//""", html)
+    assert html.count("plotly.js v") <= 2, "the plotly bundle is inlined once"
+
+
+def test_every_chart_keeps_one_colour_per_strategy(war15: Path, tmp_path: Path) -> None:
+    colors = strategy_colors(["bigint", "uuid-v4", "uuid-v4-text", "uuid-v7", "ulid", "uuid-v1"])
+    pages = [report_html(war15)]
+    pages.append(
+        write_comparison([WAR_PG15, WAR_PG18], tmp_path / "compare").read_text(encoding="utf-8"),
+    )
+    for html in pages:
+        for div_id, traces in embedded_figures(html).items():
+            for trace in traces:
+                strategy = trace_strategy(trace).split(" · ")[0]
+                assert strategy in MEASURED, (div_id, trace.get("name"))
+                allowed = {colors[strategy], *shades(colors[strategy], 2), *shades(colors[strategy], 3)}
+                allowed |= {tone for n in range(4, 8) for tone in shades(colors[strategy], n)}
+                assert trace_color(trace) in allowed, (div_id, trace.get("name"))
+                assert trace["name"].startswith(strategy), "the legend names the strategy"
+
+
+def test_every_chart_has_title_and_axis_titles(war15: Path) -> None:
+    html = report_html(war15)
+    layouts = re.findall(r'"title":\{"text":"([^"]*)"', html)
+    assert len(layouts) >= len(embedded_figures(html))
+    for unit in ("(s)", "(tps)", "(ms)", "(bytes)", "(MiB)", "(%", "buffers (8 kB pages)", "backends"):
+        assert unit in html, unit
+
+
+def test_palette_is_stable_and_distinct() -> None:
+    names = [s.name for s in BUILTIN]
+    colors = strategy_colors(names)
+    assert len(set(colors.values())) == len(names)
+    assert strategy_colors(["uuid-v7"]) == {"uuid-v7": colors["uuid-v7"]}
+    assert strategy_colors(["my-own", "uuid-v4"])["my-own"] == strategy_colors(["my-own"])["my-own"]
+    many = [f"custom-{i}" for i in range(len(PALETTE))]
+    assert len(set(strategy_colors(many).values())) == len(PALETTE)
+
+
+def test_null_figures_show_na_and_the_reason(tmp_path: Path) -> None:
+    html = report_html(copy_run(WAR_PG18, tmp_path / "war-pg18"))
+    assert "pg_walinspect needs superuser" in html
+    na_cells = re.findall(r'<td class="na" title="([^"]+)">n/a', html)
+    assert "pg_walinspect needs superuser" in na_cells
+    assert "wal_fpi_bytes is n/a, so the bytes cannot be split" in html
+    assert "full-page images per transaction (count)" in html
+
+
+def test_null_inside_a_figure_group_is_na(tmp_path: Path) -> None:
+    run = copy_run(WAR_PG15, tmp_path / "war")
+    results = json.loads((run / "results.json").read_text())
+    workload = results["strategies"][1]["workloads"][0]
+    workload["tps"] = None
+    workload["hit_ratio"]["records_pkey"] = None
+    workload["latency_ms"]["p99"] = None
+    workload["unavailable"] = [{"metric": "tps", "reason": "pgbench printed no summary"}]
+    (run / "results.json").write_text(json.dumps(results))
+    html = report_html(run)
+    assert re.search(r'<td class="na" title="pgbench printed no summary">n/a', html)
+    assert "uuid-v4, records_pkey: n/a" in html
+    assert "uuid-v4, whole transaction p99: n/a" in html
+
+
+def test_missing_timeseries_file_is_reported_not_fatal(war15: Path) -> None:
+    (war15 / "timeseries" / "buffercache.csv").unlink()
+    html = report_html(war15)
+    figures = embedded_figures(html)
+    assert not any(div_id.startswith("chart-buffercache") for div_id in figures)
+    assert "chart-usagecount-lookup-by-data" in figures
+    assert "timeseries/buffercache.csv is missing" in html
+
+
+def test_failed_and_skipped_strategies_are_listed_not_drawn(war15: Path) -> None:
+    html = report_html(war15)
+    assert "needs sequuid 0.2, the server has 0.1" in html
+    assert "prefill: server closed the connection unexpectedly" in html
+    assert 'class="status-failed"' in html and 'class="status-skipped"' in html
+    for traces in embedded_figures(html).values():
+        assert not any(trace_strategy(t).split(" · ")[0] in ("ulid", "uuid-v1") for t in traces)
+
+
+def test_unknown_fields_are_ignored(war15: Path) -> None:
+    results = json.loads((war15 / "results.json").read_text())
+    assert "some_future_field" in results["strategies"][0]["workloads"][0]
+    results["a_field_from_the_future"] = {"x": [1, 2]}
+    (war15 / "results.json").write_text(json.dumps(results))
+    html = report_html(war15)
+    assert "some_future_field" not in html and "a_field_from_the_future" not in html
+
+
+def test_bloat_scenario_draws_density_before_and_after(tmp_path: Path) -> None:
+    html = report_html(copy_run(BLOAT_PG15, tmp_path / "bloat"))
+    figures = embedded_figures(html)
+    for workload in WORKLOADS:
+        traces = figures[f"chart-density-{workload}"]
+        assert {t["name"] for t in traces} == set(MEASURED)
+        moments = set(traces[0]["x"][1])
+        assert moments == {"before", "after"}
+    assert "average leaf density (%)" in html
+
+
+def test_war_report_has_no_density_chart(war15: Path) -> None:
+    assert not any(d.startswith("chart-density") for d in embedded_figures(report_html(war15)))
+
+
+def test_directory_without_results_json_is_a_user_error(tmp_path: Path) -> None:
+    with pytest.raises(ResultsNotFoundError, match=r"no results\.json") as caught:
+        write_report(tmp_path)
+    assert isinstance(caught.value, PkbenchError)
+    assert str(tmp_path) in str(caught.value)
+    with pytest.raises(PkbenchError):
+        write_comparison([WAR_PG15, tmp_path], tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+def test_unreadable_results_json_is_a_user_error(tmp_path: Path) -> None:
+    (tmp_path / "results.json").write_text("{not json")
+    with pytest.raises(ResultsNotFoundError, match="cannot be read as JSON"):
+        write_report(tmp_path)
+
+
+def test_comparison_labels_runs_and_calls_out_differences(tmp_path: Path) -> None:
+    path = write_comparison([WAR_PG15, WAR_PG18], tmp_path / "compare")
+    assert path == tmp_path / "compare" / "comparison.html"
+    html = path.read_text(encoding="utf-8")
+    assert "war-pg15 (PostgreSQL 15.20)" in html and "war-pg18 (PostgreSQL 18.1)" in html
+    assert re.search(r"bigint,\s+lookup-by-data: TPS \+12% in run 2", html)
+    assert 'class="large better"' in html
+    # war-pg18 could not measure page splits: n/a with its reason, never 0
+    figures = embedded_figures(html)
+    for workload in WORKLOADS:
+        assert f"chart-compare-tps-over-time-{workload}" in figures
+        assert f"chart-compare-wal-{workload}" in figures
+        run_labels = set(figures[f"chart-compare-tps-{workload}"][0]["x"][1])
+        assert run_labels == {"run 1", "run 2"}
+
+
+def test_comparison_marks_settings_that_differ(tmp_path: Path) -> None:
+    other = copy_run(WAR_PG18, tmp_path / "bigger-buffers")
+    results = json.loads((other / "results.json").read_text())
+    results["server"]["settings"]["shared_buffers"] = "1GB"
+    (other / "results.json").write_text(json.dumps(results))
+    html = write_comparison([WAR_PG15, other], tmp_path / "compare").read_text(encoding="utf-8")
+    assert re.search(
+        r'<tr class="large"><th><code>shared_buffers</code></th><td>128MB</td><td>1GB</td>', html
+    )
+    assert not re.search(r'<tr class="large"><th><code>fsync</code>', html)
+
+
+def test_comparison_of_disjoint_runs_says_so(tmp_path: Path) -> None:
+    other = copy_run(WAR_PG18, tmp_path / "renamed")
+    results = json.loads((other / "results.json").read_text())
+    for strategy in results["strategies"]:
+        strategy["name"] = "my-" + strategy["name"]
+    (other / "results.json").write_text(json.dumps(results))
+    html = write_comparison([WAR_PG15, other], tmp_path / "compare").read_text(encoding="utf-8")
+    assert "no strategy ran this workload in more than one of these runs" in html
