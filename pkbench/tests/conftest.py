@@ -32,7 +32,7 @@ def run_cli(*args: str, tmpdir: Path | None = None, timeout: float = 600) -> sub
 
 
 def processes_mentioning(text: str) -> list[str]:
-    """Command lines of running processes that contain `text` (our temp dir identifies our servers/pgbench)."""
+    """Command lines of running processes containing `text` (our temp dir marks our servers and pgbench)."""
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit() or int(entry.name) == os.getpid():

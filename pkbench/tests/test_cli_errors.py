@@ -6,7 +6,6 @@ import socket
 from pathlib import Path
 
 import pytest
-
 from conftest import processes_mentioning, run_cli
 
 
@@ -44,15 +43,23 @@ def test_bad_arguments(args: list[str], expected: str, tmp_path: Path) -> None:
 
 
 def test_an_existing_output_directory_is_refused(tmp_path: Path) -> None:
-    assert_one_line_error(run_cli("run", "--out", str(tmp_path), timeout=60), f"output directory {tmp_path} exists")
+    assert_one_line_error(
+        run_cli("run", "--out", str(tmp_path), timeout=60), f"output directory {tmp_path} exists"
+    )
 
 
 def test_a_refused_connection_names_the_server_but_not_the_password(tmp_path: Path) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]  # nothing listens there once closed
-    result = run_cli("run", "--dsn", f"postgresql://bench:hunter2secret@127.0.0.1:{port}/bench",
-                     "--out", str(tmp_path / "out"), timeout=60)
+    result = run_cli(
+        "run",
+        "--dsn",
+        f"postgresql://bench:hunter2secret@127.0.0.1:{port}/bench",
+        "--out",
+        str(tmp_path / "out"),
+        timeout=60,
+    )
     assert_one_line_error(result, f"cannot connect to host=127.0.0.1 port={port} user=bench dbname=bench")
     assert "hunter2secret" not in result.stderr + result.stdout
 
@@ -62,8 +69,17 @@ def test_a_port_in_use_is_refused_and_nothing_is_left(tmp_path: Path, server_tmp
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        result = run_cli("run", "--port", str(port), "--rows", "10", "--out", str(tmp_path / "out"),
-                         tmpdir=server_tmpdir, timeout=120)
+        result = run_cli(
+            "run",
+            "--port",
+            str(port),
+            "--rows",
+            "10",
+            "--out",
+            str(tmp_path / "out"),
+            tmpdir=server_tmpdir,
+            timeout=120,
+        )
     assert_one_line_error(result, f"port {port} is in use")
     assert processes_mentioning(str(server_tmpdir)) == []
     assert list(server_tmpdir.iterdir()) == []

@@ -105,7 +105,10 @@ def test_works_as_a_normal_user() -> None:
     started = time.monotonic()
     result = subprocess.run(
         ["runuser", "-u", "nobody", "--", python, "-c", script],
-        capture_output=True, text=True, timeout=120, cwd="/tmp",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd="/tmp",
         env={"PATH": os.environ["PATH"], "HOME": "/tmp", "PYTHONPATH": ":".join(paths)},
     )
     assert result.returncode == 0, result.stderr

@@ -9,8 +9,8 @@ from typing import Any
 
 import psycopg
 import pytest
-
 from conftest import run_cli
+
 from pkbench.cluster import EmbeddedCluster, find_pgbench, find_server_bindir
 
 PASSWORD = "s3cret-Pa55word-for-tests"
@@ -21,9 +21,11 @@ def server() -> Iterator[tuple[EmbeddedCluster, psycopg.Connection[Any]]]:
     cluster = EmbeddedCluster(find_server_bindir(None), find_pgbench(None), {"shared_buffers": "32MB"})
     with cluster, psycopg.connect(cluster.connection.conninfo(), autocommit=True) as admin:
         assert cluster.directory is not None
-        # TCP connections need a password, so pgbench only gets in if the password reaches it (by environment).
+        # TCP connections need a password: pgbench only gets in if the password reaches it (by environment).
         (cluster.directory / "data" / "pg_hba.conf").write_text(
-            "local all all trust\nhost all postgres 127.0.0.1/32 trust\nhost all all 127.0.0.1/32 scram-sha-256\n")
+            "local all all trust\nhost all postgres 127.0.0.1/32 trust\n"
+            "host all all 127.0.0.1/32 scram-sha-256\n"
+        )
         admin.execute("SELECT pg_reload_conf()")
         admin.execute(f"CREATE ROLE bench LOGIN PASSWORD '{PASSWORD}'")
         admin.execute("CREATE ROLE visitor LOGIN PASSWORD 'visitor'")
@@ -44,21 +46,42 @@ def schemas(admin: psycopg.Connection[Any]) -> set[str]:
 
 
 def files_text(directory: Path) -> str:
-    return "".join(p.read_text(errors="replace") for p in directory.rglob("*") if p.is_file() and p.suffix != ".gz")
+    return "".join(
+        p.read_text(errors="replace") for p in directory.rglob("*") if p.is_file() and p.suffix != ".gz"
+    )
 
 
 def test_runs_in_its_own_schema_without_superuser_and_hides_the_password(
-    server: tuple[EmbeddedCluster, psycopg.Connection[Any]], tmp_path: Path,
+    server: tuple[EmbeddedCluster, psycopg.Connection[Any]],
+    tmp_path: Path,
 ) -> None:
     cluster, admin = server
     before = schemas(admin)
     out = tmp_path / "out"
-    result = run_cli("run", "--dsn", dsn(cluster), "--schema", "pkbench_dsn_test", "--keep", "--rows", "500",
-                     "--duration", "2", "--clients", "2", "--strategies", "bigint,uuid-v4", "--out", str(out),
-                     timeout=300)
+    result = run_cli(
+        "run",
+        "--dsn",
+        dsn(cluster),
+        "--schema",
+        "pkbench_dsn_test",
+        "--keep",
+        "--rows",
+        "500",
+        "--duration",
+        "2",
+        "--clients",
+        "2",
+        "--strategies",
+        "bigint,uuid-v4",
+        "--out",
+        str(out),
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr
     assert schemas(admin) - before == {"pkbench_dsn_test"}
-    comment = admin.execute("SELECT obj_description('pkbench_dsn_test'::regnamespace, 'pg_namespace')").fetchone()
+    comment = admin.execute(
+        "SELECT obj_description('pkbench_dsn_test'::regnamespace, 'pg_namespace')"
+    ).fetchone()
     assert comment is not None and comment[0].startswith("created by pkbench")
     assert admin.execute("SELECT count(*) FROM not_ours.keep_me").fetchone() == (0,)
     data = json.loads((out / "results.json").read_text())
@@ -73,41 +96,78 @@ def test_runs_in_its_own_schema_without_superuser_and_hides_the_password(
 
 
 def test_refuses_a_schema_it_did_not_create(
-    server: tuple[EmbeddedCluster, psycopg.Connection[Any]], tmp_path: Path,
+    server: tuple[EmbeddedCluster, psycopg.Connection[Any]],
+    tmp_path: Path,
 ) -> None:
     cluster, admin = server
-    result = run_cli("run", "--dsn", dsn(cluster), "--schema", "not_ours", "--rows", "10", "--duration", "1",
-                     "--out", str(tmp_path / "out"), timeout=120)
+    result = run_cli(
+        "run",
+        "--dsn",
+        dsn(cluster),
+        "--schema",
+        "not_ours",
+        "--rows",
+        "10",
+        "--duration",
+        "1",
+        "--out",
+        str(tmp_path / "out"),
+        timeout=120,
+    )
     assert result.returncode != 0
-    assert result.stderr.strip() == ("pkbench: error: schema 'not_ours' exists and was not created by pkbench; "
-                                     "refusing to use it (pick another with --schema)")
+    assert result.stderr.strip() == (
+        "pkbench: error: schema 'not_ours' exists and was not created by pkbench; "
+        "refusing to use it (pick another with --schema)"
+    )
     assert admin.execute("SELECT count(*) FROM not_ours.keep_me").fetchone() == (0,)
 
 
 def test_without_keep_its_schema_is_dropped(
-    server: tuple[EmbeddedCluster, psycopg.Connection[Any]], tmp_path: Path,
+    server: tuple[EmbeddedCluster, psycopg.Connection[Any]],
+    tmp_path: Path,
 ) -> None:
     cluster, admin = server
     before = schemas(admin)
-    result = run_cli("run", "--dsn", dsn(cluster), "--rows", "200", "--duration", "1", "--clients", "1",
-                     "--strategies", "bigint", "--out", str(tmp_path / "out"), timeout=300)
+    result = run_cli(
+        "run",
+        "--dsn",
+        dsn(cluster),
+        "--rows",
+        "200",
+        "--duration",
+        "1",
+        "--clients",
+        "1",
+        "--strategies",
+        "bigint",
+        "--out",
+        str(tmp_path / "out"),
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr
     assert schemas(admin) == before
 
 
 def test_a_user_without_create_privilege_is_refused(
-    server: tuple[EmbeddedCluster, psycopg.Connection[Any]], tmp_path: Path,
+    server: tuple[EmbeddedCluster, psycopg.Connection[Any]],
+    tmp_path: Path,
 ) -> None:
     cluster, _ = server
-    result = run_cli("run", "--dsn", dsn(cluster, "visitor", "visitor"), "--out", str(tmp_path / "out"), timeout=120)
+    result = run_cli(
+        "run", "--dsn", dsn(cluster, "visitor", "visitor"), "--out", str(tmp_path / "out"), timeout=120
+    )
     assert result.returncode != 0
     assert "may not create a schema" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
 
 
-def test_a_wrong_password_is_one_line(server: tuple[EmbeddedCluster, psycopg.Connection[Any]], tmp_path: Path) -> None:
+def test_a_wrong_password_is_one_line(
+    server: tuple[EmbeddedCluster, psycopg.Connection[Any]], tmp_path: Path
+) -> None:
     cluster, _ = server
-    result = run_cli("run", "--dsn", dsn(cluster, "bench", "wrong-pw-xyz"), "--out", str(tmp_path / "out"), timeout=120)
+    result = run_cli(
+        "run", "--dsn", dsn(cluster, "bench", "wrong-pw-xyz"), "--out", str(tmp_path / "out"), timeout=120
+    )
     assert result.returncode != 0
     assert "password authentication failed" in result.stderr
     assert "wrong-pw-xyz" not in result.stderr

@@ -16,7 +16,9 @@ def test_sigint_during_the_window_leaves_nothing_behind(server_tmpdir: Path, tmp
     process = subprocess.Popen(
         [*PKBENCH, "run", "--strategies", "bigint", "--rows", "2000", "--duration", "60", "--out", str(out)],
         env={**os.environ, "TMPDIR": str(server_tmpdir), "NO_COLOR": "1"},
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         window = out / "pgbench" / "bigint" / "lookup-by-data" / "command.txt"

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from conftest import processes_mentioning, run_cli
+
 from pkbench.strategies import BUILTIN
 
 ROWS = 3000
@@ -25,8 +25,21 @@ def war(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     server_tmp = Path(tempfile.mkdtemp(prefix="pkbench-test-"))
     server_tmp.chmod(0o755)
     result = run_cli(
-        "run", "--strategies", ",".join(s.name for s in BUILTIN), "--rows", str(ROWS), "--clients", "2",
-        "--duration", "2", "--sample-every", "1", "--out", str(out), tmpdir=server_tmp, timeout=900,
+        "run",
+        "--strategies",
+        ",".join(s.name for s in BUILTIN),
+        "--rows",
+        str(ROWS),
+        "--clients",
+        "2",
+        "--duration",
+        "2",
+        "--sample-every",
+        "1",
+        "--out",
+        str(out),
+        tmpdir=server_tmp,
+        timeout=900,
     )
     assert result.returncode == 0, result.stderr
     assert processes_mentioning(str(server_tmp)) == []
@@ -62,7 +75,9 @@ def test_every_strategy_measured_or_skipped_with_a_reason(war: dict[str, Any]) -
         if name in CORE_ONLY:
             assert s["status"] == "ok", (name, s["error"])
         if s["status"] == "skipped":
-            assert "not found" in s["error"] or "not installed" in s["error"] or "needs PostgreSQL" in s["error"]
+            assert (
+                "not found" in s["error"] or "not installed" in s["error"] or "needs PostgreSQL" in s["error"]
+            )
         else:
             assert s["status"] == "ok", (name, s["error"])
 
@@ -85,7 +100,9 @@ def test_measured_figures_are_present_and_plausible(war: dict[str, Any]) -> None
                 lat = statement["latency_ms"]
                 assert 0 < lat["p50"] <= lat["p95"] <= lat["p99"] <= lat["max"]
             assert w["wal_bytes"] > 0 and w["wal_records"] > 0 and w["wal_fpi"] is not None
-            assert w["wal_bytes_per_transaction"] == pytest.approx(w["wal_bytes"] / w["transactions"], rel=0.01)
+            assert w["wal_bytes_per_transaction"] == pytest.approx(
+                w["wal_bytes"] / w["transactions"], rel=0.01
+            )
             for relation in ("records", "records_pkey"):
                 assert 0 <= w["hit_ratio"][relation] <= 1
             assert set(w["checkpoints"]) == {"timed", "requested"}
@@ -96,13 +113,21 @@ def test_measured_figures_are_present_and_plausible(war: dict[str, Any]) -> None
 
 def test_text_keys_make_a_larger_primary_key_than_uuid_and_uuid_than_bigint(war: dict[str, Any]) -> None:
     s = by_name(war)
-    pk = {name: s[name]["sizes_after_prefill"]["primary_key_bytes"] for name in ("bigint", "uuid-v4", "uuid-v4-text")}
+    pk = {
+        name: s[name]["sizes_after_prefill"]["primary_key_bytes"]
+        for name in ("bigint", "uuid-v4", "uuid-v4-text")
+    }
     assert pk["uuid-v4-text"] > pk["uuid-v4"] > pk["bigint"]
 
 
 def test_the_lookup_by_key_finds_existing_rows_through_the_sample(war: dict[str, Any]) -> None:
     # The lookup script joins the sampled keys; its SQL is the same for every strategy.
-    sqls = {w["statements"][1]["sql"] for s in war["strategies"] if s["status"] == "ok" for w in s["workloads"][1:]}
+    sqls = {
+        w["statements"][1]["sql"]
+        for s in war["strategies"]
+        if s["status"] == "ok"
+        for w in s["workloads"][1:]
+    }
     assert len(sqls) == 1
     assert "key_sample" in sqls.pop()
 

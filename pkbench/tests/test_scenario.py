@@ -44,7 +44,9 @@ def test_render_fills_strategy_and_parameter_placeholders() -> None:
     war = scenario.load("war").with_parameters({"rows": 1000})
     schema = next(s for s in war.steps if isinstance(s, SqlStep))
     text = war.render(schema.statements[0], "uuid", "DEFAULT gen_random_uuid()")
-    assert text.startswith("CREATE TABLE records (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), foreign_table_id uuid")
+    assert text.startswith(
+        "CREATE TABLE records (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), foreign_table_id uuid"
+    )
 
 
 def test_unknown_scenario_names_the_built_in_ones() -> None:
@@ -81,11 +83,11 @@ def test_a_copied_file_loads_by_path(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (("kind = \"pgbench\"", "kind = \"dance\""), "'kind' must be one of sql, fill, snapshot, pgbench"),
+        (('kind = "pgbench"', 'kind = "dance"'), "'kind' must be one of sql, fill, snapshot, pgbench"),
         (("SELECT {rows};", "SELECT {nope};"), r"unknown placeholder\(s\) \{nope\}"),
         (("weight = 1", "weight = 0"), "'weight' must be a positive integer"),
-        (("rows = 10", "rows = \"many\""), "parameter 'rows' must be an integer"),
-        (("name = \"mini\"", "name = 3"), "'name' must be a non-empty string"),
+        (("rows = 10", 'rows = "many"'), "parameter 'rows' must be an integer"),
+        (('name = "mini"', "name = 3"), "'name' must be a non-empty string"),
         (("[[steps]]", "[[steps]"), "scenario .*s.toml"),
     ],
 )

@@ -10,8 +10,20 @@ from pkbench.errors import PkbenchError
 from pkbench.strategies import BUILTIN, Catalog, load_config, parse_definition
 
 ISSUE_NAMES = {
-    "bigint", "uuid-v4", "uuid-v4-text", "uuid-v4-char32", "uuid-v7", "uuid-v7-text", "seq-time", "seq-seq-256",
-    "seq-seq-65536", "ulid", "ulid-text", "uuid-v1", "uuid-v6", "newsequentialid",
+    "bigint",
+    "uuid-v4",
+    "uuid-v4-text",
+    "uuid-v4-char32",
+    "uuid-v7",
+    "uuid-v7-text",
+    "seq-time",
+    "seq-seq-256",
+    "seq-seq-65536",
+    "ulid",
+    "ulid-text",
+    "uuid-v1",
+    "uuid-v6",
+    "newsequentialid",
 }
 
 
@@ -36,7 +48,10 @@ def test_bigint_uses_an_identity_clause_and_the_others_a_default() -> None:
 def test_command_line_definition() -> None:
     strategy = parse_definition("v4-ossp=uuid:uuid_generate_v4()")
     assert (strategy.name, strategy.column_type, strategy.generators[0].expression) == (
-        "v4-ossp", "uuid", "uuid_generate_v4()")
+        "v4-ossp",
+        "uuid",
+        "uuid_generate_v4()",
+    )
     assert not strategy.builtin
 
 
@@ -49,7 +64,9 @@ def test_bad_definitions_are_refused(text: str) -> None:
 def test_config_file_strategies(tmp_path: Path) -> None:
     config = tmp_path / "c.toml"
     config.write_text(
-        '[[strategy]]\nname = "v4-ossp"\ntype = "uuid"\ndefault = "uuid_generate_v4()"\nextensions = ["uuid-ossp"]\n')
+        '[[strategy]]\nname = "v4-ossp"\ntype = "uuid"\ndefault = "uuid_generate_v4()"\n'
+        'extensions = ["uuid-ossp"]\n'
+    )
     (strategy,) = load_config(config)
     assert strategy.generators[0].extensions == ("uuid-ossp",)
     assert Catalog([strategy]).get("v4-ossp") is strategy

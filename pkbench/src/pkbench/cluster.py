@@ -104,13 +104,11 @@ def describe(connection: ConnectionInfo, embedded: bool) -> ServerInfo:
             " (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)"
         ).fetchone()
         assert row is not None
-        settings = dict(
-            conn.execute(
-                "SELECT name, CASE WHEN unit IS NULL THEN setting ELSE current_setting(name) END"
-                " FROM pg_settings WHERE name = ANY(%s)",
-                (list(REPORTED_SETTINGS),),
-            ).fetchall()
-        )
+        rows = conn.execute(
+            "SELECT name, current_setting(name) FROM pg_settings WHERE name = ANY(%s)",
+            (list(REPORTED_SETTINGS),),
+        ).fetchall()
+        settings = {str(name): str(value) for name, value in rows}
     version = str(row[0]).split(" ")[0]
     return ServerInfo(
         version,
@@ -118,7 +116,7 @@ def describe(connection: ConnectionInfo, embedded: bool) -> ServerInfo:
         bool(row[2]),
         embedded,
         {name: settings.get(name) for name in REPORTED_SETTINGS},
-    )  # type: ignore[misc]
+    )
 
 
 class Target(Protocol):

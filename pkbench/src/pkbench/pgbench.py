@@ -1,9 +1,9 @@
 """The pgbench driver and the pure parsers of its output.
 
 pgbench prints per-statement latency only as a mean (--report-per-command). Percentiles here come from its
-per-transaction log (--log): a transaction is one run of one script, so a script holding a single SQL statement
-gives that statement's own latency percentiles; for a script of several statements the percentiles are of the
-whole script and the statements get means only.
+per-transaction log (--log): a transaction is one run of one script, so a script holding a single SQL
+statement gives that statement's own latency percentiles; for a script of several statements the
+percentiles are of the whole script and the statements get means only.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from pathlib import Path
 
 from pkbench.errors import PkbenchError
 
-# ---------------------------------------------------------------------------------------------- parsers (pure)
+# -------------------------------------------------------------------------------------------- parsers (pure)
 
 _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|nan|NaN|inf)"
 _PROGRESS = re.compile(

@@ -277,7 +277,7 @@ def _run_strategy(
         )
         with context.connect() as conn:
             for statement in generator.prelude:
-                conn.execute(statement)  # type: ignore[arg-type]
+                conn.execute(statement)
         for step in the_plan.scenario.steps:
             target.check_alive()
             STEP_HANDLERS[type(step)](context, step)
@@ -300,10 +300,10 @@ def _sql_step(ctx: StrategyRun, step: Step) -> None:
     assert isinstance(step, SqlStep)
     with ctx.connect() as conn:
         for statement in step.statements:
-            conn.execute(ctx.render(statement))  # type: ignore[arg-type]
+            conn.execute(ctx.render(statement))
         for statement in step.if_permitted:
             try:
-                conn.execute(ctx.render(statement))  # type: ignore[arg-type]
+                conn.execute(ctx.render(statement))
             except psycopg.errors.InsufficientPrivilege as e:
                 ctx.result.unavailable.append(Unavailable(f"{step.name}: {statement}", _one_line(e)))
 
@@ -318,7 +318,7 @@ def _fill_step(ctx: StrategyRun, step: Step) -> None:
         started = time.monotonic()
         while done < total:
             n = min(batch, total - done)
-            conn.execute(ctx.render(step.statement, batch=n))  # type: ignore[arg-type]
+            conn.execute(ctx.render(step.statement, batch=n))
             done += n
             elapsed = time.monotonic() - started
             bar.update(task, completed=done, detail=f"{done / elapsed:,.0f} rows/s" if elapsed > 0 else "")
@@ -375,8 +375,10 @@ def _pgbench_step(ctx: StrategyRun, step: Step) -> None:
         before = counters.read(probe, ctx.ws.schema, ctx.target.server.version_num)
 
         def on_progress(elapsed: float, sample: pgbench.ProgressSample | None) -> None:
-            detail = f"{sample.tps:,.0f} tps" if sample else None
-            bar.update(task, completed=min(elapsed, duration), **({"detail": detail} if detail else {}))
+            if sample is None:
+                bar.update(task, completed=min(elapsed, duration))
+            else:
+                bar.update(task, completed=min(elapsed, duration), detail=f"{sample.tps:,.0f} tps")
 
         sampler = Sampler(
             ctx.ws.connection,
@@ -450,7 +452,7 @@ def _fill_workload(
         workload.unavailable.append(
             Unavailable(
                 f"statements.{script.name}.percentiles",
-                "pgbench logs latency per script run; this script has several statements, so only their means",
+                "pgbench logs latency per script run; this script has several statements: means only",
             )
         )
     workload.wal_bytes, workload.wal_records, workload.wal_fpi = (

@@ -43,7 +43,7 @@ class Strategy:
 
 
 # The time goes into the last six bytes because SQL Server compares uniqueidentifier from there; PostgreSQL
-# compares uuid bytes left to right, so the key stays random where it matters. Version nibble 8: a custom layout.
+# compares uuid bytes left to right, so the key stays random where it matters. Version 8: a custom layout.
 _NEWSEQUENTIALID_FUNCTION = """
 CREATE FUNCTION pkbench_newsequentialid() RETURNS uuid LANGUAGE sql VOLATILE PARALLEL SAFE AS $$
     SELECT encode(set_byte(b, 6, 128 | (get_byte(b, 6) & 15)), 'hex')::uuid

@@ -9,13 +9,14 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+MISSING = "\u2013"
 # Within this relative difference two figures are called the same.
 SAME_WITHIN = 0.03
 
 
 def _bytes(n: float | None) -> str:
     if n is None:
-        return "–"
+        return MISSING
     for unit, scale in (("GB", 1024**3), ("MB", 1024**2), ("kB", 1024)):
         if n >= scale:
             return f"{n / scale:.2f} {unit}" if unit == "GB" else f"{n / scale:.0f} {unit}"
@@ -23,7 +24,7 @@ def _bytes(n: float | None) -> str:
 
 
 def _number(n: float | None, digits: int = 0) -> str:
-    return "–" if n is None else f"{n:,.{digits}f}"
+    return MISSING if n is None else f"{n:,.{digits}f}"
 
 
 def _relative(this: float, other: float, better: str, worse: str, same: str) -> str:
@@ -102,11 +103,11 @@ def rows(results: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
         table.append(
             [
                 s["name"],
-                f"{prefill['duration_s']:.1f} s" if prefill.get("duration_s") else "–",
+                f"{prefill['duration_s']:.1f} s" if prefill.get("duration_s") else MISSING,
                 _number(prefill.get("rows_per_s")),
                 *tps,
-                "–" if hit is None else f"{hit * 100:.1f}%",
-                "–" if wal is None else f"{wal:,.0f} B",
+                MISSING if hit is None else f"{hit * 100:.1f}%",
+                MISSING if wal is None else f"{wal:,.0f} B",
                 _bytes(final_size(s)),
                 comparison(s, previous) if previous else "",
                 comparison(s, bigint) if bigint and bigint is not s else "",
@@ -131,8 +132,10 @@ def markdown(results: Mapping[str, Any]) -> str:
     lines = [
         f"# Results Summary: {scenario.get('name', '')}",
         "",
-        f"PostgreSQL {server.get('version', '?')}, shared_buffers {server.get('settings', {}).get('shared_buffers', '?')}, "
-        f"{params.get('rows', '?'):,} rows prefilled with the indexes in place, pgbench -c {params.get('clients', '?')} "
+        f"PostgreSQL {server.get('version', '?')}, "
+        f"shared_buffers {server.get('settings', {}).get('shared_buffers', '?')}, "
+        f"{params.get('rows', '?'):,} rows prefilled with the indexes in place, "
+        f"pgbench -c {params.get('clients', '?')} "
         f"-j {params.get('jobs', '?')} for {params.get('duration_s', '?')} s per workload; "
         f"{results.get('machine', {}).get('cores', '?')} cores.",
         "",

@@ -34,7 +34,8 @@ class Workspace:
     def __enter__(self) -> Workspace:
         with self.connection.connect() as conn:
             row = conn.execute(
-                "SELECT coalesce(obj_description(oid, 'pg_namespace'), '') FROM pg_namespace WHERE nspname = %s",
+                "SELECT coalesce(obj_description(oid, 'pg_namespace'), '') FROM pg_namespace"
+                " WHERE nspname = %s",
                 (self.schema,),
             ).fetchone()
         if row is not None and not str(row[0]).startswith(MARK):

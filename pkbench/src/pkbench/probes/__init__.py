@@ -1,4 +1,5 @@
-"""Metric probes, one module per source, each aware of the PostgreSQL versions (15 to 18) that name it differently.
+"""Metric probes, one module per source, each aware of the PostgreSQL versions (15 to 18) that name it
+differently.
 
 A probe that cannot measure on this server (no privilege, missing extension) says why instead of failing.
 """

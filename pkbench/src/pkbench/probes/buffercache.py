@@ -29,7 +29,7 @@ def per_relation(conn: Connection, schema: str, block_size: int) -> list[tuple[s
 
 
 def usage_counts(conn: Connection, version_num: int) -> list[tuple[int, int]]:
-    """(usage_count, buffers) for 0..5; unused buffers count as usage 0, as pg_buffercache_usage_counts() does."""
+    """(usage_count, buffers) for 0..5; unused buffers count as 0, as pg_buffercache_usage_counts() does."""
     if version_num >= 160000:
         # 16+: one pass without building a row per buffer.
         query = "SELECT usage_count, buffers FROM pg_buffercache_usage_counts() ORDER BY 1"

@@ -18,7 +18,8 @@ class Sizes:
 def table_sizes(conn: Connection, schema: str, table: str) -> Sizes:
     relation = f"{_quote(schema)}.{_quote(table)}"
     row = conn.execute(
-        "SELECT pg_relation_size(c.oid), pg_total_relation_size(c.oid) FROM pg_class c WHERE c.oid = %s::regclass",
+        "SELECT pg_relation_size(c.oid), pg_total_relation_size(c.oid) FROM pg_class c"
+        " WHERE c.oid = %s::regclass",
         (relation,),
     ).fetchone()
     assert row is not None
@@ -39,7 +40,8 @@ def table_sizes(conn: Connection, schema: str, table: str) -> Sizes:
 def schema_relations(conn: Connection, schema: str) -> list[tuple[str, int]]:
     """Every table and index of the schema with its main-fork size: the sizes time series."""
     rows = conn.execute(
-        "SELECT c.relname, pg_relation_size(c.oid) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+        "SELECT c.relname, pg_relation_size(c.oid) FROM pg_class c"
+        " JOIN pg_namespace n ON n.oid = c.relnamespace"
         " WHERE n.nspname = %s AND c.relkind IN ('r', 'i') ORDER BY c.relname",
         (schema,),
     ).fetchall()
