@@ -27,17 +27,19 @@ PG_FUNCTION_INFO_V1(sequuid_uuid_version);
 PG_FUNCTION_INFO_V1(sequuid_uuid_variant);
 
 /*
- * The v7 instant to the microsecond: the fraction maps back to the first
- * nanosecond it covers, rounded up to a whole microsecond, which inverts
- * the generator exactly for every instant given in microseconds.
+ * The v7 instant to the microsecond: the last microsecond that starts
+ * inside the fraction's range of nanoseconds.  A range is 244 ns wide and
+ * holds at most one whole microsecond, so this inverts the generator
+ * exactly for every instant given in microseconds, is never more than
+ * 1 us off a nanosecond instant, and never spills into the next millisecond.
  */
 static TimestampTz
 v7_timestamp(const unsigned char *data)
 {
-	uint32		sub_ms_ns = uuid_v7_ns_from_fraction(uuid_v7_get_fraction(data));
-	int64		sub_ms_us = (sub_ms_ns + 999) / 1000;
+	uint32		fraction = uuid_v7_get_fraction(data);
+	uint32		last_ns = uuid_v7_ns_from_fraction(fraction + 1) - 1;
 
-	return timestamptz_from_unix_us((int64) uuid_get_unix_ms(data) * 1000 + sub_ms_us);
+	return timestamptz_from_unix_us((int64) uuid_get_unix_ms(data) * 1000 + last_ns / 1000);
 }
 
 Datum

@@ -15,6 +15,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 #include "utils/uuid.h"
 
@@ -88,7 +89,8 @@ sequuid_ulid_to_uuid(PG_FUNCTION_ARGS)
 	uint64		high = 0;
 	uint64		low = 0;
 
-	if (VARSIZE_ANY_EXHDR(ulid) != ULID_TEXT_LENGTH)
+	/* in characters, so that a non-ASCII character reads as out of the alphabet */
+	if (pg_mbstrlen_with_len(VARDATA_ANY(ulid), VARSIZE_ANY_EXHDR(ulid)) != ULID_TEXT_LENGTH)
 		report_invalid_ulid(text_to_cstring(ulid), "A ULID is exactly 26 characters long.");
 	for (int i = 0; i < ULID_TEXT_LENGTH; i++)
 	{
