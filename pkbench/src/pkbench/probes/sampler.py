@@ -41,6 +41,8 @@ class Sampler:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._started = 0.0
+        # Wall time spent in sampling queries: what the sampling cost the server, at most.
+        self.busy_s = 0.0
         self._conn: psycopg.Connection[tuple[object, ...]] | None = None
 
     def __enter__(self) -> Sampler:
@@ -66,12 +68,14 @@ class Sampler:
     def _loop(self) -> None:
         next_full = 0.0
         while not self._stop.is_set():
-            elapsed = round(time.monotonic() - self._started, 3)
+            now = time.monotonic()
+            elapsed = round(now - self._started, 3)
             try:
                 self._sample_waits(elapsed)
                 if elapsed >= next_full:
                     self._sample_full(elapsed)
                     next_full += self.interval_s
+                self.busy_s += time.monotonic() - now
             except psycopg.Error as e:
                 # The server went away or refused: the runner notices and reports; stop quietly here.
                 self.unavailable.append(
