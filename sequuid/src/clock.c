@@ -23,7 +23,6 @@
 #include <time.h>
 
 #include "port/atomics.h"
-#include "storage/ipc.h"
 #include "storage/lwlock.h"
 #include "storage/shmem.h"
 #include "utils/guc.h"

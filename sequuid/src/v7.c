@@ -16,7 +16,6 @@
 #include "postgres.h"
 
 #include "fmgr.h"
-#include "utils/datetime.h"
 #include "utils/fmgrprotos.h"
 #include "utils/timestamp.h"
 #include "utils/uuid.h"
