@@ -47,14 +47,15 @@ FROM (SELECT step, v7, v6, ulid, lag(v7) OVER w AS previous_v7, lag(v6) OVER w A
 WHERE step > 1 ORDER BY step;
 
 -- the time prefix of uuid_time_nextval follows the offset clock: 20 days ahead and behind, one-day blocks
+-- (480 hours, not '20 days': the session time zone may cross a daylight saving change in between)
 SET sequuid.clock_offset = '20d';
 SELECT get_byte(uuid_send(u), 0) * 256 + get_byte(uuid_send(u), 1)
-           IN (block(before + interval '20 days', 86400, 65536), block(after + interval '20 days', 86400, 65536))
+           IN (block(before + interval '480 hours', 86400, 65536), block(after + interval '480 hours', 86400, 65536))
            AS prefix_20_days_ahead
 FROM (SELECT clock_timestamp() AS before, uuid_time_nextval(86400, 65536) AS u) s, LATERAL (SELECT clock_timestamp() AS after) a;
 SET sequuid.clock_offset = '-20d';
 SELECT get_byte(uuid_send(u), 0) * 256 + get_byte(uuid_send(u), 1)
-           IN (block(before - interval '20 days', 86400, 65536), block(after - interval '20 days', 86400, 65536))
+           IN (block(before - interval '480 hours', 86400, 65536), block(after - interval '480 hours', 86400, 65536))
            AS prefix_20_days_behind
 FROM (SELECT clock_timestamp() AS before, uuid_time_nextval(86400, 65536) AS u) s, LATERAL (SELECT clock_timestamp() AS after) a;
 RESET sequuid.clock_offset;
