@@ -66,7 +66,9 @@ def sql_literal(text: str) -> str:
 def measurement_script(cases: list[Case], calls: int, rounds: int, clock: str) -> str:
     """One SELECT per case and round, so psql runs them in order; a warm-up first loads the library."""
     clock = sql_literal(clock)
-    lines = [f"SELECT 'warmup', 0, 0, bench_elapsed({sql_literal(c.expression)}, 1000, {clock});" for c in cases]
+    lines = [
+        f"SELECT 'warmup', 0, 0, bench_elapsed({sql_literal(c.expression)}, 1000, {clock});" for c in cases
+    ]
     for round_number in range(1, rounds + 1):
         lines += [
             f"SELECT {sql_literal(c.label)}, {round_number}, bench_elapsed(NULL, {calls}, {clock}),"
@@ -79,7 +81,10 @@ def measurement_script(cases: list[Case], calls: int, rounds: int, clock: str) -
 def psql(args: list[str], script: str) -> str:
     result = subprocess.run(
         ["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", *args],
-        input=script, capture_output=True, text=True, check=False,
+        input=script,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if result.returncode != 0:
         message = result.stderr.strip().splitlines()
@@ -113,8 +118,10 @@ def measure(cases: list[Case], calls: int, rounds: int) -> tuple[dict[str, float
 def report(cases: list[Case], ns: dict[str, float], clock: str, calls: int, rounds: int) -> bool:
     reference = ns.get("gen_random_uuid")
     clock_name = "backend CPU time" if clock == "cpu" else "wall-clock time"
-    print(f"sequuid per-call cost: SELECT count(f()) FROM generate_series(1, {calls}), "
-          f"count(*) baseline subtracted, median of {rounds}, {clock_name}")
+    print(
+        f"sequuid per-call cost: SELECT count(f()) FROM generate_series(1, {calls}), "
+        f"count(*) baseline subtracted, median of {rounds}, {clock_name}"
+    )
     header = f"{'function':<28} {'ns/call':>8} {'x gen_random_uuid':>18}  {'target':<42} result"
     print(header)
     print("-" * len(header))
@@ -137,9 +144,13 @@ def report(cases: list[Case], ns: dict[str, float], clock: str, calls: int, roun
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--calls", type=int, default=2_000_000, help="calls per measurement (default 2000000)")
+    parser.add_argument(
+        "--calls", type=int, default=2_000_000, help="calls per measurement (default 2000000)"
+    )
     parser.add_argument("--rounds", type=int, default=3, help="rounds; the median is reported (default 3)")
-    parser.add_argument("--cases", type=Path, default=HERE / "cases.tsv", help="cases file (default bench/cases.tsv)")
+    parser.add_argument(
+        "--cases", type=Path, default=HERE / "cases.tsv", help="cases file (default bench/cases.tsv)"
+    )
     options = parser.parse_args()
     try:
         if options.calls < 1000 or options.rounds < 1:
