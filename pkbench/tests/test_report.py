@@ -135,12 +135,17 @@ def test_null_inside_a_figure_group_is_na(tmp_path: Path) -> None:
     workload["tps"] = None
     workload["hit_ratio"]["records_pkey"] = None
     workload["latency_ms"]["p99"] = None
-    workload["unavailable"] = [{"metric": "tps", "reason": "pgbench printed no summary"}]
+    workload["unavailable"] = [
+        {"metric": "tps", "reason": "pgbench printed no summary"},
+        {"metric": "hit_ratio.records_pkey", "reason": "no block of it was accessed"},
+        {"metric": "latency_ms", "reason": "pgbench log incomplete"},
+    ]
     (run / "results.json").write_text(json.dumps(results))
     html = report_html(run)
     assert re.search(r'<td class="na" title="pgbench printed no summary">n/a', html)
-    assert "uuid-v4, records_pkey: n/a" in html
-    assert "uuid-v4, whole transaction p99: n/a" in html
+    assert "hit ratio of records_pkey: n/a for uuid-v4 (no block of it was accessed)" in html
+    assert "whole transaction p99: n/a for uuid-v4 (pgbench log incomplete)" in html
+    assert re.search(r'<td class="na" title="pgbench log incomplete">n/a', html)
 
 
 def test_missing_timeseries_file_is_reported_not_fatal(war15: Path) -> None:

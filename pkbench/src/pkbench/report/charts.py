@@ -14,7 +14,7 @@ from typing import Any
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from pkbench.report.loading import JSON, Run, figure, workload_of
+from pkbench.report.loading import JSON, Run, figure, nested_figure, workload_of
 from pkbench.report.palette import shades
 
 MB = 1024 * 1024
@@ -24,12 +24,24 @@ FPI_PATTERN = "/"
 
 @dataclass
 class Chart:
-    """A figure to draw (or None when there is no data) and the n/a notes that go under it."""
+    """A figure to draw (or None when there is no data) and the notes that go under it."""
 
     div_id: str
     title: str
     figure: go.Figure | None
     notes: list[str] = field(default_factory=list)
+    missing: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+
+    def na(self, strategy: str, what: str, reason: str | None) -> None:
+        """Note that WHAT is n/a for STRATEGY; the same gap for the same reason shares one line."""
+        self.missing.setdefault((what, reason or "not measured"), []).append(strategy)
+
+    def all_notes(self) -> list[str]:
+        grouped = [
+            f"{what}: n/a for {', '.join(strategies)} ({reason})"
+            for (what, reason), strategies in self.missing.items()
+        ]
+        return self.notes + grouped
 
 
 def number(text: str | None) -> float | None:
@@ -100,16 +112,12 @@ def latency_percentiles(run: Run, workload: str, colors: dict[str, str], div_id:
         parts.append(("whole transaction", found))
         statements, labels, values = [], [], []
         for part_name, part in parts:
-            latency = part.get("latency_ms") if isinstance(part.get("latency_ms"), dict) else None
             for percentile in PERCENTILES:
-                measured = figure(latency, percentile)
+                measured = nested_figure(part, "latency_ms", percentile)
                 if measured.value is None:
-                    reason = (
-                        measured.reason
-                        if latency is not None
-                        else figure(part, "latency_ms").reason or unavailable_of(found, "latency_ms")
-                    )
-                    chart.notes.append(f"{name}, {part_name} {percentile}: n/a ({reason})")
+                    if measured.reason == "not measured":
+                        measured = nested_figure(found, "latency_ms", percentile)
+                    chart.na(name, f"{part_name} {percentile}", measured.reason)
                     continue
                 statements.append(part_name)
                 labels.append(percentile)
@@ -147,8 +155,8 @@ def wal_per_transaction(run: Run, workload: str, colors: dict[str, str], div_id:
             transactions = figure(found, "transactions").value or 1.0
             per_tx = figure(found, "wal_bytes_per_transaction").value
             if per_tx is None:
-                chart.notes.append(
-                    f"{name}: WAL bytes n/a ({unavailable_of(found, 'wal_bytes_per_transaction')})"
+                chart.na(
+                    name, "WAL bytes per transaction", unavailable_of(found, "wal_bytes_per_transaction")
                 )
                 continue
             fpi_per_tx = (figure(found, "wal_fpi_bytes").value or 0.0) / transactions
@@ -187,7 +195,7 @@ def wal_per_transaction(run: Run, workload: str, colors: dict[str, str], div_id:
         ):
             reading = figure(found, metric)
             if reading.value is None:
-                chart.notes.append(f"{name}: {metric} n/a ({reading.reason})")
+                chart.na(name, metric, reading.reason)
                 continue
             fig.add_trace(
                 go.Bar(
@@ -219,18 +227,16 @@ def hit_ratios(run: Run, workload: str, colors: dict[str, str], div_id: str) -> 
             continue
         ratios = found.get("hit_ratio")
         if not isinstance(ratios, dict):
-            chart.notes.append(f"{name}: n/a ({unavailable_of(found, 'hit_ratio')})")
+            chart.na(name, "hit ratios", unavailable_of(found, "hit_ratio"))
             continue
         relations, values = [], []
         for relation in ratios:
-            value = figure(ratios, relation).value
-            if value is None:
-                chart.notes.append(
-                    f"{name}, {relation}: n/a ({unavailable_of(found, f'hit_ratio.{relation}')})"
-                )
+            value = nested_figure(found, "hit_ratio", relation)
+            if value.value is None:
+                chart.na(name, f"hit ratio of {relation}", value.reason)
                 continue
             relations.append(relation)
-            values.append(100.0 * value)
+            values.append(100.0 * value.value)
         if values:
             fig.add_trace(go.Bar(x=relations, y=values, name=name, marker_color=colors[name]))
     if fig.data:
@@ -282,7 +288,7 @@ def sizes_chart(run: Run, colors: dict[str, str], div_id: str) -> Chart:
             parts = relation_sizes(sizes)
             if not parts:
                 key = "sizes_after_prefill" if phase == "after prefill" else "sizes_at_end"
-                chart.notes.append(f"{name}, {phase}: n/a ({unavailable_of(owner, key)})")
+                chart.na(name, f"sizes {phase}", unavailable_of(owner, key))
             for relation, size in parts:
                 relations.append(relation)
                 labels.append(phase)
@@ -309,7 +315,7 @@ def density_chart(run: Run, workload: str, colors: dict[str, str], div_id: str) 
         seen = True
         density = found.get("density")
         if not isinstance(density, dict):
-            chart.notes.append(f"{name}: density n/a ({unavailable_of(found, 'density')})")
+            chart.na(name, "density", unavailable_of(found, "density"))
             continue
         relations, moments, values = [], [], []
         for moment in ("before", "after"):
@@ -320,7 +326,7 @@ def density_chart(run: Run, workload: str, colors: dict[str, str], div_id: str) 
         if values:
             fig.add_trace(go.Bar(x=[relations, moments], y=values, name=name, marker_color=colors[name]))
         else:
-            chart.notes.append(f"{name}: density n/a ({unavailable_of(found, 'density')})")
+            chart.na(name, "density", unavailable_of(found, "density"))
     if not seen:
         return None
     if fig.data:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import plotly.graph_objects as go
 
 from pkbench.report import charts, render
-from pkbench.report.loading import JSON, Figure, Run, figure, workload_of
+from pkbench.report.loading import JSON, Figure, Run, figure, nested_figure, workload_of
 from pkbench.report.palette import strategy_colors
 from pkbench.report.tables import NA, relative, signed_percent
 
@@ -41,15 +41,10 @@ def workload_figure(key: str, scale: float = 1.0) -> Callable[[JSON, JSON], Figu
     return read
 
 
-def nested_figure(parent: str, key: str, scale: float = 1.0) -> Callable[[JSON, JSON], Figure]:
+def workload_nested_figure(group: str, key: str, scale: float = 1.0) -> Callable[[JSON, JSON], Figure]:
     def read(_: JSON, workload: JSON) -> Figure:
-        inner = workload.get(parent)
-        if not isinstance(inner, dict):
-            return figure(workload, parent)
-        found = figure(inner, key)
-        if found.value is None:
-            return Figure(None, figure(workload, f"{parent}.{key}").reason)
-        return Figure(found.value * scale)
+        found = nested_figure(workload, group, key)
+        return found if found.value is None else Figure(found.value * scale)
 
     return read
 
@@ -59,10 +54,12 @@ def primary_key_hit_ratio(strategy: JSON, workload: JSON) -> Figure:
     ratios = workload.get("hit_ratio")
     if not isinstance(ratios, dict):
         return figure(workload, "hit_ratio")
-    names = [name for name in ratios if str(name).endswith("_pkey")]
+    sizes = strategy.get("sizes_after_prefill")
+    indexes = (sizes or {}).get("indexes") if isinstance(sizes, dict) else None
+    names = [name for name in indexes or {} if str(name).endswith("_pkey") and name in ratios]
     if not names:
         return Figure(None, "no primary key among the hit ratios")
-    found = figure(ratios, names[0])
+    found = nested_figure(workload, "hit_ratio", names[0])
     return found if found.value is None else Figure(found.value * 100.0)
 
 
@@ -73,13 +70,17 @@ def prefill_seconds(strategy: JSON, _: JSON) -> Figure:
 
 METRICS = (
     Metric("tps", "TPS", "tps", True, workload_figure("tps")),
-    Metric("p95", "latency p95", "ms", False, nested_figure("latency_ms", "p95")),
+    Metric("p95", "latency p95", "ms", False, workload_nested_figure("latency_ms", "p95")),
     Metric("wal", "WAL bytes per transaction", "bytes", False, workload_figure("wal_bytes_per_transaction")),
     Metric(
         "fpi", "full-page images per transaction", "count", False, workload_figure("wal_fpi_per_transaction")
     ),
     Metric(
-        "size", "total size at the end", "MiB", False, nested_figure("sizes_at_end", "total_bytes", 1 / 2**20)
+        "size",
+        "total size at the end",
+        "MiB",
+        False,
+        workload_nested_figure("sizes_at_end", "total_bytes", 1 / 2**20),
     ),
     Metric("hit", "primary key hit ratio", "%", True, primary_key_hit_ratio),
     Metric("prefill", "prefill time", "s", False, prefill_seconds, per_workload=False),
@@ -220,7 +221,7 @@ def metric_chart(
             if lookup(run, strategy, workload) is None:
                 continue
             if value.value is None:
-                chart.notes.append(f"{strategy}, {label}: n/a ({value.reason})")
+                chart.na(strategy, label, value.reason)
                 continue
             xs_strategy.append(strategy)
             xs_run.append(f"run {index + 1}")

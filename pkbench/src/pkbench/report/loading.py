@@ -41,10 +41,26 @@ def figure(obj: JSON | None, key: str) -> Figure:
     return Figure(float(value))
 
 
+def nested_figure(obj: JSON | None, group: str, key: str) -> Figure:
+    """The number at OBJ[GROUP][KEY] (hit_ratio.records_pkey, latency_ms.p99); the reason comes from OBJ."""
+    inner = (obj or {}).get(group)
+    found = figure(inner if isinstance(inner, dict) else None, key)
+    if found.value is not None or obj is None:
+        return found
+    return Figure(None, unavailable_reason(obj, f"{group}.{key}"))
+
+
 def unavailable_reason(obj: JSON, metric: str) -> str:
-    for entry in obj.get("unavailable") or []:
-        if isinstance(entry, dict) and entry.get("metric") == metric:
-            return str(entry.get("reason") or "not measured")
+    """The reason `unavailable` of OBJ gives for METRIC or for its group (hit_ratio for hit_ratio.x)."""
+    reasons = {
+        str(entry.get("metric")): str(entry.get("reason") or "not measured")
+        for entry in obj.get("unavailable") or []
+        if isinstance(entry, dict)
+    }
+    while metric:
+        if metric in reasons:
+            return reasons[metric]
+        metric = metric.rpartition(".")[0]
     return "not measured"
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -61,7 +62,7 @@ def rendered(chart: charts.Chart) -> RenderedChart:
                 default_height=f"{chart.figure.layout.height or 440}px",
             )
         )
-    return RenderedChart(chart.div_id, chart.title, html, chart.notes)
+    return RenderedChart(chart.div_id, chart.title, html, chart.all_notes())
 
 
 def environment() -> Environment:
@@ -75,9 +76,14 @@ def environment() -> Environment:
     return env
 
 
+@functools.cache
+def inline_plotly_js() -> Markup:
+    """plotly's bundled JavaScript, safe inside a <script> element (read once: it is 4.8 MB)."""
+    return Markup(get_plotlyjs().replace("</script", "<\\/script"))
+
+
 def page(template: str, **context: Any) -> str:
-    plotly_js = Markup(get_plotlyjs().replace("</script", "<\\/script"))
-    return environment().get_template(template).render(plotly_js=plotly_js, **context)
+    return environment().get_template(template).render(plotly_js=inline_plotly_js(), **context)
 
 
 def metadata_rows(run: Run) -> list[tuple[str, str]]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pkbench import summary
-from pkbench.report.loading import JSON, Figure, Run, figure, workload_of
+from pkbench.report.loading import JSON, Figure, Run, figure, nested_figure, workload_of
 
 MB = 1024 * 1024
 
@@ -103,7 +103,6 @@ def workload_rows(run: Run, workload: str) -> list[SummaryRow]:
         found = workload_of(strategy, workload)
         if found is None:
             continue
-        latency = found.get("latency_ms") if isinstance(found.get("latency_ms"), dict) else None
         checkpoints = found.get("checkpoints")
         if isinstance(checkpoints, dict):
             timed, requested = figure(checkpoints, "timed"), figure(checkpoints, "requested")
@@ -113,10 +112,8 @@ def workload_rows(run: Run, workload: str) -> list[SummaryRow]:
         else:
             checkpoint_cell = na(figure(found, "checkpoints").reason)
 
-        def latency_cell(key: str, latency: JSON | None = latency, found: JSON = found) -> Cell:
-            if latency is None:
-                return na(figure(found, "latency_ms").reason)
-            return formatted(figure(latency, key), "{:,.2f}")
+        def latency_cell(key: str, found: JSON = found) -> Cell:
+            return formatted(nested_figure(found, "latency_ms", key), "{:,.2f}")
 
         rows.append(
             SummaryRow(
