@@ -22,14 +22,13 @@
 
 #include "sequuid.h"
 #include "uuid_layout.h"
+#include "uuid_time.h"
 
 PG_FUNCTION_INFO_V1(uuid_generate_v7);
 PG_FUNCTION_INFO_V1(uuid_generate_v7_shift);
 
 #define NS_PER_US	INT64CONST(1000)
 #define US_PER_MS	INT64CONST(1000)
-#define UNIX_TO_POSTGRES_US \
-	((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY)
 
 /*
  * A shift beyond this many years leaves the 48-bit range whatever "now"
@@ -96,9 +95,9 @@ uuid_generate_v7_shift(PG_FUNCTION_ARGS)
 		report_shift_out_of_range();
 
 	shifted = DatumGetTimestampTz(DirectFunctionCall2(timestamptz_pl_interval,
-													  TimestampTzGetDatum(ns / NS_PER_US - UNIX_TO_POSTGRES_US),
+													  TimestampTzGetDatum(timestamptz_from_unix_us(ns / NS_PER_US)),
 													  IntervalPGetDatum(shift)));
-	unix_us = shifted + UNIX_TO_POSTGRES_US;
+	unix_us = unix_us_from_timestamptz(shifted);
 	if (unix_us < 0 || unix_us / US_PER_MS > (int64) SEQUUID_UNIX_MS_MAX)
 		report_shift_out_of_range();
 
