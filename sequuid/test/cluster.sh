@@ -8,10 +8,14 @@
 
 PG_MAJOR=${PG_MAJOR:-15}
 
+# a port nothing answers on and no server has a socket for (bash's /dev/tcp: no extra package needed)
 free_port() {
     local port
     for port in $(shuf -i 20000-40000 -n 100); do
-        ss -Htln "sport = :$port" | grep -q . || { echo "$port"; return; }
+        [ -e "/var/run/postgresql/.s.PGSQL.$port" ] && continue
+        (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && continue
+        echo "$port"
+        return
     done
     echo "no free TCP port found" >&2
     return 1
