@@ -8,9 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from pkbench import memcap
+from pkbench.cluster import SERVER_USER, EmbeddedCluster, find_pgbench, find_server_bindir
 from pkbench.memcap import MemoryCap, MemoryCapError, find_hierarchy, parse_size
 
 MB = 1024**2
@@ -195,3 +197,23 @@ def test_a_wrapper_that_may_not_enter_waits_to_be_moved_in() -> None:
             waiting.kill()
         name = cap.path.name
     assert name in out
+
+
+@real_cgroup
+def test_the_embedded_server_and_its_backends_run_inside_the_cap() -> None:
+    with MemoryCap(256 * MB, member_user=SERVER_USER) as cap:
+        cluster = EmbeddedCluster(
+            find_server_bindir(None),
+            find_pgbench(None),
+            {"shared_buffers": "16MB"},
+            start_wrapper=cap.wrap([]),
+        )
+        with cluster, psycopg.connect(cluster.connection.conninfo()) as conn:
+            row = conn.execute("SELECT pg_backend_pid()").fetchone()
+            assert row is not None
+            backend_cgroup = Path(f"/proc/{row[0]}/cgroup").read_text()
+            members = cap.pids()
+        name = cap.path.name
+    assert f"/{name}\n" in backend_cgroup
+    assert row[0] in members
+    assert len(members) >= 4, "postmaster, checkpointer, background writer, walwriter, ... and the backend"

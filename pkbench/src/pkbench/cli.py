@@ -10,7 +10,7 @@ import click
 import psycopg
 from rich.console import Console
 
-from pkbench import __version__, runner
+from pkbench import __version__, memcap, runner
 from pkbench import scenario as scenario_module
 from pkbench.errors import PkbenchError
 from pkbench.strategies import Catalog, load_config
@@ -57,6 +57,21 @@ def cli() -> None:
     "--pg-bin", type=click.Path(path_type=Path), help="Directory with initdb, postgres and pgbench."
 )
 @click.option("--port", type=int, help="TCP port for the embedded server (default: a free one).")
+@click.option(
+    "--memory-limit",
+    metavar="SIZE",
+    help="Run the embedded server in a cgroup memory limit (e.g. 700MB) after dropping the page cache.",
+)
+@click.option(
+    "--repeat",
+    type=int,
+    default=1,
+    callback=_positive,
+    help="Run each strategy R times, interleaved; report medians.",
+)
+@click.option(
+    "--warmup", type=int, help="Seconds of each workload run before the measured window (excluded)."
+)
 def run(
     scenario: str,
     strategies: str | None,
@@ -73,6 +88,9 @@ def run(
     strategy_defs: tuple[str, ...],
     pg_bin: Path | None,
     port: int | None,
+    memory_limit: str | None,
+    repeat: int,
+    warmup: int | None,
 ) -> None:
     """Run SCENARIO (a built-in name or a .toml file; default war) for each strategy and write the results.
 
@@ -81,9 +99,12 @@ def run(
         pkbench run --rows 1000000 --duration 30
         pkbench run war --strategies bigint,uuid-v4,uuid-v7 --out war-results
         pkbench run --dsn postgresql://bench@db.example/bench
+        pkbench run wal --memory-limit 200MB --repeat 3 --warmup 5
     """
     if sample_every is not None and sample_every < 0:
         raise PkbenchError("--sample-every must not be negative")
+    if warmup is not None and warmup < 0:
+        raise PkbenchError("--warmup must not be negative")
     options = runner.Options(
         scenario=scenario,
         strategies=[s.strip() for s in strategies.split(",") if s.strip()]
@@ -95,6 +116,7 @@ def run(
             "jobs": jobs,
             "duration_s": duration,
             "sampling_interval_s": sample_every,
+            "warmup_s": warmup,
         },
         out=out,
         dsn=dsn,
@@ -105,6 +127,8 @@ def run(
         strategy_defs=strategy_defs,
         schema=schema,
         command=_redacted_argv(),
+        memory_limit_bytes=memcap.parse_size(memory_limit) if memory_limit is not None else None,
+        repeat=repeat,
     )
     if options.strategies == []:
         raise PkbenchError("--strategies: no strategy named")

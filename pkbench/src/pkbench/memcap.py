@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
+from pkbench.errors import PkbenchError
+
 DROP_CACHES = Path("/proc/sys/vm/drop_caches")
 
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(i?b)?\s*$", re.IGNORECASE)
@@ -32,7 +34,7 @@ _UNIT = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3, "t": 1024**4}
 MINIMUM_LIMIT_BYTES = 64 * 1024**2
 
 
-class MemoryCapError(Exception):
+class MemoryCapError(PkbenchError):
     """The memory cap cannot be set up or torn down here; the message is one line saying why."""
 
 
@@ -236,7 +238,9 @@ class MemoryCap:
             'echo $$ 2>/dev/null > "$0/cgroup.procs" || '
             'until grep -qx "$$" "$0/cgroup.procs"; do sleep 0.05; done; exec "$@"'
         )
-        return ["/bin/sh", "-c", enter, str(self.path), *command]
+        # Known before the cgroup exists, so a launcher can be built before the with block starts it.
+        planned = self._located().directory / self.name
+        return ["/bin/sh", "-c", enter, str(planned), *command]
 
     def _let_user_enter(self, path: Path, user: str) -> None:
         # cgroup v1 lets a process move itself when it may write the target's cgroup.procs; v2 also wants

@@ -67,6 +67,14 @@ class WorkloadResult:
     checkpoints: dict[str, int | None] = field(default_factory=dict)
     sizes_at_end: Sizes | None = None
     sampling_interval_s: float | None = None
+    sampling_busy_s: float | None = None
+    # pg_walinspect, for workloads whose step asks for it (see probes.walinspect.WalInspection.figures).
+    wal_record_bytes: int | None = None
+    wal_fpi_bytes_per_transaction: float | None = None
+    wal_record_bytes_per_transaction: float | None = None
+    page_splits_per_transaction: float | None = None
+    page_splits_by_relation: dict[str, int] | None = None
+    wal_distinct_blocks: dict[str, int] | None = None
     unavailable: list[Unavailable] = field(default_factory=list)
 
 
@@ -82,6 +90,10 @@ class StrategyResult:
     sizes_after_prefill: Sizes | None = None
     workloads: list[WorkloadResult] = field(default_factory=list)
     snapshots: dict[str, Sizes] = field(default_factory=dict)
+    # Seconds each sql, fill and copy step took, by step name (a study's prefill and maintenance times).
+    step_durations_s: dict[str, float] = field(default_factory=dict)
+    # Density step name → {relation: pgstatindex / pgstattuple figures} (the bloat scenario).
+    density: dict[str, dict[str, Any]] = field(default_factory=dict)
     unavailable: list[Unavailable] = field(default_factory=list)
 
 
@@ -120,7 +132,8 @@ class RunResult:
     machine: dict[str, Any]
     target: dict[str, Any]
     finished_at: str | None = None
-    strategies: list[StrategyResult] = field(default_factory=list)
+    # A dict where --repeat combined several runs of a strategy (pkbench.stats.aggregate).
+    strategies: list[StrategyResult | dict[str, Any]] = field(default_factory=list)
     # Rows of each time series, leading with strategy, workload, repeat, elapsed_s; written as CSV, not JSON.
     series: dict[str, list[tuple[object, ...]]] = field(
         default_factory=lambda: {name: [] for name in TIMESERIES_COLUMNS}
@@ -138,7 +151,7 @@ class RunResult:
             "machine": self.machine,
             "target": self.target,
             "timeseries": {name: f"timeseries/{name}.csv" for name in TIMESERIES_COLUMNS},
-            "strategies": [dataclasses.asdict(s) for s in self.strategies],
+            "strategies": [s if isinstance(s, dict) else dataclasses.asdict(s) for s in self.strategies],
         }
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -14,14 +16,26 @@ import psycopg
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
 
-from pkbench import cluster, pgbench, results, summary
+from pkbench import cluster, pgbench, results, study_steps, summary
 from pkbench import scenario as scenario_module
 from pkbench.cluster import EmbeddedCluster, ExistingServer, Target
 from pkbench.errors import PkbenchError, ServerDied
+from pkbench.memcap import MemoryCap
 from pkbench.probes import Unavailable, buffercache, counters
 from pkbench.probes.sampler import Sampler
 from pkbench.probes.sizes import table_sizes
-from pkbench.scenario import FillStep, PgbenchStep, Scenario, SnapshotStep, SqlStep, Step
+from pkbench.probes.walinspect import WalInspection
+from pkbench.scenario import (
+    CopyStep,
+    DensityStep,
+    FillStep,
+    PgbenchStep,
+    Scenario,
+    SnapshotStep,
+    SqlStep,
+    Step,
+)
+from pkbench.stats import aggregate, interleaved_order
 from pkbench.strategies import Catalog, Generator, Strategy, load_config, parse_definition
 from pkbench.workspace import Workspace
 
@@ -46,6 +60,10 @@ class Options:
     # Put in front of the postgres command (e.g. to start the server inside a cgroup).
     start_wrapper: Sequence[str] = ()
     machine_overrides: dict[str, Any] = field(default_factory=dict)
+    # The embedded server runs inside a cgroup memory limit of this many bytes (--memory-limit).
+    memory_limit_bytes: int | None = None
+    # Every strategy runs this many times, interleaved; figures are medians with their spread.
+    repeat: int = 1
 
 
 @dataclass
@@ -72,6 +90,10 @@ def plan(options: Options) -> Plan:
         raise PkbenchError(f"output directory {out_dir} exists; pick another with --out")
     if options.schema is not None and not _SCHEMA_NAME.match(options.schema):
         raise PkbenchError(f"--schema {options.schema!r}: use lower-case letters, digits and '_'")
+    if options.memory_limit_bytes is not None and options.dsn is not None:
+        raise PkbenchError("--memory-limit applies to the embedded server only, not with --dsn")
+    if options.repeat < 1:
+        raise PkbenchError(f"--repeat must be at least 1 (got {options.repeat})")
     if options.schema is not None and options.dsn is None:
         raise PkbenchError("--schema only applies with --dsn")
     pgbench_path = cluster.find_pgbench(options.pg_bin)
@@ -107,21 +129,28 @@ def execute(options: Options, console: Console | None = None) -> Path:
     console = console or _stderr_console()
     the_plan = plan(options)
     target: EmbeddedCluster | ExistingServer
+    memory_cap: MemoryCap | contextlib.nullcontext[None] = contextlib.nullcontext()
     if options.dsn:
         target = ExistingServer(options.dsn, the_plan.pgbench)
         schema = options.schema or f"pkbench_{datetime.now().strftime('%Y%m%d_%H%M%S')}"
     else:
         assert the_plan.server_bindir is not None
+        start_wrapper = list(options.start_wrapper)
+        if options.memory_limit_bytes is not None:
+            memory_cap = MemoryCap(options.memory_limit_bytes, member_user=cluster.SERVER_USER)
+            start_wrapper = memory_cap.wrap(start_wrapper)
+            options.machine_overrides["memory_limit_bytes"] = options.memory_limit_bytes
         target = EmbeddedCluster(
             the_plan.server_bindir,
             the_plan.pgbench,
             the_plan.scenario.settings,
             keep=options.keep,
             port=options.port,
-            start_wrapper=options.start_wrapper,
+            start_wrapper=start_wrapper,
         )
         schema = EMBEDDED_SCHEMA
     with (
+        memory_cap,
         target,
         Workspace(target.connection, schema, drop_on_exit=bool(options.dsn) and not options.keep) as ws,
     ):
@@ -130,15 +159,21 @@ def execute(options: Options, console: Console | None = None) -> Path:
         run = _new_run(options, the_plan, target, ws)
         the_plan.out_dir.mkdir(parents=True)
         buffercache_reason = _buffercache_availability(ws)
-        for number, strategy in enumerate(the_plan.strategies, 1):
+        by_name = {strategy.name: strategy for strategy in the_plan.strategies}
+        done: dict[str, list[results.StrategyResult]] = {name: [] for name in by_name}
+        order = interleaved_order(list(by_name), options.repeat)
+        for number, (repeat, name) in enumerate(order, 1):
+            strategy = by_name[name]
+            which = f" (repeat {repeat}/{options.repeat})" if options.repeat > 1 else ""
             console.print(
-                f"[bold]{number}/{len(the_plan.strategies)} {strategy.name}[/bold]: {strategy.description}",
+                f"[bold]{number}/{len(order)} {strategy.name}[/bold]{which}: {strategy.description}",
                 highlight=False,
             )
-            result = _run_strategy(the_plan, target, ws, strategy, run, buffercache_reason, console)
-            run.strategies.append(result)
+            result = _run_strategy(the_plan, target, ws, strategy, run, buffercache_reason, console, repeat)
+            done[name].append(result)
             if result.status != "ok":
                 console.print(f"  {strategy.name}: {result.status}: {result.error}", highlight=False)
+            run.strategies = [_over_repeats(runs) for runs in done.values() if runs]
             _write(the_plan.out_dir, run)
         run.finished_at = _now()
         _write(the_plan.out_dir, run)
@@ -158,7 +193,7 @@ def _new_run(options: Options, the_plan: Plan, target: Target, ws: Workspace) ->
             "name": the_plan.scenario.name,
             "description": the_plan.scenario.description,
             "source": the_plan.scenario.source,
-            "parameters": {"warmup_s": 0, "repeat": 1, **the_plan.scenario.parameters},
+            "parameters": {"warmup_s": 0, **the_plan.scenario.parameters, "repeat": options.repeat},
         },
         server={
             "version": server.version,
@@ -174,6 +209,17 @@ def _new_run(options: Options, the_plan: Plan, target: Target, ws: Workspace) ->
             "pgbench": pgbench.check_version(the_plan.pgbench),
         },
     )
+
+
+def _over_repeats(runs: Sequence[results.StrategyResult]) -> results.StrategyResult | dict[str, Any]:
+    """One strategy's result: as measured, or over several repeats the medians, spread and repeats."""
+    if len(runs) == 1:
+        return runs[0]
+    combined = aggregate([dataclasses.asdict(r) for r in runs])
+    failed = next((r for r in runs if r.status != "ok"), None)
+    if failed is not None:
+        combined["status"], combined["error"] = failed.status, failed.error
+    return combined
 
 
 def _write(out_dir: Path, run: results.RunResult) -> None:
@@ -243,6 +289,7 @@ class StrategyRun:
     run: results.RunResult
     buffercache_reason: str | None
     console: Console
+    repeat: int = 1
 
     @property
     def scenario(self) -> Scenario:
@@ -263,6 +310,7 @@ def _run_strategy(
     run: results.RunResult,
     buffercache_reason: str | None,
     console: Console,
+    repeat: int = 1,
 ) -> results.StrategyResult:
     result = results.StrategyResult(strategy.name, strategy.description, strategy.column_type, None)
     try:
@@ -273,7 +321,7 @@ def _run_strategy(
         result.default_expression = generator.expression
         ws.reset()
         context = StrategyRun(
-            the_plan, target, ws, strategy, generator, result, run, buffercache_reason, console
+            the_plan, target, ws, strategy, generator, result, run, buffercache_reason, console, repeat
         )
         with context.connect() as conn:
             for statement in generator.prelude:
@@ -298,6 +346,7 @@ def _one_line(error: BaseException) -> str:
 
 def _sql_step(ctx: StrategyRun, step: Step) -> None:
     assert isinstance(step, SqlStep)
+    started = time.monotonic()
     with ctx.connect() as conn:
         for statement in step.statements:
             conn.execute(ctx.render(statement))
@@ -306,6 +355,7 @@ def _sql_step(ctx: StrategyRun, step: Step) -> None:
                 conn.execute(ctx.render(statement))
             except psycopg.errors.InsufficientPrivilege as e:
                 ctx.result.unavailable.append(Unavailable(f"{step.name}: {statement}", _one_line(e)))
+    ctx.result.step_durations_s[step.name] = round(time.monotonic() - started, 3)
 
 
 def _fill_step(ctx: StrategyRun, step: Step) -> None:
@@ -314,6 +364,10 @@ def _fill_step(ctx: StrategyRun, step: Step) -> None:
     batch = ctx.scenario.int_parameter(step.batch_parameter)
     done = 0
     with ctx.connect() as conn, _progress(ctx.console) as bar:
+        if step.total:
+            row = conn.execute(f'SELECT count(*) FROM "{ctx.scenario.table}"').fetchone()
+            already = int(str(row[0])) if row else 0
+            total = max(0, total - already)
         task = bar.add_task(f"  {step.name} {ctx.strategy.name}", total=total, detail="")
         started = time.monotonic()
         while done < total:
@@ -323,6 +377,7 @@ def _fill_step(ctx: StrategyRun, step: Step) -> None:
             elapsed = time.monotonic() - started
             bar.update(task, completed=done, detail=f"{done / elapsed:,.0f} rows/s" if elapsed > 0 else "")
         duration = time.monotonic() - started
+    ctx.result.step_durations_s[step.name] = round(duration, 3)
     if ctx.result.prefill is None:
         ctx.result.prefill = results.Prefill(
             total, round(duration, 3), round(total / duration, 1) if duration else None
@@ -365,12 +420,18 @@ def _pgbench_step(ctx: StrategyRun, step: Step) -> None:
     # pgbench prints nothing before its first progress interval: keep a few samples even in short runs.
     progress_interval = max(1, min(progress_interval, duration // 3 or 1))
     scripts = [pgbench.ScriptFile(s.name, s.weight, ctx.render(s.sql)) for s in step.scripts]
-    workdir = ctx.plan.out_dir / "pgbench" / ctx.strategy.name / step.name
+    runs_of = ctx.strategy.name if ctx.repeat == 1 else f"{ctx.strategy.name}.repeat-{ctx.repeat}"
+    workdir = ctx.plan.out_dir / "pgbench" / runs_of / step.name
     workload = results.WorkloadResult(step.name, step.description, sampling_interval_s=interval or None)
     if ctx.buffercache_reason:
         workload.unavailable.append(Unavailable("buffercache", ctx.buffercache_reason))
+    _warm_up(ctx, step, scripts, workdir / "warmup")
     probe = ctx.ws.connection.connect()
-    with probe, _progress(ctx.console) as bar:
+    with (
+        probe,
+        _progress(ctx.console) as bar,
+        study_steps.wal_window(ctx, probe, step, workload) as wal,
+    ):
         task = bar.add_task(f"  {step.name}", total=duration, detail="")
         before = counters.read(probe, ctx.ws.schema, ctx.target.server.version_num)
 
@@ -403,19 +464,50 @@ def _pgbench_step(ctx: StrategyRun, step: Step) -> None:
             )
         _wait_for_clients_to_leave(probe)
         after = counters.read(probe, ctx.ws.schema, ctx.target.server.version_num)
+        inspection = study_steps.inspect_wal(ctx, wal, step, workload)
         workload.sizes_at_end = table_sizes(probe, ctx.ws.schema, ctx.scenario.table)
     workload.unavailable += sampler.unavailable
+    workload.sampling_busy_s = round(sampler.busy_s, 3) if interval else None
     _record_series(ctx, step.name, outcome, sampler)
     reason = pgbench.failure_reason(outcome)
     ctx.result.workloads.append(workload)
     if reason:
         raise PkbenchError(f"{step.name}: {reason}")
-    _fill_workload(workload, outcome, step, scripts, counters.window(before, after))
+    _fill_workload(workload, outcome, step, scripts, counters.window(before, after), inspection)
     ctx.console.print(
         f"  {step.name}: {workload.tps:,.0f} tps, WAL {workload.wal_bytes_per_transaction or 0:,.0f} "
         "bytes/transaction",
         highlight=False,
     )
+
+
+def _warm_up(
+    ctx: StrategyRun, step: PgbenchStep, scripts: Sequence[pgbench.ScriptFile], workdir: Path
+) -> None:
+    """--warmup: the same scripts in a pgbench run of their own, before any counter or window is read."""
+    warmup = int(ctx.scenario.parameters.get("warmup_s", 0))
+    if warmup <= 0:
+        return
+    with _progress(ctx.console) as bar:
+        task = bar.add_task(f"  {step.name} warm-up", total=warmup, detail="")
+        outcome = pgbench.run(
+            ctx.plan.pgbench,
+            ctx.ws.connection.pgbench_database(),
+            ctx.ws.connection.environment(ctx.ws.search_path),
+            scripts,
+            clients=ctx.scenario.int_parameter("clients"),
+            jobs=ctx.scenario.int_parameter("jobs"),
+            duration_s=warmup,
+            progress_interval_s=max(1, warmup // 3),
+            workdir=workdir,
+            on_progress=lambda elapsed, _: bar.update(task, completed=min(elapsed, warmup)),
+            check_alive=ctx.target.check_alive,
+        )
+    reason = pgbench.failure_reason(outcome)
+    if reason:
+        raise PkbenchError(f"{step.name} warm-up: {reason}")
+    with ctx.ws.connection.connect() as conn:
+        _wait_for_clients_to_leave(conn)
 
 
 def _fill_workload(
@@ -424,6 +516,7 @@ def _fill_workload(
     step: PgbenchStep,
     scripts: Sequence[pgbench.ScriptFile],
     window: counters.WindowFigures,
+    inspection: WalInspection | None = None,
 ) -> None:
     summary_ = outcome.summary
     workload.duration_s = round(outcome.duration_s, 3)
@@ -465,19 +558,20 @@ def _fill_workload(
             workload.wal_bytes_per_transaction = round(window.wal_bytes / workload.transactions, 2)
         if window.wal_fpi is not None:
             workload.wal_fpi_per_transaction = round(window.wal_fpi / workload.transactions, 5)
-    workload.unavailable.append(
-        Unavailable("wal_fpi_bytes", "needs pg_walinspect (the wal scenario measures it)")
-    )
-    workload.unavailable.append(
-        Unavailable("page_splits", "needs pg_walinspect (the wal scenario measures it)")
-    )
+    if inspection is not None:
+        study_steps.record_wal(workload, inspection)
+    elif step.wal_inspect is None:
+        workload.unavailable += [
+            Unavailable(metric, "needs pg_walinspect (a step with wal_inspect, as in the wal scenario)")
+            for metric in study_steps.WALINSPECT_FIGURES
+        ]
     workload.hit_ratio = window.hit_ratio
     workload.checkpoints = window.checkpoints
     workload.unavailable += window.unavailable
 
 
 def _record_series(ctx: StrategyRun, workload: str, outcome: pgbench.Run, sampler: Sampler) -> None:
-    lead = (ctx.strategy.name, workload, 1)
+    lead = (ctx.strategy.name, workload, ctx.repeat)
     series = ctx.run.series
     for sample in outcome.progress:
         series["tps"].append(
@@ -492,4 +586,6 @@ STEP_HANDLERS: dict[type, Callable[[StrategyRun, Step], None]] = {
     FillStep: _fill_step,
     SnapshotStep: _snapshot_step,
     PgbenchStep: _pgbench_step,
+    DensityStep: study_steps.density_step,
+    CopyStep: study_steps.copy_step,
 }

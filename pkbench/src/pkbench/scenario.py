@@ -41,6 +41,9 @@ class FillStep:
     rows_parameter: str
     batch_parameter: str
     statement: str
+    # When set, `rows` is the table's size after the step, not the rows it adds: successive fills then
+    # read as the sizes a study measures at (0, 1M, 5M ...), and a --rows override moves only the last.
+    total: bool = False
 
 
 @dataclass(frozen=True)
@@ -64,9 +67,32 @@ class PgbenchStep:
     name: str
     description: str
     scripts: tuple[Script, ...]
+    # With pg_walinspect: the window's WAL split into full-page images and records, page splits, and the
+    # distinct blocks and splits of these relations (None: not inspected).
+    wal_inspect: tuple[str, ...] | None = None
 
 
-Step = SqlStep | FillStep | SnapshotStep | PgbenchStep
+@dataclass(frozen=True)
+class DensityStep:
+    """Record pgstatindex of `indexes` and pgstattuple of `tables` under this step's name."""
+
+    name: str
+    indexes: tuple[str, ...]
+    tables: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CopyStep:
+    """COPY rows into a table from the client (the rows come from `source`, a query); timed."""
+
+    name: str
+    source: str
+    target: str
+
+
+Step = SqlStep | FillStep | SnapshotStep | PgbenchStep | DensityStep | CopyStep
+# Steps that produce figures of their own: a scenario needs at least one.
+MEASURING_STEPS = (PgbenchStep, DensityStep)
 
 
 def _text(where: str, table: Mapping[str, Any], key: str, default: str | None = None) -> str:
@@ -88,12 +114,39 @@ def _sql_step(where: str, table: Mapping[str, Any]) -> Step:
 
 
 def _fill_step(where: str, table: Mapping[str, Any]) -> Step:
+    total = table.get("total", False)
+    if not isinstance(total, bool):
+        raise PkbenchError(f"{where}: 'total' must be true or false")
     return FillStep(
         _text(where, table, "name"),
         _text(where, table, "rows", "rows"),
         _text(where, table, "batch_rows", "batch_rows"),
         _text(where, table, "statement"),
+        total,
     )
+
+
+def _names(where: str, table: Mapping[str, Any], key: str) -> tuple[str, ...]:
+    value = table.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise PkbenchError(f"{where}: '{key}' must be a list of relation names")
+    return tuple(value)
+
+
+def _density_step(where: str, table: Mapping[str, Any]) -> Step:
+    step = DensityStep(
+        _text(where, table, "name"), _names(where, table, "indexes"), _names(where, table, "tables")
+    )
+    if not step.indexes and not step.tables:
+        raise PkbenchError(f"{where}: name at least one of 'indexes' or 'tables'")
+    return step
+
+
+def _copy_step(where: str, table: Mapping[str, Any]) -> Step:
+    target = _text(where, table, "target")
+    if not re.match(r"(?is)^\s*COPY\s.*\sFROM\s+STDIN\b", target):
+        raise PkbenchError(f"{where}: 'target' must be a COPY ... FROM STDIN statement")
+    return CopyStep(_text(where, table, "name"), _text(where, table, "source"), target)
 
 
 def _snapshot_step(where: str, table: Mapping[str, Any]) -> Step:
@@ -120,7 +173,10 @@ def _pgbench_step(where: str, table: Mapping[str, Any]) -> Step:
         )
     if len({s.name for s in scripts}) != len(scripts):
         raise PkbenchError(f"{where}: script names must differ")
-    return PgbenchStep(_text(where, table, "name"), str(table.get("description", "")), tuple(scripts))
+    wal_inspect = _names(where, table, "wal_inspect") if "wal_inspect" in table else None
+    return PgbenchStep(
+        _text(where, table, "name"), str(table.get("description", "")), tuple(scripts), wal_inspect
+    )
 
 
 # One place to add a step kind: its parser here and its handler in runner.STEP_HANDLERS.
@@ -129,6 +185,8 @@ STEP_KINDS: dict[str, Callable[[str, Mapping[str, Any]], Step]] = {
     "fill": _fill_step,
     "snapshot": _snapshot_step,
     "pgbench": _pgbench_step,
+    "density": _density_step,
+    "copy": _copy_step,
 }
 
 
@@ -193,8 +251,10 @@ class Scenario:
                         )
                 if self.int_parameter(step.batch_parameter) < 1:
                     raise PkbenchError(f"{step.batch_parameter} must be at least 1")
-        if not any(isinstance(s, PgbenchStep) for s in self.steps):
-            raise PkbenchError(f"scenario {self.name}: needs at least one step of kind 'pgbench'")
+        if not any(isinstance(s, MEASURING_STEPS) for s in self.steps):
+            raise PkbenchError(
+                f"scenario {self.name}: needs at least one step of kind 'pgbench' or 'density'"
+            )
 
     def render(self, text: str, key_type: str, key_default: str, **extra: Value) -> str:
         """Fill the placeholders of one SQL text."""
@@ -218,6 +278,8 @@ def _texts(step: Step) -> list[str]:
         return [step.statement]
     if isinstance(step, PgbenchStep):
         return [s.sql for s in step.scripts]
+    if isinstance(step, CopyStep):
+        return [step.source, step.target]
     return []
 
 
