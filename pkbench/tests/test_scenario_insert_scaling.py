@@ -1,0 +1,70 @@
+"""insert-scaling at a tiny size: every index variant at every prefill size, with the fill times."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from pkbench import runner
+
+VARIANTS = ["pk", "unique", "btree", "noindex"]
+INDEX_OF = {"pk": "records_pkey", "unique": "records_id_key", "btree": "records_id_idx"}
+
+
+@pytest.fixture(scope="module")
+def scaling(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+    out = tmp_path_factory.mktemp("insert-scaling") / "results"
+    options = runner.Options(
+        scenario="insert-scaling",
+        strategies=["bigint", "uuid-v4-char32"],
+        parameters={"rows": 20000, "rows_small": 5000, "duration_s": 1, "clients": 2, "jobs": 1},
+        out=out,
+    )
+    runner.execute(options)
+    data = json.loads((out / "results.json").read_text())
+    return {s["name"]: s for s in data["strategies"]}
+
+
+def test_every_variant_is_measured_empty_small_and_large(scaling: dict[str, dict[str, Any]]) -> None:
+    for name, strategy in scaling.items():
+        assert strategy["status"] == "ok", (name, strategy["error"])
+        names = [w["name"] for w in strategy["workloads"]]
+        assert names == [f"{v}-{size}" for v in VARIANTS for size in ("empty", "small", "large")]
+        for workload in strategy["workloads"]:
+            assert workload["transactions"] > 0 and workload["failed_transactions"] == 0
+            assert [s["sql"] for s in workload["statements"]] == ["INSERT INTO records DEFAULT VALUES;"]
+
+
+def test_each_prefill_size_is_timed(scaling: dict[str, dict[str, Any]]) -> None:
+    for strategy in scaling.values():
+        durations = strategy["step_durations_s"]
+        for variant in VARIANTS:
+            assert durations[f"{variant}-fill-small"] > 0
+            assert durations[f"{variant}-fill-large"] > durations[f"{variant}-fill-small"] / 10
+
+
+def test_each_variant_has_exactly_its_index(scaling: dict[str, dict[str, Any]]) -> None:
+    for strategy in scaling.values():
+        for workload in strategy["workloads"]:
+            variant = workload["name"].split("-")[0]
+            indexes = workload["sizes_at_end"]["indexes"]
+            assert set(indexes) == ({INDEX_OF[variant]} if variant in INDEX_OF else set())
+
+
+def test_the_table_reaches_each_size(scaling: dict[str, dict[str, Any]]) -> None:
+    # 20000 rows of a bigint column need about 90 heap pages; 5000 about 23; the window's inserts add a few.
+    for strategy in scaling.values():
+        ends = {w["name"]: w["sizes_at_end"]["table_bytes"] for w in strategy["workloads"]}
+        for variant in VARIANTS:
+            assert ends[f"{variant}-empty"] < ends[f"{variant}-small"] < ends[f"{variant}-large"]
+
+
+def test_random_char32_keys_make_a_larger_index_than_bigint(scaling: dict[str, dict[str, Any]]) -> None:
+    def pkey_at_large(name: str) -> int:
+        workload = next(w for w in scaling[name]["workloads"] if w["name"] == "pk-large")
+        return int(workload["sizes_at_end"]["indexes"]["records_pkey"])
+
+    # 33 bytes of text plus header per entry in half-full random leaves, against 8 bytes in full leaves.
+    assert pkey_at_large("uuid-v4-char32") > 3 * pkey_at_large("bigint")
