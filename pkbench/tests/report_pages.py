@@ -11,6 +11,10 @@ DATA = Path(__file__).parent / "data"
 WAR_PG15 = DATA / "war-pg15"
 WAR_PG18 = DATA / "war-pg18"
 BLOAT_PG15 = DATA / "bloat-pg15"
+# Real runs (results.json and timeseries of `pkbench run --strategies bigint,uuid-v4,uuid-v4-text,uuid-v7
+# --rows 300000 --clients 4 --duration 20 --sample-every 2`, on PostgreSQL 15.20 and 18.4).
+WAR_REAL_PG15 = DATA / "war-real-pg15"
+WAR_REAL_PG18 = DATA / "war-real-pg18"
 
 
 def copy_run(source: Path, destination: Path) -> Path:

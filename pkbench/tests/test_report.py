@@ -11,6 +11,8 @@ from report_pages import (
     BLOAT_PG15,
     WAR_PG15,
     WAR_PG18,
+    WAR_REAL_PG15,
+    WAR_REAL_PG18,
     copy_run,
     embedded_figures,
     trace_color,
@@ -242,3 +244,26 @@ def test_comparison_of_disjoint_runs_says_so(tmp_path: Path) -> None:
     (other / "results.json").write_text(json.dumps(results))
     html = write_comparison([WAR_PG15, other], tmp_path / "compare").read_text(encoding="utf-8")
     assert "no strategy ran this workload in more than one of these runs" in html
+
+
+@pytest.mark.parametrize("real", [WAR_REAL_PG15, WAR_REAL_PG18], ids=lambda p: p.name)
+def test_report_of_a_real_run(real: Path, tmp_path: Path) -> None:
+    html = report_html(copy_run(real, tmp_path / real.name))
+    figures = embedded_figures(html)
+    expected = {f"chart-{kind}-{w}" for kind in PER_WORKLOAD_CHARTS for w in WORKLOADS} | {"chart-sizes"}
+    assert set(figures) == expected
+    results = json.loads((real / "results.json").read_text())
+    assert f"PostgreSQL {results['server']['version']}" in html
+    # pg_walinspect was not used: WAL is shown as bytes beside counts of full-page images, and says why
+    assert "wal_fpi_bytes is n/a, so the bytes cannot be split" in html
+    assert re.search(
+        r"hit ratio of key_sample: n/a for bigint, uuid-v4, uuid-v4-text, uuid-v7 \(no block", html
+    )
+
+
+def test_comparison_of_real_runs_across_versions(tmp_path: Path) -> None:
+    html = write_comparison([WAR_REAL_PG15, WAR_REAL_PG18], tmp_path / "compare").read_text(encoding="utf-8")
+    assert "war-real-pg15 (PostgreSQL 15.20)" in html and "war-real-pg18 (PostgreSQL 18.4)" in html
+    figures = embedded_figures(html)
+    for workload in WORKLOADS:
+        assert {t["name"] for t in figures[f"chart-compare-tps-{workload}"]} == set(MEASURED)

@@ -14,7 +14,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from report_pages import BLOAT_PG15, WAR_PG15, WAR_PG18, copy_run, embedded_figures
+from report_pages import (
+    BLOAT_PG15,
+    WAR_PG15,
+    WAR_PG18,
+    WAR_REAL_PG15,
+    WAR_REAL_PG18,
+    copy_run,
+    embedded_figures,
+)
 
 from pkbench.report import write_comparison, write_report
 
@@ -104,7 +112,9 @@ def assert_every_chart_drawn(charts: list[dict[str, Any]], html: str) -> None:
         assert chart["legendItems"], f"{chart['id']} has no legend"
 
 
-@pytest.mark.parametrize("fixture", [WAR_PG15, WAR_PG18, BLOAT_PG15], ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "fixture", [WAR_PG15, WAR_PG18, BLOAT_PG15, WAR_REAL_PG15, WAR_REAL_PG18], ids=lambda p: p.name
+)
 def test_report_renders_in_chromium(browser: Any, fixture: Path, tmp_path: Path) -> None:
     report = write_report(copy_run(fixture, tmp_path / fixture.name))
     charts = open_and_check(browser, report, tmp_path / f"{fixture.name}.png")
@@ -121,8 +131,11 @@ def test_report_without_a_timeseries_file_renders(browser: Any, tmp_path: Path) 
     assert_every_chart_drawn(charts, report.read_text(encoding="utf-8"))
 
 
-def test_comparison_renders_in_chromium(browser: Any, tmp_path: Path) -> None:
-    comparison = write_comparison([WAR_PG15, WAR_PG18, BLOAT_PG15], tmp_path / "compare")
+@pytest.mark.parametrize(
+    "runs", [[WAR_PG15, WAR_PG18, BLOAT_PG15], [WAR_REAL_PG15, WAR_REAL_PG18]], ids=["fixtures", "real"]
+)
+def test_comparison_renders_in_chromium(browser: Any, runs: list[Path], tmp_path: Path) -> None:
+    comparison = write_comparison(runs, tmp_path / "compare")
     charts = open_and_check(browser, comparison, tmp_path / "comparison.png")
     assert len(charts) >= 16
     assert_every_chart_drawn(charts, comparison.read_text(encoding="utf-8"))
