@@ -101,11 +101,7 @@ def latency_percentiles(run: Run, workload: str, colors: dict[str, str], div_id:
     title = f"Latency percentiles per statement: {workload}"
     chart = Chart(div_id, title, None)
     fig = go.Figure()
-    for strategy in run.measured_strategies:
-        name = str(strategy["name"])
-        found = workload_of(strategy, workload)
-        if found is None:
-            continue
+    for name, found in run.measured_in(workload):
         parts: list[tuple[str, JSON]] = [
             (str(s.get("name")), s) for s in found.get("statements") or [] if isinstance(s, dict)
         ]
@@ -142,9 +138,7 @@ def wal_per_transaction(run: Run, workload: str, colors: dict[str, str], div_id:
     """
     title = f"WAL per transaction: {workload}"
     chart = Chart(div_id, title, None)
-    measured = [
-        (str(s["name"]), w) for s in run.measured_strategies if (w := workload_of(s, workload)) is not None
-    ]
+    measured = run.measured_in(workload)
     split_by_bytes = bool(measured) and all(
         figure(w, "wal_fpi_bytes").available and (figure(w, "transactions").value or 0) > 0
         for _, w in measured
@@ -220,11 +214,7 @@ def hit_ratios(run: Run, workload: str, colors: dict[str, str], div_id: str) -> 
     title = f"Shared-buffer hit ratio per relation: {workload}"
     chart = Chart(div_id, title, None)
     fig = go.Figure()
-    for strategy in run.measured_strategies:
-        name = str(strategy["name"])
-        found = workload_of(strategy, workload)
-        if found is None:
-            continue
+    for name, found in run.measured_in(workload):
         ratios = found.get("hit_ratio")
         if not isinstance(ratios, dict):
             chart.na(name, "hit ratios", unavailable_of(found, "hit_ratio"))
@@ -307,10 +297,8 @@ def density_chart(run: Run, workload: str, colors: dict[str, str], div_id: str) 
     chart = Chart(div_id, title, None)
     fig = go.Figure()
     seen = False
-    for strategy in run.measured_strategies:
-        name = str(strategy["name"])
-        found = workload_of(strategy, workload)
-        if found is None or "density" not in found:
+    for name, found in run.measured_in(workload):
+        if "density" not in found:
             continue
         seen = True
         density = found.get("density")

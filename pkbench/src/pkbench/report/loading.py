@@ -100,6 +100,15 @@ class Run:
                     names.append(str(workload.get("name")))
         return names
 
+    def measured_in(self, workload: str) -> list[tuple[str, JSON]]:
+        """(strategy name, its workload object) for every measured strategy that ran WORKLOAD."""
+        pairs = []
+        for strategy in self.measured_strategies:
+            found = workload_of(strategy, workload)
+            if found is not None:
+                pairs.append((str(strategy.get("name")), found))
+        return pairs
+
     def rows(self, kind: str, strategy: str, workload: str) -> list[dict[str, str]]:
         """The samples of one time series for one strategy and workload, in file order."""
         return [

@@ -137,15 +137,7 @@ def run_sections(run: Run, colors: dict[str, str], prefix: str = "") -> list[Sec
         section = Section(
             f"workload-{key}",
             f"Workload {workload}",
-            next(
-                (
-                    str(w.get("description") or "")
-                    for s in run.measured_strategies
-                    for w in s.get("workloads") or []
-                    if isinstance(w, dict) and w.get("name") == workload
-                ),
-                "",
-            ),
+            next((str(w.get("description") or "") for _, w in run.measured_in(workload)), ""),
         )
         section.tables.append(Table(tables.WORKLOAD_HEADERS, tables.workload_rows(run, workload)))
         builders = [

@@ -99,10 +99,7 @@ WORKLOAD_HEADERS = [
 def workload_rows(run: Run, workload: str) -> list[SummaryRow]:
     """Every headline figure of one workload per strategy; null figures carry their reason."""
     rows = []
-    for strategy in run.measured_strategies:
-        found = workload_of(strategy, workload)
-        if found is None:
-            continue
+    for name, found in run.measured_in(workload):
         checkpoints = found.get("checkpoints")
         if isinstance(checkpoints, dict):
             timed, requested = figure(checkpoints, "timed"), figure(checkpoints, "requested")
@@ -117,7 +114,7 @@ def workload_rows(run: Run, workload: str) -> list[SummaryRow]:
 
         rows.append(
             SummaryRow(
-                str(strategy.get("name")),
+                name,
                 "ok",
                 [
                     formatted(figure(found, "transactions"), "{:,.0f}"),
