@@ -347,7 +347,10 @@ def _one_line(error: BaseException) -> str:
 def _sql_step(ctx: StrategyRun, step: Step) -> None:
     assert isinstance(step, SqlStep)
     started = time.monotonic()
+    reports: list[str] = []
     with ctx.connect() as conn:
+        # What the server reports back (VACUUM VERBOSE, for one) is kept in the results directory.
+        conn.add_notice_handler(lambda notice: reports.append(f"{notice.severity}: {notice.message_primary}"))
         for statement in step.statements:
             conn.execute(ctx.render(statement))
         for statement in step.if_permitted:
@@ -356,6 +359,11 @@ def _sql_step(ctx: StrategyRun, step: Step) -> None:
             except psycopg.errors.InsufficientPrivilege as e:
                 ctx.result.unavailable.append(Unavailable(f"{step.name}: {statement}", _one_line(e)))
     ctx.result.step_durations_s[step.name] = round(time.monotonic() - started, 3)
+    if reports:
+        folder = ctx.plan.out_dir / "steps" / ctx.strategy.name
+        folder.mkdir(parents=True, exist_ok=True)
+        suffix = "" if ctx.repeat == 1 else f".repeat-{ctx.repeat}"
+        (folder / f"{step.name}{suffix}.log").write_text("\n".join(reports) + "\n")
 
 
 def _fill_step(ctx: StrategyRun, step: Step) -> None:

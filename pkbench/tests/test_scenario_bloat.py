@@ -1,0 +1,76 @@
+"""The bloat scenario at a tiny size: density before and after deleting the oldest half, VACUUM, COPY 4N."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pkbench import runner
+
+N = 20000
+
+
+@pytest.fixture(scope="module")
+def bloat(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, dict[str, Any]]]:
+    out = tmp_path_factory.mktemp("bloat") / "results"
+    runner.execute(
+        runner.Options(scenario="bloat", strategies=["bigint", "uuid-v4"], parameters={"rows": N}, out=out)
+    )
+    data = json.loads((out / "results.json").read_text())
+    return out, {s["name"]: s for s in data["strategies"]}
+
+
+def pkey(strategy: dict[str, Any], stage: str) -> dict[str, Any]:
+    figures: dict[str, Any] = strategy["density"][stage]["records_pkey"]
+    return figures
+
+
+def table(strategy: dict[str, Any], stage: str) -> dict[str, Any]:
+    figures: dict[str, Any] = strategy["density"][stage]["records"]
+    return figures
+
+
+def test_every_stage_is_measured_and_timed(bloat: tuple[Path, dict[str, dict[str, Any]]]) -> None:
+    out, strategies = bloat
+    for name, strategy in strategies.items():
+        assert strategy["status"] == "ok", (name, strategy["error"])
+        assert list(strategy["density"]) == ["after-insert", "after-delete", "after-vacuum", "after-copy"]
+        for step in ("insert", "delete-oldest-half", "vacuum", "copy-4n"):
+            assert strategy["step_durations_s"][step] > 0
+        report = (out / "steps" / name / "vacuum.log").read_text()
+        assert f"tuples: {N // 2} removed" in report
+
+
+def test_rows_are_where_the_steps_put_them(bloat: tuple[Path, dict[str, dict[str, Any]]]) -> None:
+    for strategy in bloat[1].values():
+        assert table(strategy, "after-insert")["tuple_count"] == N
+        assert table(strategy, "after-delete")["tuple_count"] == N // 2
+        assert table(strategy, "after-delete")["dead_tuple_count"] == N // 2
+        assert table(strategy, "after-vacuum")["dead_tuple_count"] == 0
+        assert table(strategy, "after-copy")["tuple_count"] == N // 2 + 4 * N
+
+
+def test_deleting_the_oldest_half_empties_pages_of_ordered_keys_and_thins_random_ones(
+    bloat: tuple[Path, dict[str, dict[str, Any]]],
+) -> None:
+    bigint, v4 = bloat[1]["bigint"], bloat[1]["uuid-v4"]
+    assert pkey(bigint, "after-insert")["avg_leaf_density"] >= 0.85
+    assert 0.55 <= pkey(v4, "after-insert")["avg_leaf_density"] <= 0.8
+    # The oldest bigint keys fill the left half of the index: VACUUM deletes those pages whole.
+    assert pkey(bigint, "after-vacuum")["deleted_pages"] >= 0.4 * pkey(bigint, "after-insert")["leaf_pages"]
+    assert pkey(bigint, "after-vacuum")["avg_leaf_density"] >= 0.8
+    # The oldest random keys are everywhere: every leaf keeps its page with half its entries.
+    assert pkey(v4, "after-vacuum")["deleted_pages"] <= 2
+    assert pkey(v4, "after-vacuum")["avg_leaf_density"] <= 0.6 * pkey(v4, "after-insert")["avg_leaf_density"]
+
+
+def test_after_the_copy_the_random_index_stays_larger_and_looser(
+    bloat: tuple[Path, dict[str, dict[str, Any]]],
+) -> None:
+    bigint, v4 = bloat[1]["bigint"], bloat[1]["uuid-v4"]
+    assert pkey(v4, "after-copy")["index_bytes"] > 1.3 * pkey(bigint, "after-copy")["index_bytes"]
+    assert pkey(v4, "after-copy")["avg_leaf_density"] < pkey(bigint, "after-copy")["avg_leaf_density"]
+    assert pkey(v4, "after-copy")["avg_leaf_density"] > pkey(v4, "after-vacuum")["avg_leaf_density"]
