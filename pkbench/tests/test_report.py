@@ -267,3 +267,22 @@ def test_comparison_of_real_runs_across_versions(tmp_path: Path) -> None:
     figures = embedded_figures(html)
     for workload in WORKLOADS:
         assert {t["name"] for t in figures[f"chart-compare-tps-{workload}"]} == set(MEASURED)
+
+
+def test_repeats_show_spread_and_every_repeat(war15: Path) -> None:
+    results = json.loads((war15 / "results.json").read_text())
+    results["strategies"][0]["spread"] = {"workloads.lookup-by-data.tps": [2900.0, 3100.0]}
+    (war15 / "results.json").write_text(json.dumps(results))
+    tps_csv = war15 / "timeseries" / "tps.csv"
+    lines = tps_csv.read_text().splitlines()
+    second = [
+        line.replace(",1,", ",2,", 1) for line in lines[1:] if line.startswith("bigint,lookup-by-data,")
+    ]
+    tps_csv.write_text("\n".join([*lines, *second]) + "\n")
+    html = report_html(war15)
+    assert "3,010.0 (2,900.0\N{EN DASH}3,100.0)" in html
+    bigint_lines = [
+        t for t in embedded_figures(html)["chart-tps-lookup-by-data"] if t["legendgroup"] == "bigint"
+    ]
+    assert [t["name"] for t in bigint_lines] == ["bigint (repeat 1)", "bigint (repeat 2)"]
+    assert len({t["line"]["color"] for t in bigint_lines}) == 1

@@ -97,40 +97,44 @@ WORKLOAD_HEADERS = [
 
 
 def workload_rows(run: Run, workload: str) -> list[SummaryRow]:
-    """Every headline figure of one workload per strategy; null figures carry their reason."""
+    """Every headline figure of one workload per strategy; null figures carry their reason.
+
+    With --repeat, a figure is the median and its [min, max] over the repeats follows in brackets.
+    """
     rows = []
+    spreads = {str(s.get("name")): s.get("spread") for s in run.measured_strategies}
     for name, found in run.measured_in(workload):
+        spread = spreads.get(name)
+
+        def cell(path: str, fmt: str, found: JSON = found, spread: object = spread) -> Cell:
+            group, _, key = path.rpartition(".")
+            shown = formatted(nested_figure(found, group, key) if group else figure(found, key), fmt)
+            bounds = spread.get(f"workloads.{workload}.{path}") if isinstance(spread, dict) else None
+            if shown.missing or not isinstance(bounds, list) or len(bounds) != 2:
+                return shown
+            low, high = (fmt.format(bound) for bound in bounds)
+            return Cell(f"{shown.text} ({low}\N{EN DASH}{high})")
+
         checkpoints = found.get("checkpoints")
         if isinstance(checkpoints, dict):
             timed, requested = figure(checkpoints, "timed"), figure(checkpoints, "requested")
-            checkpoint_cell = Cell(
-                f"{format_count(timed)} / {format_count(requested)}",
-            )
+            checkpoint_cell = Cell(f"{format_count(timed)} / {format_count(requested)}")
         else:
             checkpoint_cell = na(figure(found, "checkpoints").reason)
-
-        def latency_cell(key: str, found: JSON = found) -> Cell:
-            return formatted(nested_figure(found, "latency_ms", key), "{:,.2f}")
-
-        rows.append(
-            SummaryRow(
-                name,
-                "ok",
-                [
-                    formatted(figure(found, "transactions"), "{:,.0f}"),
-                    formatted(figure(found, "failed_transactions"), "{:,.0f}"),
-                    formatted(figure(found, "tps"), "{:,.1f}"),
-                    latency_cell("mean"),
-                    latency_cell("p95"),
-                    latency_cell("p99"),
-                    formatted(figure(found, "wal_bytes_per_transaction"), "{:,.0f}"),
-                    formatted(figure(found, "wal_fpi_per_transaction"), "{:,.3f}"),
-                    mebibytes(figure(found, "wal_fpi_bytes")),
-                    formatted(figure(found, "page_splits"), "{:,.0f}"),
-                    checkpoint_cell,
-                ],
-            )
-        )
+        cells = [
+            cell("transactions", "{:,.0f}"),
+            cell("failed_transactions", "{:,.0f}"),
+            cell("tps", "{:,.1f}"),
+            cell("latency_ms.mean", "{:,.2f}"),
+            cell("latency_ms.p95", "{:,.2f}"),
+            cell("latency_ms.p99", "{:,.2f}"),
+            cell("wal_bytes_per_transaction", "{:,.0f}"),
+            cell("wal_fpi_per_transaction", "{:,.3f}"),
+            mebibytes(figure(found, "wal_fpi_bytes")),
+            cell("page_splits", "{:,.0f}"),
+            checkpoint_cell,
+        ]
+        rows.append(SummaryRow(name, "ok", cells))
     return rows
 
 
