@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 MISSING = "\u2013"
+TIMES = "\u00d7"
 # Within this relative difference two figures are called the same.
 SAME_WITHIN = 0.03
 
@@ -33,9 +34,10 @@ def _relative(this: float, other: float, better: str, worse: str, same: str) -> 
         return ""
     if abs(this - other) / max(this, other) < SAME_WITHIN:
         return same
-    if this < other:
-        return f"{(other / this - 1) * 100:.0f}% {better}"
-    return f"{(this / other - 1) * 100:.0f}% {worse}"
+    ratio = max(this, other) / min(this, other)
+    # "3.0x slower" reads better than "200% slower" once one takes twice the other.
+    amount = f"{ratio:.1f}{TIMES}" if ratio >= 2 else f"{(ratio - 1) * 100:.0f}%"
+    return f"{amount} {better if this < other else worse}"
 
 
 def comparison(this: Mapping[str, Any], other: Mapping[str, Any]) -> str:
@@ -74,13 +76,15 @@ def rows(results: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
             if w["name"] not in workload_names:
                 workload_names.append(w["name"])
     prefill_rows = results.get("scenario", {}).get("parameters", {}).get("rows")
+    # The first workload's window shows the cache pressure of the inserts (the later ones share the cache).
+    first = workload_names[0] if workload_names else ""
     header = [
         "Strategy",
         f"Time to insert {prefill_rows:,} rows" if prefill_rows else "Prefill time",
         "Average rate (rows/s)",
         *[f"TPS {n}" for n in workload_names],
-        "PK hit ratio",
-        "WAL/tx",
+        f"PK hit ratio {first}".strip(),
+        f"WAL/tx {first}".strip(),
         "Size at finish",
         "Compared with the one before",
         "Compared with bigint",
@@ -96,7 +100,7 @@ def rows(results: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
         prefill = s.get("prefill") or {}
         by_name = {w["name"]: w for w in s.get("workloads") or []}
         tps = [_number((by_name.get(n) or {}).get("tps")) for n in workload_names]
-        last = (s.get("workloads") or [{}])[-1]
+        last = by_name.get(first) or {}
         pk = _primary_key_name(s)
         hit = (last.get("hit_ratio") or {}).get(pk) if pk else None
         wal = last.get("wal_bytes_per_transaction")
@@ -146,7 +150,8 @@ def markdown(results: Mapping[str, Any]) -> str:
     lines += [
         "",
         "Time to insert: the prefill with the indexes in place. TPS: pgbench transactions per second "
-        "(each a single insert or lookup). PK hit ratio and WAL/tx: the last workload's window. "
+        "(each a single insert or lookup). PK hit ratio (shared buffers) and WAL per transaction: the first "
+        "workload's window, which starts right after a checkpoint. "
         "Size at finish: table and indexes after the last workload.",
         "",
     ]
