@@ -1,0 +1,458 @@
+-- sequuid/plpgsql/sequuid.sql: the sequuid generators and utilities without C, for servers that cannot load
+-- extensions (RDS, Cloud SQL, Azure).  Same names, signatures and results as the C extension; install with
+--
+--     psql -v ON_ERROR_STOP=1 -f sequuid.sql
+--
+-- The public functions go into the first schema of search_path, like CREATE EXTENSION would put them; the
+-- helpers they call live in schema sequuid and are always called schema-qualified, so the functions (and an
+-- index using uuid_time_ops) work under any search_path, including the one maintenance commands impose.
+--
+-- Differences from the C extension, all forced by what SQL can do (see README, "PL/pgSQL port"):
+--   * The generators keep their per-backend state in session settings (sequuid.v7_state, sequuid.v6_state,
+--     sequuid.ulid_state) written with set_config(), which PostgreSQL forbids in parallel mode: they are
+--     PARALLEL UNSAFE here (PARALLEL SAFE in C), and a transaction that rolls back also rolls their state back.
+--   * Zero-argument generators are not declared STRICT: a STRICT SQL function whose body has a CASE or
+--     greatest() is never inlined, and inlining is what makes them fast.  NULL in still gives NULL out.
+--   * No sortsupport for uuid_time_ops; no shared (cluster-wide) ordering; no sequuid.clock_offset.
+--   * The bits that follow the prefix of uuid_time_nextval / uuid_sequence_nextval inside the first 32 bits come
+--     from random(); every other random bit comes from gen_random_uuid().
+-- The generators are single SQL expressions so the planner inlines them: every function call saved counts
+-- against the cost target of 2x gen_random_uuid().
+
+CREATE SCHEMA IF NOT EXISTS sequuid;
+COMMENT ON SCHEMA sequuid IS 'helpers of the sequuid PL/pgSQL port';
+GRANT USAGE ON SCHEMA sequuid TO PUBLIC;
+
+-- errors -----------------------------------------------------------------------------------------------------
+
+CREATE FUNCTION sequuid.raise_not_positive(argument text, value integer) RETURNS uuid
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+AS $$
+BEGIN
+    RAISE EXCEPTION 'argument "%" must be at least 1, not %', argument, value
+        USING ERRCODE = 'invalid_parameter_value', HINT = 'Pass a positive integer.';
+END
+$$;
+
+CREATE FUNCTION sequuid.raise_shift_out_of_range() RETURNS uuid
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+AS $$
+BEGIN
+    RAISE EXCEPTION 'argument "shift" moves the timestamp outside the range of a UUIDv7'
+        USING ERRCODE = 'datetime_field_overflow',
+              HINT = 'The shifted time must lie between 1970-01-01 00:00:00 UTC and 10889-08-02 05:31:50.655 UTC.';
+END
+$$;
+
+-- clocks -----------------------------------------------------------------------------------------------------
+-- Unix time in microseconds: the resolution of clock_timestamp().  date_part's float8 holds it exactly until the
+-- year 2255.
+
+CREATE FUNCTION sequuid.unix_us() RETURNS bigint
+    LANGUAGE sql VOLATILE PARALLEL SAFE
+AS $$ SELECT (date_part('epoch', clock_timestamp()) * 1000000)::bigint $$;
+
+-- the v7 clock in 1/4096 ms (the unit of the 12-bit fraction), strictly increasing in this backend: the current
+-- time, or the previous value plus one when the clock has not moved on (PostgreSQL 18's rule, in fraction units)
+CREATE FUNCTION sequuid.v7_ticks() RETURNS bigint
+    LANGUAGE sql VOLATILE PARALLEL UNSAFE
+AS $$
+    SELECT set_config('sequuid.v7_state',
+                      greatest(sequuid.unix_us() * 512 / 125,
+                               nullif(current_setting('sequuid.v7_state', true), '')::bigint + 1)::text,
+                      false)::bigint
+$$;
+
+-- the v6 clock in 100 ns since 1582-10-15, strictly increasing in this backend
+CREATE FUNCTION sequuid.v6_ticks() RETURNS bigint
+    LANGUAGE sql VOLATILE PARALLEL UNSAFE
+AS $$
+    SELECT set_config('sequuid.v6_state',
+                      greatest(sequuid.unix_us() * 10 + 122192928000000000,
+                               nullif(current_setting('sequuid.v6_state', true), '')::bigint + 1)::text,
+                      false)::bigint
+$$;
+
+-- layouts ----------------------------------------------------------------------------------------------------
+-- v7 and v6 share one shape: 60 bits of time, most significant first, with the version nibble after the first
+-- 48 of them (RFC 9562 sections 5.6 and 5.7).  These return the first 8 octets.
+
+CREATE FUNCTION sequuid.time_octets(ticks bigint, version bit) RETURNS bytea
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$ SELECT int8send(overlay(ticks::bit(60) PLACING version FROM 49 FOR 0)::bigint) $$;
+
+-- ceil(log2(count)): the number of significant bits of count - 1
+CREATE FUNCTION sequuid.prefix_bits(count integer) RETURNS integer
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$ SELECT length(ltrim((count - 1)::bit(32)::text, '0')) $$;
+
+-- v8 with the sequential-uuids prefix: block big-endian in the leading ceil(log2(block_count)) bits, random bits
+-- after it (random() inside the first 32 bits, gen_random_uuid() for the other 90), version 8, variant 10
+CREATE FUNCTION sequuid.prefixed(block bigint, block_count integer) RETURNS uuid
+    LANGUAGE sql VOLATILE PARALLEL SAFE
+AS $$
+    SELECT (lpad(to_hex((block << (32 - sequuid.prefix_bits(block_count)))
+                        | (random() * (1::bigint << (32 - sequuid.prefix_bits(block_count))))::bigint
+                          % (1::bigint << (32 - sequuid.prefix_bits(block_count)))), 8, '0')
+            || substr(overlay(encode(uuid_send(gen_random_uuid()), 'hex') PLACING '8' FROM 13 FOR 1), 9))::uuid
+$$;
+
+-- generators -------------------------------------------------------------------------------------------------
+
+CREATE FUNCTION uuid_generate_v7() RETURNS uuid
+    LANGUAGE sql VOLATILE PARALLEL UNSAFE
+AS $$
+    SELECT encode(sequuid.time_octets(sequuid.v7_ticks(), B'0111') || substr(uuid_send(gen_random_uuid()), 9),
+                  'hex')::uuid
+$$;
+COMMENT ON FUNCTION uuid_generate_v7() IS
+    'RFC 9562 UUIDv7 as PostgreSQL 18 builds it (ms + 12-bit sub-ms fraction), strictly increasing per backend';
+
+-- the ascending clock moved by the shift with calendar arithmetic, like core uuidv7(interval)
+CREATE FUNCTION uuid_generate_v7(shift interval) RETURNS uuid
+    LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+AS $$
+DECLARE
+    ticks bigint := sequuid.v7_ticks();
+    unix_us numeric;
+BEGIN
+    IF NOT isfinite(shift) THEN
+        RAISE EXCEPTION 'argument "shift" must be a finite interval'
+            USING ERRCODE = 'datetime_field_overflow', HINT = 'Pass a finite interval such as ''-1 hour''.';
+    END IF;
+    BEGIN
+        -- the microsecond of the ascending clock (rounding up inverts ticks = floor(us * 4096 / 1000)), shifted
+        unix_us := extract(epoch FROM sequuid.timestamptz((ticks * 125 + 511) / 512) + shift) * 1000000;
+    EXCEPTION WHEN datetime_field_overflow OR numeric_value_out_of_range OR interval_field_overflow THEN
+        PERFORM sequuid.raise_shift_out_of_range();
+    END;
+    IF unix_us < 0 OR unix_us >= 281474976710656000 THEN
+        PERFORM sequuid.raise_shift_out_of_range();
+    END IF;
+    RETURN encode(sequuid.time_octets(unix_us::bigint / 1000 * 4096 + unix_us::bigint % 1000 * 512 / 125, B'0111')
+                  || substr(uuid_send(gen_random_uuid()), 9), 'hex')::uuid;
+END
+$$;
+COMMENT ON FUNCTION uuid_generate_v7(interval) IS 'UUIDv7 of the current time moved by shift, like core uuidv7(interval)';
+
+-- clock_seq (with the variant) and node random, the node's multicast bit (bit 80 as set_bit counts) set
+CREATE FUNCTION uuid_generate_v6() RETURNS uuid
+    LANGUAGE sql VOLATILE PARALLEL UNSAFE
+AS $$
+    SELECT encode(set_bit(sequuid.time_octets(sequuid.v6_ticks(), B'0110') || substr(uuid_send(gen_random_uuid()), 9),
+                          80, 1), 'hex')::uuid
+$$;
+COMMENT ON FUNCTION uuid_generate_v6() IS
+    'RFC 9562 UUIDv6 (Gregorian 100-ns time, random clock_seq and multicast node), strictly increasing per backend';
+
+-- The ULID spec's monotonic mode.  The state is the previous ULID as 32 hex digits; a call in a later millisecond
+-- starts from fresh random bits, any other call adds one to the 80 random bits (low 60 bits first, carrying into
+-- the high 20), and when all 80 are ones moves on to the next millisecond with fresh bits instead of wrapping.
+CREATE FUNCTION uuid_generate_ulid() RETURNS uuid
+    LANGUAGE sql VOLATILE PARALLEL UNSAFE
+AS $$
+    SELECT set_config('sequuid.ulid_state', CASE
+        WHEN sequuid.unix_us() / 1000 > coalesce(('x' || left(nullif(current_setting('sequuid.ulid_state', true), ''), 12))::bit(48)::bigint, -1)
+            THEN lpad(to_hex(sequuid.unix_us() / 1000), 12, '0') || right(encode(uuid_send(gen_random_uuid()), 'hex'), 20)
+        WHEN right(current_setting('sequuid.ulid_state'), 15) <> 'fffffffffffffff'
+            THEN left(current_setting('sequuid.ulid_state'), 17)
+                 || lpad(to_hex(('x' || right(current_setting('sequuid.ulid_state'), 15))::bit(60)::bigint + 1), 15, '0')
+        WHEN substr(current_setting('sequuid.ulid_state'), 13, 5) <> 'fffff'
+            THEN left(current_setting('sequuid.ulid_state'), 12)
+                 || lpad(to_hex(('x' || substr(current_setting('sequuid.ulid_state'), 13, 5))::bit(20)::int + 1), 5, '0')
+                 || '000000000000000'
+        ELSE lpad(to_hex(('x' || left(current_setting('sequuid.ulid_state'), 12))::bit(48)::bigint + 1), 12, '0')
+             || right(encode(uuid_send(gen_random_uuid()), 'hex'), 20)
+        END, false)::uuid
+$$;
+COMMENT ON FUNCTION uuid_generate_ulid() IS
+    'ULID (48-bit ms + 80 random bits) as uuid, monotonic per backend (same ms: previous + 1)';
+
+-- (i / block_size) mod block_count with i = nextval(seq) - 1, floored for negative sequences; numeric keeps
+-- nextval's minimum exact.  nextval is called only for valid, non-NULL arguments, so bad input moves nothing.
+CREATE FUNCTION uuid_sequence_nextval(seq regclass, block_size integer DEFAULT 65536,
+                                      block_count integer DEFAULT 65536) RETURNS uuid
+    LANGUAGE sql VOLATILE PARALLEL UNSAFE
+AS $$
+    SELECT CASE
+        WHEN block_size < 1 THEN sequuid.raise_not_positive('block_size', block_size)
+        WHEN block_count < 1 THEN sequuid.raise_not_positive('block_count', block_count)
+        WHEN seq IS NOT NULL AND block_size IS NOT NULL AND block_count IS NOT NULL THEN
+            -- floor((v - 1) / block_size): shifting by 2^63 blocks makes the dividend non-negative first
+            sequuid.prefixed(mod(mod(div(nextval(seq)::numeric - 1 + 9223372036854775808 * block_size::numeric,
+                                         block_size) - 9223372036854775808, block_count) + block_count,
+                                 block_count)::bigint,
+                             block_count)
+        END
+$$;
+COMMENT ON FUNCTION uuid_sequence_nextval(regclass, integer, integer) IS
+    'version 8 UUID led by ((nextval(seq) - 1) / block_size) mod block_count in ceil(log2(block_count)) bits, rest random';
+
+CREATE FUNCTION uuid_time_nextval(interval_length integer DEFAULT 60, interval_count integer DEFAULT 65536)
+    RETURNS uuid
+    LANGUAGE sql VOLATILE PARALLEL UNSAFE
+AS $$
+    SELECT CASE
+        WHEN interval_length < 1 THEN sequuid.raise_not_positive('interval_length', interval_length)
+        WHEN interval_count < 1 THEN sequuid.raise_not_positive('interval_count', interval_count)
+        ELSE sequuid.prefixed(sequuid.unix_us() / 1000000 / interval_length % interval_count, interval_count)
+        END
+$$;
+COMMENT ON FUNCTION uuid_time_nextval(integer, integer) IS
+    'version 8 UUID led by (unix seconds / interval_length) mod interval_count in ceil(log2(interval_count)) bits, rest random';
+
+-- utilities (issue 3) ----------------------------------------------------------------------------------------
+-- Deterministic: IMMUTABLE, STRICT, PARALLEL SAFE, exactly as in C.
+
+-- Unix microseconds as timestamptz; whole seconds times 10^6 stay exact in the float8 of interval multiplication
+CREATE FUNCTION sequuid.timestamptz(unix_us bigint) RETURNS timestamptz
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+    SELECT timestamptz '1970-01-01 00:00:00+00' + (unix_us / 1000000) * interval '1 second'
+           + (unix_us % 1000000) * interval '1 microsecond'
+$$;
+
+-- Internal helpers are not STRICT, so that the planner can inline them (a STRICT SQL function whose body has a
+-- CASE is never inlined); the public functions around them are STRICT like their C twins.
+
+-- the 32 hex digits of a uuid
+CREATE FUNCTION sequuid.hex(id uuid) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$ SELECT encode(uuid_send(id), 'hex') $$;
+
+-- the version of an RFC 9562 UUID, NULL for other variants
+CREATE FUNCTION sequuid.rfc_version(id uuid) RETURNS integer
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$ SELECT CASE WHEN get_byte(uuid_send(id), 8) >> 6 = 2 THEN get_byte(uuid_send(id), 6) >> 4 END $$;
+
+-- the 60-bit Gregorian 100-ns count of a v1 / v6 UUID, as 15 hex digits
+CREATE FUNCTION sequuid.v1_time_hex(hex text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$ SELECT substr(hex, 14, 3) || substr(hex, 9, 4) || substr(hex, 1, 8) $$;
+
+CREATE FUNCTION sequuid.v6_time_hex(hex text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$ SELECT substr(hex, 1, 12) || substr(hex, 14, 3) $$;
+
+-- the variant field as RFC 9562 Table 1 reads it
+CREATE FUNCTION sequuid.variant(id uuid) RETURNS integer
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT CASE WHEN get_byte(uuid_send(id), 8) < 128 THEN 0
+                WHEN get_byte(uuid_send(id), 8) < 192 THEN 2
+                ELSE get_byte(uuid_send(id), 8) >> 5 END
+$$;
+
+CREATE FUNCTION uuid_variant(id uuid) RETURNS integer
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT sequuid.variant(id) $$;
+COMMENT ON FUNCTION uuid_variant(uuid) IS
+    'variant field as RFC 9562 Table 1 reads it: 0 NCS, 2 RFC 9562, 6 Microsoft, 7 reserved';
+
+CREATE FUNCTION uuid_version(id uuid) RETURNS integer
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT sequuid.rfc_version(id) $$;
+COMMENT ON FUNCTION uuid_version(uuid) IS 'version field of an RFC 9562 UUID; NULL for other variants';
+
+-- v1/v6 truncated to the microsecond; v7 to the last whole microsecond that starts inside its fraction's 244 ns
+-- (the last nanosecond of fraction f is ceil((f + 1) * 10^6 / 4096) - 1), as in C
+CREATE FUNCTION uuid_timestamp(id uuid) RETURNS timestamptz
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+    SELECT CASE sequuid.rfc_version(id)
+        WHEN 1 THEN sequuid.timestamptz(('x' || sequuid.v1_time_hex(sequuid.hex(id)))::bit(60)::bigint / 10
+                                        - 12219292800000000)
+        WHEN 6 THEN sequuid.timestamptz(('x' || sequuid.v6_time_hex(sequuid.hex(id)))::bit(60)::bigint / 10
+                                        - 12219292800000000)
+        WHEN 7 THEN sequuid.timestamptz(('x' || left(sequuid.hex(id), 12))::bit(48)::bigint * 1000
+                                        + (((('x' || substr(sequuid.hex(id), 14, 3))::bit(12)::bigint + 1) * 1000000
+                                            + 4095) / 4096 - 1) / 1000)
+        END
+$$;
+COMMENT ON FUNCTION uuid_timestamp(uuid) IS
+    'instant a v1, v6 or v7 UUID was made, to the microsecond (v7 sub-millisecond fraction included); NULL for other UUIDs';
+
+CREATE FUNCTION ulid_timestamp(id uuid) RETURNS timestamptz
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT sequuid.timestamptz(('x' || left(sequuid.hex(id), 12))::bit(48)::bigint * 1000) $$;
+COMMENT ON FUNCTION ulid_timestamp(uuid) IS 'the millisecond timestamp of a ULID stored as uuid';
+
+CREATE FUNCTION sequuid.raise_wrong_version(id uuid, expected integer, function_name text) RETURNS uuid
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+AS $$
+BEGIN
+    IF sequuid.rfc_version(id) IS NULL THEN
+        RAISE EXCEPTION 'argument "id" of % must be a version % UUID, found variant %',
+                        function_name, expected, sequuid.variant(id)
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'Only RFC 9562 UUIDs (variant 2) have a version.';
+    END IF;
+    RAISE EXCEPTION 'argument "id" of % must be a version % UUID, found version %',
+                    function_name, expected, sequuid.rfc_version(id)
+        USING ERRCODE = 'invalid_parameter_value';
+END
+$$;
+
+-- only the 60 timestamp bits move and the version nibble changes; every other bit is kept
+CREATE FUNCTION uuid_v1_to_v6(id uuid) RETURNS uuid
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+    SELECT CASE WHEN sequuid.rfc_version(id) = 1
+        THEN (left(sequuid.v1_time_hex(sequuid.hex(id)), 12) || '6' || right(sequuid.v1_time_hex(sequuid.hex(id)), 3)
+              || substr(sequuid.hex(id), 17))::uuid
+        ELSE sequuid.raise_wrong_version(id, 1, 'uuid_v1_to_v6') END
+$$;
+COMMENT ON FUNCTION uuid_v1_to_v6(uuid) IS 'the same UUID with its timestamp most significant first (lossless)';
+
+CREATE FUNCTION uuid_v6_to_v1(id uuid) RETURNS uuid
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+    SELECT CASE WHEN sequuid.rfc_version(id) = 6
+        THEN (right(sequuid.v6_time_hex(sequuid.hex(id)), 8) || substr(sequuid.v6_time_hex(sequuid.hex(id)), 4, 4)
+              || '1' || left(sequuid.v6_time_hex(sequuid.hex(id)), 3) || substr(sequuid.hex(id), 17))::uuid
+        ELSE sequuid.raise_wrong_version(id, 6, 'uuid_v6_to_v1') END
+$$;
+COMMENT ON FUNCTION uuid_v6_to_v1(uuid) IS 'inverse of uuid_v1_to_v6 (lossless)';
+
+CREATE FUNCTION uuid_v7_boundary(instant timestamptz) RETURNS uuid
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+DECLARE
+    unix_us numeric;
+BEGIN
+    IF isfinite(instant) THEN
+        unix_us := extract(epoch FROM instant) * 1000000;
+    END IF;
+    IF unix_us IS NULL OR unix_us < 0 OR unix_us >= 281474976710656000 THEN
+        RAISE EXCEPTION 'argument "instant" of uuid_v7_boundary is out of the UUIDv7 range'
+            USING ERRCODE = 'datetime_field_overflow',
+                  DETAIL = 'UUIDv7 holds instants from 1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655999 UTC.';
+    END IF;
+    RETURN encode(sequuid.time_octets(unix_us::bigint / 1000 * 4096 + unix_us::bigint % 1000 * 512 / 125, B'0111')
+                  || '\x8000000000000000'::bytea, 'hex')::uuid;
+END
+$$;
+COMMENT ON FUNCTION uuid_v7_boundary(timestamptz) IS
+    'smallest UUIDv7 made at or after the instant, for range conditions on v7 keys';
+
+-- ULID text: 130 bits (two zero bits, then the 128 of the uuid) in 26 base-32 digits, most significant first,
+-- handled as 2 + 12 + 12 digits: octet 0, then two runs of 60 bits (15 hex digits each).  Spelled out digit by
+-- digit: PL/pgSQL evaluates one long expression much faster than a loop.
+CREATE FUNCTION uuid_to_ulid(id uuid) RETURNS text
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+DECLARE
+    alphabet constant text := '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+    hex constant text := encode(uuid_send(id), 'hex');
+    octet0 constant bigint := get_byte(uuid_send(id), 0);
+    middle constant bigint := ('x' || substr(hex, 3, 15))::bit(60)::bigint;
+    low constant bigint := ('x' || right(hex, 15))::bit(60)::bigint;
+BEGIN
+    RETURN substr(alphabet, ((octet0 >> 5) & 31)::int + 1, 1) || substr(alphabet, ((octet0 >> 0) & 31)::int + 1, 1)
+           || substr(alphabet, ((middle >> 55) & 31)::int + 1, 1) || substr(alphabet, ((middle >> 50) & 31)::int + 1, 1) || substr(alphabet, ((middle >> 45) & 31)::int + 1, 1)
+           || substr(alphabet, ((middle >> 40) & 31)::int + 1, 1) || substr(alphabet, ((middle >> 35) & 31)::int + 1, 1) || substr(alphabet, ((middle >> 30) & 31)::int + 1, 1)
+           || substr(alphabet, ((middle >> 25) & 31)::int + 1, 1) || substr(alphabet, ((middle >> 20) & 31)::int + 1, 1) || substr(alphabet, ((middle >> 15) & 31)::int + 1, 1)
+           || substr(alphabet, ((middle >> 10) & 31)::int + 1, 1) || substr(alphabet, ((middle >> 5) & 31)::int + 1, 1) || substr(alphabet, ((middle >> 0) & 31)::int + 1, 1)
+           || substr(alphabet, ((low >> 55) & 31)::int + 1, 1) || substr(alphabet, ((low >> 50) & 31)::int + 1, 1) || substr(alphabet, ((low >> 45) & 31)::int + 1, 1)
+           || substr(alphabet, ((low >> 40) & 31)::int + 1, 1) || substr(alphabet, ((low >> 35) & 31)::int + 1, 1) || substr(alphabet, ((low >> 30) & 31)::int + 1, 1)
+           || substr(alphabet, ((low >> 25) & 31)::int + 1, 1) || substr(alphabet, ((low >> 20) & 31)::int + 1, 1) || substr(alphabet, ((low >> 15) & 31)::int + 1, 1)
+           || substr(alphabet, ((low >> 10) & 31)::int + 1, 1) || substr(alphabet, ((low >> 5) & 31)::int + 1, 1) || substr(alphabet, ((low >> 0) & 31)::int + 1, 1);
+END
+$$;
+COMMENT ON FUNCTION uuid_to_ulid(uuid) IS 'the 16 bytes as 26 characters of upper-case Crockford base32';
+
+CREATE FUNCTION ulid_to_uuid(ulid text) RETURNS uuid
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+DECLARE
+    alphabet constant text := '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+    canonical constant text := translate(upper(ulid), 'ILO', '110');
+BEGIN
+    IF length(ulid) <> 26 THEN
+        RAISE EXCEPTION 'invalid input syntax for a ULID: "%"', ulid
+            USING ERRCODE = 'invalid_text_representation', DETAIL = 'A ULID is exactly 26 characters long.';
+    END IF;
+    IF canonical !~ '^[0-9A-HJKMNP-TV-Z]{26}$' THEN
+        RAISE EXCEPTION 'invalid input syntax for a ULID: "%"', ulid
+            USING ERRCODE = 'invalid_text_representation',
+                  DETAIL = 'A ULID consists of Crockford base32 characters (0-9 and A-Z except U).';
+    END IF;
+    IF left(canonical, 1) > '7' THEN
+        RAISE EXCEPTION 'invalid input syntax for a ULID: "%"', ulid
+            USING ERRCODE = 'invalid_text_representation', DETAIL = 'The largest ULID is 7ZZZZZZZZZZZZZZZZZZZZZZZZZ.';
+    END IF;
+    RETURN (lpad(to_hex(((strpos(alphabet, substr(canonical, 1, 1)) - 1)::bigint << 5)
+                 | ((strpos(alphabet, substr(canonical, 2, 1)) - 1)::bigint << 0)), 2, '0')
+            || lpad(to_hex(((strpos(alphabet, substr(canonical, 3, 1)) - 1)::bigint << 55)
+                 | ((strpos(alphabet, substr(canonical, 4, 1)) - 1)::bigint << 50)
+                 | ((strpos(alphabet, substr(canonical, 5, 1)) - 1)::bigint << 45)
+                 | ((strpos(alphabet, substr(canonical, 6, 1)) - 1)::bigint << 40)
+                 | ((strpos(alphabet, substr(canonical, 7, 1)) - 1)::bigint << 35)
+                 | ((strpos(alphabet, substr(canonical, 8, 1)) - 1)::bigint << 30)
+                 | ((strpos(alphabet, substr(canonical, 9, 1)) - 1)::bigint << 25)
+                 | ((strpos(alphabet, substr(canonical, 10, 1)) - 1)::bigint << 20)
+                 | ((strpos(alphabet, substr(canonical, 11, 1)) - 1)::bigint << 15)
+                 | ((strpos(alphabet, substr(canonical, 12, 1)) - 1)::bigint << 10)
+                 | ((strpos(alphabet, substr(canonical, 13, 1)) - 1)::bigint << 5)
+                 | ((strpos(alphabet, substr(canonical, 14, 1)) - 1)::bigint << 0)), 15, '0')
+            || lpad(to_hex(((strpos(alphabet, substr(canonical, 15, 1)) - 1)::bigint << 55)
+                 | ((strpos(alphabet, substr(canonical, 16, 1)) - 1)::bigint << 50)
+                 | ((strpos(alphabet, substr(canonical, 17, 1)) - 1)::bigint << 45)
+                 | ((strpos(alphabet, substr(canonical, 18, 1)) - 1)::bigint << 40)
+                 | ((strpos(alphabet, substr(canonical, 19, 1)) - 1)::bigint << 35)
+                 | ((strpos(alphabet, substr(canonical, 20, 1)) - 1)::bigint << 30)
+                 | ((strpos(alphabet, substr(canonical, 21, 1)) - 1)::bigint << 25)
+                 | ((strpos(alphabet, substr(canonical, 22, 1)) - 1)::bigint << 20)
+                 | ((strpos(alphabet, substr(canonical, 23, 1)) - 1)::bigint << 15)
+                 | ((strpos(alphabet, substr(canonical, 24, 1)) - 1)::bigint << 10)
+                 | ((strpos(alphabet, substr(canonical, 25, 1)) - 1)::bigint << 5)
+                 | ((strpos(alphabet, substr(canonical, 26, 1)) - 1)::bigint << 0)), 15, '0'))::uuid;
+END
+$$;
+COMMENT ON FUNCTION ulid_to_uuid(text) IS 'ULID text (case-insensitive; I and L read as 1, O as 0) as uuid';
+
+-- uuid_time_ops: v1 UUIDs first, by their v6 form (timestamp, then clock_seq and node), then every other UUID by
+-- its bytes; the same order as the C comparison, without sortsupport.
+CREATE FUNCTION sequuid.time_key(id uuid) RETURNS bytea
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT CASE WHEN sequuid.rfc_version(id) = 1
+                THEN '\x00'::bytea || decode('0' || sequuid.v1_time_hex(sequuid.hex(id)) || substr(sequuid.hex(id), 17), 'hex')
+                ELSE '\x01'::bytea || uuid_send(id) END
+$$;
+
+CREATE FUNCTION uuid_time_cmp(a uuid, b uuid) RETURNS integer
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT byteacmp(sequuid.time_key(a), sequuid.time_key(b)) $$;
+CREATE FUNCTION uuid_time_lt(a uuid, b uuid) RETURNS boolean
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT sequuid.time_key(a) < sequuid.time_key(b) $$;
+CREATE FUNCTION uuid_time_le(a uuid, b uuid) RETURNS boolean
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT sequuid.time_key(a) <= sequuid.time_key(b) $$;
+CREATE FUNCTION uuid_time_ge(a uuid, b uuid) RETURNS boolean
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT sequuid.time_key(a) >= sequuid.time_key(b) $$;
+CREATE FUNCTION uuid_time_gt(a uuid, b uuid) RETURNS boolean
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT sequuid.time_key(a) > sequuid.time_key(b) $$;
+
+CREATE OPERATOR ~<~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_time_lt,
+    COMMUTATOR = ~>~, NEGATOR = ~>=~, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR ~<=~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_time_le,
+    COMMUTATOR = ~>=~, NEGATOR = ~>~, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR ~>=~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_time_ge,
+    COMMUTATOR = ~<=~, NEGATOR = ~<~, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+CREATE OPERATOR ~>~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_time_gt,
+    COMMUTATOR = ~<~, NEGATOR = ~<=~, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+
+CREATE OPERATOR CLASS uuid_time_ops FOR TYPE uuid USING btree AS
+    OPERATOR 1 ~<~,
+    OPERATOR 2 ~<=~,
+    OPERATOR 3 =,
+    OPERATOR 4 ~>=~,
+    OPERATOR 5 ~>~,
+    FUNCTION 1 uuid_time_cmp(uuid, uuid);
