@@ -172,11 +172,13 @@ def wal_per_transaction(run: Run, workload: str, colors: dict[str, str], div_id:
         if fig.data:
             chart.figure = style(fig, title, "strategy", "WAL per transaction (bytes)")
         return chart
-    reasons = sorted({f"{name}: {unavailable_of(w, 'wal_fpi_bytes')}" for name, w in measured})
     chart.notes.append(
         "wal_fpi_bytes is n/a, so the bytes cannot be split; the right panel counts full-page images per "
-        "transaction instead (" + "; ".join(reasons) + ")."
+        "transaction instead."
     )
+    for name, found in measured:
+        if not figure(found, "wal_fpi_bytes").available:
+            chart.na(name, "wal_fpi_bytes", unavailable_of(found, "wal_fpi_bytes"))
     fig = make_subplots(
         rows=1,
         cols=2,
@@ -444,10 +446,19 @@ def stacked_over_time(run: Run, spec: StackSpec, workload: str, colors: dict[str
         vertical_spacing=min(0.08, 0.3 / len(panels)),
         subplot_titles=[name for name, _, _ in panels],
     )
+    # One order and one tone per part across all panels, the largest part at the bottom of the stack, so
+    # records_pkey sits in the same place and shade for every strategy.
+    totals: dict[str, float] = {}
+    for _, _, by_category in panels:
+        for category, samples in by_category.items():
+            totals[category] = totals.get(category, 0.0) + sum(samples.values())
+    categories = spec.order(sorted(totals, key=lambda c: (-totals[c], c)))
     for index, (name, times, by_category) in enumerate(panels, start=1):
-        categories = spec.order(list(by_category))
-        for category, tone in zip(categories, shades(colors[name], len(categories)), strict=True):
-            samples = by_category[category]
+        tones = dict(zip(categories, shades(colors[name], len(categories)), strict=True))
+        for category in categories:
+            if category not in by_category:
+                continue
+            samples, tone = by_category[category], tones[category]
             fig.add_trace(
                 go.Scatter(
                     x=times,
