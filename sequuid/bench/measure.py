@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+PLPGSQL_PORT = HERE.parent / "plpgsql" / "sequuid.sql"
 
 
 class BenchError(Exception):
@@ -104,6 +105,11 @@ def measure(cases: list[Case], calls: int, rounds: int) -> tuple[dict[str, float
     """ns per call of each case, baseline subtracted, and the clock used."""
     psql(["-d", "postgres", "-c", "CREATE DATABASE sequuid_bench"], "")
     psql(["-d", "sequuid_bench"], (HERE / "setup.sql").read_text())
+    # the PL/pgSQL port beside the extension, in a schema of its own (rows "plpgsql_port.*" of cases.tsv)
+    psql(
+        ["-d", "sequuid_bench"],
+        "CREATE SCHEMA plpgsql_port;\nSET search_path = plpgsql_port;\n" + PLPGSQL_PORT.read_text(),
+    )
     clock = "cpu" if cpu_clock_available() else "wall"
     script = measurement_script(cases, calls, rounds, clock)
     output = psql(["-d", "sequuid_bench", "-A", "-t", "-F", "\t"], script)

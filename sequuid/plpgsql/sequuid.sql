@@ -8,9 +8,10 @@
 -- index using uuid_time_ops) work under any search_path, including the one maintenance commands impose.
 --
 -- Differences from the C extension, all forced by what SQL can do (see README, "PL/pgSQL port"):
---   * The generators keep their per-backend state in session settings (sequuid.v7_state, sequuid.v6_state,
---     sequuid.ulid_state) written with set_config(), which PostgreSQL forbids in parallel mode: they are
---     PARALLEL UNSAFE here (PARALLEL SAFE in C), and a transaction that rolls back also rolls their state back.
+--   * The generators keep their per-backend state in session settings (sequuid_plpgsql.v7_state, .v6_state,
+--     .ulid_state; not sequuid.*, a prefix the C library reserves) written with set_config(), which PostgreSQL
+--     forbids in parallel mode: they are PARALLEL UNSAFE here (PARALLEL SAFE in C), and a transaction that rolls
+--     back also rolls their state back, so values returned inside it may come again after it.
 --   * Zero-argument generators are not declared STRICT: a STRICT SQL function whose body has a CASE or
 --     greatest() is never inlined, and inlining is what makes them fast.  NULL in still gives NULL out.
 --   * No sortsupport for uuid_time_ops; no shared (cluster-wide) ordering; no sequuid.clock_offset.
@@ -57,9 +58,9 @@ AS $$ SELECT (date_part('epoch', clock_timestamp()) * 1000000)::bigint $$;
 CREATE FUNCTION sequuid.v7_ticks() RETURNS bigint
     LANGUAGE sql VOLATILE PARALLEL UNSAFE
 AS $$
-    SELECT set_config('sequuid.v7_state',
+    SELECT set_config('sequuid_plpgsql.v7_state',
                       greatest(sequuid.unix_us() * 512 / 125,
-                               nullif(current_setting('sequuid.v7_state', true), '')::bigint + 1)::text,
+                               nullif(current_setting('sequuid_plpgsql.v7_state', true), '')::bigint + 1)::text,
                       false)::bigint
 $$;
 
@@ -67,9 +68,9 @@ $$;
 CREATE FUNCTION sequuid.v6_ticks() RETURNS bigint
     LANGUAGE sql VOLATILE PARALLEL UNSAFE
 AS $$
-    SELECT set_config('sequuid.v6_state',
+    SELECT set_config('sequuid_plpgsql.v6_state',
                       greatest(sequuid.unix_us() * 10 + 122192928000000000,
-                               nullif(current_setting('sequuid.v6_state', true), '')::bigint + 1)::text,
+                               nullif(current_setting('sequuid_plpgsql.v6_state', true), '')::bigint + 1)::text,
                       false)::bigint
 $$;
 
@@ -87,14 +88,15 @@ CREATE FUNCTION sequuid.prefix_bits(count integer) RETURNS integer
 AS $$ SELECT length(ltrim((count - 1)::bit(32)::text, '0')) $$;
 
 -- v8 with the sequential-uuids prefix: block big-endian in the leading ceil(log2(block_count)) bits, random bits
--- after it (random() inside the first 32 bits, gen_random_uuid() for the other 90), version 8, variant 10
+-- after it (random() inside the first 32 bits, gen_random_uuid() for the other 90), version 8 (set_bit turns the
+-- version nibble 0100 of gen_random_uuid() into 1000), variant 10 as gen_random_uuid() made it
 CREATE FUNCTION sequuid.prefixed(block bigint, block_count integer) RETURNS uuid
     LANGUAGE sql VOLATILE PARALLEL SAFE
 AS $$
-    SELECT (lpad(to_hex((block << (32 - sequuid.prefix_bits(block_count)))
-                        | (random() * (1::bigint << (32 - sequuid.prefix_bits(block_count))))::bigint
-                          % (1::bigint << (32 - sequuid.prefix_bits(block_count)))), 8, '0')
-            || substr(overlay(encode(uuid_send(gen_random_uuid()), 'hex') PLACING '8' FROM 13 FOR 1), 9))::uuid
+    SELECT encode(substr(int8send((block << (32 - sequuid.prefix_bits(block_count)))
+                                  | (random() * (1::bigint << (32 - sequuid.prefix_bits(block_count))))::bigint
+                                    % (1::bigint << (32 - sequuid.prefix_bits(block_count)))), 5)
+                  || substr(set_bit(set_bit(uuid_send(gen_random_uuid()), 54, 0), 55, 1), 5), 'hex')::uuid
 $$;
 
 -- generators -------------------------------------------------------------------------------------------------
@@ -151,17 +153,17 @@ COMMENT ON FUNCTION uuid_generate_v6() IS
 CREATE FUNCTION uuid_generate_ulid() RETURNS uuid
     LANGUAGE sql VOLATILE PARALLEL UNSAFE
 AS $$
-    SELECT set_config('sequuid.ulid_state', CASE
-        WHEN sequuid.unix_us() / 1000 > coalesce(('x' || left(nullif(current_setting('sequuid.ulid_state', true), ''), 12))::bit(48)::bigint, -1)
+    SELECT set_config('sequuid_plpgsql.ulid_state', CASE
+        WHEN sequuid.unix_us() / 1000 > coalesce(('x' || left(nullif(current_setting('sequuid_plpgsql.ulid_state', true), ''), 12))::bit(48)::bigint, -1)
             THEN lpad(to_hex(sequuid.unix_us() / 1000), 12, '0') || right(encode(uuid_send(gen_random_uuid()), 'hex'), 20)
-        WHEN right(current_setting('sequuid.ulid_state'), 15) <> 'fffffffffffffff'
-            THEN left(current_setting('sequuid.ulid_state'), 17)
-                 || lpad(to_hex(('x' || right(current_setting('sequuid.ulid_state'), 15))::bit(60)::bigint + 1), 15, '0')
-        WHEN substr(current_setting('sequuid.ulid_state'), 13, 5) <> 'fffff'
-            THEN left(current_setting('sequuid.ulid_state'), 12)
-                 || lpad(to_hex(('x' || substr(current_setting('sequuid.ulid_state'), 13, 5))::bit(20)::int + 1), 5, '0')
+        WHEN right(current_setting('sequuid_plpgsql.ulid_state'), 15) <> 'fffffffffffffff'
+            THEN left(current_setting('sequuid_plpgsql.ulid_state'), 17)
+                 || lpad(to_hex(('x' || right(current_setting('sequuid_plpgsql.ulid_state'), 15))::bit(60)::bigint + 1), 15, '0')
+        WHEN substr(current_setting('sequuid_plpgsql.ulid_state'), 13, 5) <> 'fffff'
+            THEN left(current_setting('sequuid_plpgsql.ulid_state'), 12)
+                 || lpad(to_hex(('x' || substr(current_setting('sequuid_plpgsql.ulid_state'), 13, 5))::bit(20)::int + 1), 5, '0')
                  || '000000000000000'
-        ELSE lpad(to_hex(('x' || left(current_setting('sequuid.ulid_state'), 12))::bit(48)::bigint + 1), 12, '0')
+        ELSE lpad(to_hex(('x' || left(current_setting('sequuid_plpgsql.ulid_state'), 12))::bit(48)::bigint + 1), 12, '0')
              || right(encode(uuid_send(gen_random_uuid()), 'hex'), 20)
         END, false)::uuid
 $$;
@@ -178,10 +180,10 @@ AS $$
         WHEN block_size < 1 THEN sequuid.raise_not_positive('block_size', block_size)
         WHEN block_count < 1 THEN sequuid.raise_not_positive('block_count', block_count)
         WHEN seq IS NOT NULL AND block_size IS NOT NULL AND block_count IS NOT NULL THEN
-            -- floor((v - 1) / block_size): shifting by 2^63 blocks makes the dividend non-negative first
-            sequuid.prefixed(mod(mod(div(nextval(seq)::numeric - 1 + 9223372036854775808 * block_size::numeric,
-                                         block_size) - 9223372036854775808, block_count) + block_count,
-                                 block_count)::bigint,
+            -- floor((v - 1) / block_size) = ceil(v / block_size) - 1; div() truncates, so v is first moved up by
+            -- 2^63 blocks to make it positive (numeric: no overflow at the sequence's limits)
+            sequuid.prefixed(((div(nextval(seq)::numeric + (9223372036854775808 + 1) * block_size - 1, block_size)
+                               - 9223372036854775809)::bigint % block_count + block_count) % block_count,
                              block_count)
         END
 $$;
