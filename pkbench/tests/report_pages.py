@@ -15,6 +15,8 @@ BLOAT_PG15 = DATA / "bloat-pg15"
 # --rows 300000 --clients 4 --duration 20 --sample-every 2`, on PostgreSQL 15.20 and 18.4).
 WAR_REAL_PG15 = DATA / "war-real-pg15"
 WAR_REAL_PG18 = DATA / "war-real-pg18"
+# `pkbench run bloat --rows 50000` on PostgreSQL 15.20: no pgbench workload, density and step durations only.
+BLOAT_REAL_PG15 = DATA / "bloat-real-pg15"
 
 
 def copy_run(source: Path, destination: Path) -> Path:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from report_pages import (
     BLOAT_PG15,
+    BLOAT_REAL_PG15,
     WAR_PG15,
     WAR_PG18,
     WAR_REAL_PG15,
@@ -250,9 +251,11 @@ def test_comparison_of_disjoint_runs_says_so(tmp_path: Path) -> None:
 def test_report_of_a_real_run(real: Path, tmp_path: Path) -> None:
     html = report_html(copy_run(real, tmp_path / real.name))
     figures = embedded_figures(html)
-    expected = {f"chart-{kind}-{w}" for kind in PER_WORKLOAD_CHARTS for w in WORKLOADS} | {"chart-sizes"}
-    assert set(figures) == expected
     results = json.loads((real / "results.json").read_text())
+    expected = {f"chart-{kind}-{w}" for kind in PER_WORKLOAD_CHARTS for w in WORKLOADS} | {"chart-sizes"}
+    if any(s.get("step_durations_s") for s in results["strategies"]):
+        expected.add("chart-steps-durations")
+    assert set(figures) == expected
     assert f"PostgreSQL {results['server']['version']}" in html
     # pg_walinspect was not used: WAL is shown as bytes beside counts of full-page images, and says why
     assert "wal_fpi_bytes is n/a, so the bytes cannot be split" in html
@@ -286,3 +289,29 @@ def test_repeats_show_spread_and_every_repeat(war15: Path) -> None:
     ]
     assert [t["name"] for t in bigint_lines] == ["bigint (repeat 1)", "bigint (repeat 2)"]
     assert len({t["line"]["color"] for t in bigint_lines}) == 1
+
+
+def test_bloat_steps_show_density_table_space_durations_and_snapshots(tmp_path: Path) -> None:
+    html = report_html(copy_run(BLOAT_REAL_PG15, tmp_path / "bloat"))
+    figures = embedded_figures(html)
+    assert set(figures) == {
+        "chart-steps-density",
+        "chart-steps-table-space",
+        "chart-steps-durations",
+        "chart-sizes",
+    }, "no pgbench workload ran, so no workload charts"
+    strategies = {"bigint", "uuid-v1", "uuid-v6", "uuid-v4", "uuid-v7"}
+    density = figures["chart-steps-density"]
+    assert {t["name"] for t in density} == strategies
+    assert list(dict.fromkeys(density[0]["x"][1])) == [
+        "after-insert",
+        "after-delete",
+        "after-vacuum",
+        "after-copy",
+    ]
+    uuid_v4 = next(t for t in density if t["name"] == "uuid-v4")
+    assert all(0 < y <= 100 for y in uuid_v4["y"]), "leaf density is drawn in percent"
+    durations = {t["name"]: dict(zip(t["x"], t["y"], strict=True)) for t in figures["chart-steps-durations"]}
+    assert set(durations["uuid-v1"]) >= {"insert", "vacuum", "copy-4n"}
+    assert "after copy" in set(figures["chart-sizes"][0]["x"][1])
+    assert "after copy: table" in html

@@ -14,7 +14,7 @@ from typing import Any
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from pkbench.report.loading import JSON, Run, figure, nested_figure, workload_of
+from pkbench.report.loading import JSON, Run, figure, nested_figure
 from pkbench.report.palette import shades
 
 MB = 1024 * 1024
@@ -259,28 +259,16 @@ def relation_sizes(sizes: JSON | None) -> list[tuple[str, float]]:
 
 
 def sizes_chart(run: Run, colors: dict[str, str], div_id: str) -> Chart:
-    title = "Relation sizes after prefill and at the end of each workload"
+    title = "Relation sizes after prefill, at the end of each workload and at each snapshot"
     chart = Chart(div_id, title, None)
     fig = go.Figure()
     for strategy in run.measured_strategies:
         name = str(strategy["name"])
-        phases: list[tuple[str, JSON | None, JSON]] = [
-            ("after prefill", strategy.get("sizes_after_prefill"), strategy)
-        ]
-        phases += [
-            (
-                f"end of {w}",
-                (workload_of(strategy, w) or {}).get("sizes_at_end"),
-                workload_of(strategy, w) or {},
-            )
-            for w in run.workload_names()
-        ]
         relations, labels, values = [], [], []
-        for phase, sizes, owner in phases:
+        for phase, sizes, reason in run.size_moments(strategy):
             parts = relation_sizes(sizes)
             if not parts:
-                key = "sizes_after_prefill" if phase == "after prefill" else "sizes_at_end"
-                chart.na(name, f"sizes {phase}", unavailable_of(owner, key))
+                chart.na(name, f"sizes {phase}", reason or "no sizes recorded")
             for relation, size in parts:
                 relations.append(relation)
                 labels.append(phase)

@@ -109,6 +109,35 @@ class Run:
                 pairs.append((str(strategy.get("name")), found))
         return pairs
 
+    def snapshot_names(self) -> list[str]:
+        """Names of the size snapshots scenario steps took (sizes_after_copy), in first-seen order."""
+        names: list[str] = []
+        for strategy in self.measured_strategies:
+            snapshots = strategy.get("snapshots")
+            if isinstance(snapshots, dict):
+                names += [str(n) for n in snapshots if n not in names and n != "sizes_after_prefill"]
+        return names
+
+    def size_moments(self, strategy: JSON) -> list[tuple[str, JSON | None, str]]:
+        """(moment, sizes object or None, reason when None) for every moment the run measured sizes at:
+        after the prefill, at the end of each workload, and at each snapshot step."""
+        moments: list[tuple[str, JSON | None, str]] = []
+
+        def add(label: str, owner: JSON, key: str) -> None:
+            sizes = owner.get(key)
+            valid = sizes if isinstance(sizes, dict) else None
+            moments.append((label, valid, "" if valid else unavailable_reason(owner, key)))
+
+        add("after prefill", strategy, "sizes_after_prefill")
+        for name in self.workload_names():
+            add(f"end of {name}", workload_of(strategy, name) or {}, "sizes_at_end")
+        found = strategy.get("snapshots")
+        snapshots: JSON = found if isinstance(found, dict) else {}
+        for name in self.snapshot_names():
+            label = name.removeprefix("sizes_").replace("_", " ")
+            add(label, snapshots, name)
+        return moments
+
     def rows(self, kind: str, strategy: str, workload: str) -> list[dict[str, str]]:
         """The samples of one time series for one strategy and workload, in file order."""
         return [

@@ -13,7 +13,8 @@ from collections.abc import Iterable
 
 from pkbench.strategies import BUILTIN
 
-# Distinct on white; Okabe-Ito's colour-blind-safe set first, then darker tones of other hues.
+# Distinct on white: Okabe-Ito's colour-blind-safe set first, then other hues, spread so that the catalog's
+# strategies (the first slots, in catalog order) that are often drawn together differ in hue.
 PALETTE = (
     "#0072B2",
     "#D55E00",
@@ -27,14 +28,14 @@ PALETTE = (
     "#E7298A",
     "#66A61E",
     "#8C564B",
+    "#17BECF",
+    "#9E0142",
     "#386CB0",
     "#BF5B17",
     "#1B9E77",
     "#A6761D",
     "#6A3D9A",
     "#B15928",
-    "#17BECF",
-    "#9E0142",
 )
 BUILTIN_SLOTS = {strategy.name: index % len(PALETTE) for index, strategy in enumerate(BUILTIN)}
 FREE_SLOTS = tuple(range(len(BUILTIN_SLOTS), len(PALETTE))) or tuple(range(len(PALETTE)))

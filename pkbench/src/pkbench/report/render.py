@@ -12,7 +12,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup
 from plotly.offline import get_plotlyjs
 
-from pkbench.report import charts, tables
+from pkbench.report import charts, steps, tables
 from pkbench.report.loading import Run
 from pkbench.report.palette import strategy_colors
 
@@ -155,6 +155,23 @@ def run_sections(run: Run, colors: dict[str, str], prefix: str = "") -> list[Sec
         ]
         section.charts = [rendered(chart) for chart in builders]
         sections.append(section)
+    if steps.has_steps(run):
+        study = Section(
+            "steps",
+            "Scenario steps",
+            "What the scenario's own steps measured outside pgbench windows: pgstatindex and pgstattuple "
+            "after each density step, and how long each timed step ran.",
+        )
+        study.charts = [
+            rendered(chart)
+            for chart in (
+                steps.index_density(run, colors, f"chart-{prefix}steps-density"),
+                steps.table_space(run, colors, f"chart-{prefix}steps-table-space"),
+                steps.step_durations(run, colors, f"chart-{prefix}steps-durations"),
+            )
+            if chart.figure is not None or chart.all_notes()
+        ]
+        sections.append(study)
     sizes = Section("sizes", "Sizes after prefill and at the end")
     sizes.tables.append(Table(tables.size_headers(run), tables.size_rows(run)))
     sizes.charts.append(rendered(charts.sizes_chart(run, colors, f"chart-{prefix}sizes")))

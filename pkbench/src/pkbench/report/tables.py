@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pkbench import summary
-from pkbench.report.loading import JSON, Figure, Run, figure, nested_figure, workload_of
+from pkbench.report.loading import JSON, Figure, Run, figure, nested_figure
 
 MB = 1024 * 1024
 
@@ -143,21 +143,19 @@ def format_count(measured: Figure) -> str:
 
 
 def size_headers(run: Run) -> list[str]:
-    headers = ["strategy", "after prefill: table", "primary key", "total"]
-    for name in run.workload_names():
-        headers += [f"end of {name}: table", "primary key", "total"]
+    headers = ["strategy"]
+    first = run.measured_strategies[:1]
+    for moment, _, _ in run.size_moments(first[0]) if first else []:
+        headers += [f"{moment}: table", "primary key", "total"]
     return headers
 
 
 def size_rows(run: Run) -> list[SummaryRow]:
     rows = []
     for strategy in run.measured_strategies:
-        moments: list[tuple[JSON, str]] = [(strategy, "sizes_after_prefill")]
-        moments += [(workload_of(strategy, name) or {}, "sizes_at_end") for name in run.workload_names()]
         cells = []
-        for owner, key in moments:
-            sizes = owner.get(key) if isinstance(owner.get(key), dict) else None
+        for _, sizes, reason in run.size_moments(strategy):
             for metric in ("table_bytes", "primary_key_bytes", "total_bytes"):
-                cells.append(mebibytes(figure(sizes, metric) if sizes else figure(owner, key)))
+                cells.append(mebibytes(figure(sizes, metric)) if sizes else na(reason))
         rows.append(SummaryRow(str(strategy.get("name")), "ok", cells))
     return rows

@@ -1,0 +1,106 @@
+"""Charts of what scenario steps record per strategy outside pgbench windows (the bloat study).
+
+`density` maps a density step's name (after-insert, after-delete, ...) to pgstatindex figures per index and
+pgstattuple figures per table; `step_durations_s` maps a step's name to the seconds it took.
+"""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+
+from pkbench.report.charts import Chart, style
+from pkbench.report.loading import JSON, Run, figure
+
+# (figure name in a density entry, label) of the table figures drawn; fractions of the table's size.
+TABLE_SPACE = (("dead_tuple_fraction", "dead tuples"), ("free_fraction", "free space"))
+
+
+def stages(strategy: JSON) -> dict[str, JSON]:
+    density = strategy.get("density")
+    if not isinstance(density, dict):
+        return {}
+    return {str(stage): found for stage, found in density.items() if isinstance(found, dict)}
+
+
+def has_steps(run: Run) -> bool:
+    return any(stages(s) or s.get("step_durations_s") for s in run.measured_strategies)
+
+
+def index_density(run: Run, colors: dict[str, str], div_id: str) -> Chart:
+    """Average leaf density of each index after each density step, one bar per strategy."""
+    title = "Index leaf density after each step"
+    chart = Chart(div_id, title, None)
+    fig = go.Figure()
+    for strategy in run.measured_strategies:
+        name = str(strategy["name"])
+        indexes, moments, values = [], [], []
+        for stage, relations in stages(strategy).items():
+            for relation, figures in relations.items():
+                if not isinstance(figures, dict) or "avg_leaf_density" not in figures:
+                    continue
+                density = figure(figures, "avg_leaf_density")
+                if density.value is None:
+                    chart.na(name, f"{relation} {stage}", "pgstatindex gave no leaf density (no leaf pages)")
+                    continue
+                indexes.append(str(relation))
+                moments.append(stage)
+                values.append(100.0 * density.value)
+        if values:
+            fig.add_trace(go.Bar(x=[indexes, moments], y=values, name=name, marker_color=colors[name]))
+    if fig.data:
+        chart.figure = style(fig, title, "index and step", "average leaf density (%)")
+        fig.update_layout(barmode="group")
+        fig.update_yaxes(range=[0, 100])
+    return chart
+
+
+def table_space(run: Run, colors: dict[str, str], div_id: str) -> Chart:
+    """Dead tuples and free space of each table after each density step (pgstattuple)."""
+    title = "Table dead tuples and free space after each step"
+    chart = Chart(div_id, title, None)
+    fig = go.Figure()
+    for strategy in run.measured_strategies:
+        name = str(strategy["name"])
+        moments, kinds, values = [], [], []
+        for stage, relations in stages(strategy).items():
+            for relation, figures in relations.items():
+                if not isinstance(figures, dict) or "avg_leaf_density" in figures:
+                    continue
+                for key, label in TABLE_SPACE:
+                    share = figure(figures, key)
+                    if share.value is not None:
+                        moments.append(stage)
+                        kinds.append(f"{relation} {label}")
+                        values.append(100.0 * share.value)
+        if values:
+            fig.add_trace(go.Bar(x=[moments, kinds], y=values, name=name, marker_color=colors[name]))
+    if fig.data:
+        chart.figure = style(fig, title, "step and figure", "share of the table's size (%)")
+        fig.update_layout(barmode="group")
+    return chart
+
+
+def step_durations(run: Run, colors: dict[str, str], div_id: str) -> Chart:
+    """Seconds each timed step took (fill, delete, VACUUM, COPY, ...), one bar per strategy."""
+    title = "Time each step took"
+    chart = Chart(div_id, title, None)
+    fig = go.Figure()
+    for strategy in run.measured_strategies:
+        name = str(strategy["name"])
+        durations = strategy.get("step_durations_s")
+        if not isinstance(durations, dict):
+            continue
+        steps = [str(step) for step in durations if figure(durations, step).available]
+        if steps:
+            fig.add_trace(
+                go.Bar(
+                    x=steps,
+                    y=[figure(durations, step).value for step in steps],
+                    name=name,
+                    marker_color=colors[name],
+                )
+            )
+    if fig.data:
+        chart.figure = style(fig, title, "step", "duration (s)")
+        fig.update_layout(barmode="group")
+    return chart
