@@ -94,9 +94,9 @@ sequuid_uuid_v7_boundary(PG_FUNCTION_ARGS)
 	int64		unix_us;
 	uint64		unix_ms;
 
-	unix_us = unix_us_from_timestamptz(instant);
-	if (TIMESTAMP_NOT_FINITE(instant) || unix_us < 0 ||
-		(uint64) unix_us / 1000 > SEQUUID_UNIX_MS_MAX)
+	/* infinities first: their offset from the Unix epoch would overflow */
+	unix_us = TIMESTAMP_NOT_FINITE(instant) ? -1 : unix_us_from_timestamptz(instant);
+	if (unix_us < 0 || (uint64) unix_us / 1000 > SEQUUID_UNIX_MS_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 				 errmsg("argument \"instant\" of uuid_v7_boundary is out of the UUIDv7 range"),
