@@ -15,7 +15,7 @@ from pkbench.strategies import BUILTIN
 
 ROWS = 3000
 # Strategies that need nothing beyond core PostgreSQL and contrib: these must always measure.
-CORE_ONLY = {"bigint", "uuid-v4", "uuid-v4-text", "uuid-v4-char32", "uuid-v1", "newsequentialid"}
+CORE_ONLY = {"my-v4", "bigint", "uuid-v4", "uuid-v4-text", "uuid-v4-char32", "uuid-v1", "newsequentialid"}
 
 
 @pytest.fixture(scope="module")
@@ -27,13 +27,15 @@ def war(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     result = run_cli(
         "run",
         "--strategies",
-        ",".join(s.name for s in BUILTIN),
+        ",".join([*(s.name for s in BUILTIN), "my-v4"]),
         "--rows",
         str(ROWS),
         "--clients",
         "2",
         "--duration",
         "2",
+        "--strategy-def",
+        "my-v4=uuid:gen_random_uuid()",
         "--sample-every",
         "1",
         "--out",
@@ -70,7 +72,7 @@ def test_run_metadata(war: dict[str, Any]) -> None:
 
 def test_every_strategy_measured_or_skipped_with_a_reason(war: dict[str, Any]) -> None:
     strategies = by_name(war)
-    assert set(strategies) == {s.name for s in BUILTIN}
+    assert set(strategies) == {s.name for s in BUILTIN} | {"my-v4"}
     for name, s in strategies.items():
         if name in CORE_ONLY:
             assert s["status"] == "ok", (name, s["error"])

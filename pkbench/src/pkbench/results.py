@@ -68,6 +68,7 @@ class WorkloadResult:
     sizes_at_end: Sizes | None = None
     sampling_interval_s: float | None = None
     sampling_busy_s: float | None = None
+    sampling_cpu_s: float | None = None
     # pg_walinspect, for workloads whose step asks for it (see probes.walinspect.WalInspection.figures).
     wal_record_bytes: int | None = None
     wal_fpi_bytes_per_transaction: float | None = None

@@ -104,7 +104,7 @@ def plan(options: Options) -> Plan:
 
 
 def _stderr_console() -> Console:
-    return Console(stderr=True)
+    return Console(stderr=True, soft_wrap=True)
 
 
 def _progress(console: Console) -> Progress:
@@ -455,6 +455,7 @@ def _pgbench_step(ctx: StrategyRun, step: Step) -> None:
             ctx.target.server.version_num,
             interval,
             ctx.buffercache_reason is None,
+            local_server=ctx.target.server.embedded,
         )
         with sampler:
             outcome = pgbench.run(
@@ -476,6 +477,7 @@ def _pgbench_step(ctx: StrategyRun, step: Step) -> None:
         workload.sizes_at_end = table_sizes(probe, ctx.ws.schema, ctx.scenario.table)
     workload.unavailable += sampler.unavailable
     workload.sampling_busy_s = round(sampler.busy_s, 3) if interval else None
+    workload.sampling_cpu_s = sampler.cpu_s if interval else None
     _record_series(ctx, step.name, outcome, sampler)
     reason = pgbench.failure_reason(outcome)
     ctx.result.workloads.append(workload)

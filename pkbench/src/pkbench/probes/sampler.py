@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import time
+from pathlib import Path
 from types import TracebackType
 
 import psycopg
@@ -25,12 +27,15 @@ class Sampler:
         version_num: int,
         interval_s: float,
         buffercache_available: bool,
+        *,
+        local_server: bool = False,
     ) -> None:
         self.connection = connection
         self.schema = schema
         self.version_num = version_num
         self.interval_s = interval_s
         self.buffercache_available = buffercache_available
+        self.local_server = local_server
         self.rows: dict[str, list[tuple[object, ...]]] = {
             "buffercache": [],
             "usagecount": [],
@@ -43,6 +48,11 @@ class Sampler:
         self._started = 0.0
         # Wall time spent in sampling queries: what the sampling cost the server, at most.
         self.busy_s = 0.0
+        # CPU the sampling used: this thread's, plus its server backend's when the server is local.
+        self.cpu_s: float | None = None
+        self._thread_cpu_s = 0.0
+        self._backend_pid: int | None = None
+        self._backend_cpu_start: float | None = None
         self._conn: psycopg.Connection[tuple[object, ...]] | None = None
 
     def __enter__(self) -> Sampler:
@@ -51,6 +61,9 @@ class Sampler:
         self._conn = self.connection.connect()
         row = self._conn.execute("SELECT current_setting('block_size')::int").fetchone()
         self._block_size = int(str(row[0])) if row else 8192
+        pid_row = self._conn.execute("SELECT pg_backend_pid()").fetchone()
+        self._backend_pid = int(str(pid_row[0])) if pid_row else None
+        self._backend_cpu_start = _process_cpu_s(self._backend_pid) if self.local_server else None
         self._started = time.monotonic()
         self._thread = threading.Thread(target=self._loop, name="pkbench-sampler", daemon=True)
         self._thread.start()
@@ -62,10 +75,20 @@ class Sampler:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=30)
+        backend_cpu_end = _process_cpu_s(self._backend_pid) if self._backend_cpu_start is not None else None
+        if self._backend_cpu_start is not None and backend_cpu_end is not None:
+            self.cpu_s = round(self._thread_cpu_s + backend_cpu_end - self._backend_cpu_start, 3)
         if self._conn is not None:
             self._conn.close()
 
     def _loop(self) -> None:
+        started_cpu = time.thread_time()
+        try:
+            self._sample_until_stopped()
+        finally:
+            self._thread_cpu_s = time.thread_time() - started_cpu
+
+    def _sample_until_stopped(self) -> None:
         next_full = 0.0
         while not self._stop.is_set():
             now = time.monotonic()
@@ -99,3 +122,15 @@ class Sampler:
             self.rows["buffercache"].append((elapsed, name, buffers, size))
         for usage, buffers in buffercache.usage_counts(self._conn, self.version_num):
             self.rows["usagecount"].append((elapsed, usage, buffers))
+
+
+def _process_cpu_s(pid: int | None) -> float | None:
+    """User + system CPU seconds of a local process (None when it is not visible here)."""
+    if pid is None:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    # After the command name: state is field 3, utime and stime are fields 14 and 15 (proc(5)).
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
