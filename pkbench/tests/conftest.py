@@ -32,15 +32,17 @@ def run_cli(*args: str, tmpdir: Path | None = None, timeout: float = 600) -> sub
 
 
 def processes_mentioning(text: str) -> list[str]:
-    """Command lines of running processes containing `text` (our temp dir marks our servers and pgbench)."""
+    """Processes whose command line or working directory contains `text` (our temp dir marks ours)."""
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit() or int(entry.name) == os.getpid():
             continue
         try:
             cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            # Server backends do not repeat the data directory in their command line, but work in it.
+            cwd = os.readlink(entry / "cwd")
         except OSError:
             continue
-        if text in cmdline:
+        if text in cmdline or text in cwd:
             found.append(cmdline)
     return found
