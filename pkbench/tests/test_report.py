@@ -214,7 +214,7 @@ def test_comparison_labels_runs_and_calls_out_differences(tmp_path: Path) -> Non
     assert path == tmp_path / "compare" / "comparison.html"
     html = path.read_text(encoding="utf-8")
     assert "war-pg15 (PostgreSQL 15.20)" in html and "war-pg18 (PostgreSQL 18.1)" in html
-    assert re.search(r"bigint,\s+lookup-by-data: TPS \+12% in run 2", html)
+    assert re.search(r"bigint,\s+workload lookup-by-data: TPS \+12% in run 2", html)
     assert 'class="large better"' in html
     # war-pg18 could not measure page splits: n/a with its reason, never 0
     figures = embedded_figures(html)
@@ -244,7 +244,7 @@ def test_comparison_of_disjoint_runs_says_so(tmp_path: Path) -> None:
         strategy["name"] = "my-" + strategy["name"]
     (other / "results.json").write_text(json.dumps(results))
     html = write_comparison([WAR_PG15, other], tmp_path / "compare").read_text(encoding="utf-8")
-    assert "no strategy ran this workload in more than one of these runs" in html
+    assert "no strategy was measured here in more than one of these runs" in html
 
 
 @pytest.mark.parametrize("real", [WAR_REAL_PG15, WAR_REAL_PG18], ids=lambda p: p.name)
@@ -315,3 +315,25 @@ def test_bloat_steps_show_density_table_space_durations_and_snapshots(tmp_path: 
     assert set(durations["uuid-v1"]) >= {"insert", "vacuum", "copy-4n"}
     assert "after copy" in set(figures["chart-sizes"][0]["x"][1])
     assert "after copy: table" in html
+
+
+def test_comparison_of_bloat_runs_compares_steps_per_strategy(tmp_path: Path) -> None:
+    slower = copy_run(BLOAT_REAL_PG15, tmp_path / "slower-disk")
+    results = json.loads((slower / "results.json").read_text())
+    for strategy in results["strategies"]:
+        strategy["step_durations_s"]["copy-4n"] *= 2
+    (slower / "results.json").write_text(json.dumps(results))
+    html = write_comparison([BLOAT_REAL_PG15, slower], tmp_path / "compare").read_text(encoding="utf-8")
+    assert re.search(r"uuid-v1,\s+per strategy: copy-4n time \+100% in run 2", html)
+    assert not re.search(r"per strategy: vacuum time [+\N{MINUS SIGN}]\d+% in run 2", html)
+    figures = embedded_figures(html)
+    assert {"chart-compare-prefill", "chart-compare-step-copy-4n"} <= set(figures)
+    assert "chart-compare-density-after-vacuum-records-pkey" in figures
+    assert not any(div_id.startswith("chart-compare-tps") for div_id in figures), "bloat runs no workload"
+
+
+def test_comparing_a_run_with_itself_keeps_labels_apart(tmp_path: Path) -> None:
+    html = write_comparison([WAR_PG15, WAR_PG15], tmp_path / "compare").read_text(encoding="utf-8")
+    assert "run 1: war-pg15 (PostgreSQL 15.20)" in html
+    assert "run 2: war-pg15 (PostgreSQL 15.20) #2" in html
+    assert "No figure moved by 10% or more." in html

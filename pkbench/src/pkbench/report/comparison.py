@@ -2,6 +2,8 @@
 
 The first run is the baseline; every other run's figures are shown with their change relative to it, and a
 change of LARGE_CHANGE or more is highlighted, green when it is for the better and red when for the worse.
+Figures come per workload (TPS, WAL, ...) and per strategy (prefill, scenario steps: the bloat study's
+durations and index densities); a scope of None below means the per-strategy figures.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from dataclasses import dataclass
 
 import plotly.graph_objects as go
 
-from pkbench.report import charts, render
+from pkbench.report import charts, render, steps
 from pkbench.report.loading import JSON, Figure, Run, figure, nested_figure, workload_of
 from pkbench.report.palette import strategy_colors
 from pkbench.report.tables import NA, relative, signed_percent
@@ -23,14 +25,13 @@ RUN_DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
 
 @dataclass(frozen=True)
 class Metric:
-    """A figure compared across runs, read from a strategy and one of its workloads."""
+    """A figure compared across runs, read from a strategy and one of its workloads (empty per strategy)."""
 
     key: str
     title: str
     unit: str
     higher_is_better: bool
     read: Callable[[JSON, JSON], Figure]
-    per_workload: bool = True
 
 
 def workload_figure(key: str, scale: float = 1.0) -> Callable[[JSON, JSON], Figure]:
@@ -68,7 +69,59 @@ def prefill_seconds(strategy: JSON, _: JSON) -> Figure:
     return figure(prefill if isinstance(prefill, dict) else None, "duration_s")
 
 
-METRICS = (
+def step_seconds(step: str) -> Callable[[JSON, JSON], Figure]:
+    def read(strategy: JSON, _: JSON) -> Figure:
+        durations = strategy.get("step_durations_s")
+        if not isinstance(durations, dict) or step not in durations:
+            return Figure(None, f"no step {step} in this run")
+        return figure(durations, step)
+
+    return read
+
+
+def leaf_density(stage: str, index: str) -> Callable[[JSON, JSON], Figure]:
+    def read(strategy: JSON, _: JSON) -> Figure:
+        figures = steps.stages(strategy).get(stage, {}).get(index)
+        if not isinstance(figures, dict):
+            return Figure(None, f"no density of {index} {stage} in this run")
+        found = figure(figures, "avg_leaf_density")
+        return found if found.value is None else Figure(found.value * 100.0)
+
+    return read
+
+
+def strategy_metrics(runs: list[Run]) -> list[Metric]:
+    """Per-strategy figures worth comparing: prefill time, then whatever scenario steps recorded."""
+    metrics = [Metric("prefill", "prefill time", "s", False, prefill_seconds)]
+    step_names: list[str] = []
+    densities: list[tuple[str, str]] = []
+    for run in runs:
+        for strategy in run.measured_strategies:
+            durations = strategy.get("step_durations_s")
+            if isinstance(durations, dict):
+                step_names += [str(n) for n in durations if n not in step_names]
+            for stage, relations in steps.stages(strategy).items():
+                for relation, figures in relations.items():
+                    pair = (stage, str(relation))
+                    if isinstance(figures, dict) and "avg_leaf_density" in figures and pair not in densities:
+                        densities.append(pair)
+    metrics += [
+        Metric(f"step-{render.slug(n)}", f"{n} time", "s", False, step_seconds(n)) for n in step_names
+    ]
+    metrics += [
+        Metric(
+            f"density-{render.slug(stage)}-{render.slug(index)}",
+            f"{index} leaf density {stage}",
+            "%",
+            True,
+            leaf_density(stage, index),
+        )
+        for stage, index in densities
+    ]
+    return metrics
+
+
+WORKLOAD_METRICS = (
     Metric("tps", "TPS", "tps", True, workload_figure("tps")),
     Metric("p95", "latency p95", "ms", False, workload_nested_figure("latency_ms", "p95")),
     Metric("wal", "WAL bytes per transaction", "bytes", False, workload_figure("wal_bytes_per_transaction")),
@@ -83,7 +136,6 @@ METRICS = (
         workload_nested_figure("sizes_at_end", "total_bytes", 1 / 2**20),
     ),
     Metric("hit", "primary key hit ratio", "%", True, primary_key_hit_ratio),
-    Metric("prefill", "prefill time", "s", False, prefill_seconds, per_workload=False),
 )
 
 
@@ -100,16 +152,23 @@ class Change:
 
 @dataclass(frozen=True)
 class DifferenceRow:
-    """One strategy in one workload: per metric, the figure of every run."""
+    """One strategy in one workload (or per strategy): per metric, the figure of every run."""
 
     strategy: str
     cells: list[list[Change]]
 
 
 @dataclass(frozen=True)
+class DifferenceTable:
+    title: str
+    metrics: list[Metric]
+    rows: list[DifferenceRow]
+
+
+@dataclass(frozen=True)
 class CalledOut:
     strategy: str
-    workload: str
+    scope: str
     metric: str
     run: int
     change: Change
@@ -124,30 +183,29 @@ def unique_labels(runs: list[Run]) -> list[str]:
     return labels
 
 
-def common_pairs(runs: list[Run]) -> list[tuple[str, str]]:
-    """(strategy, workload) pairs measured in at least two runs, in first-seen order."""
-    counts: dict[tuple[str, str], int] = {}
+def compared_strategies(runs: list[Run], scope: str | None) -> list[str]:
+    """Strategies that at least two runs measured (and that ran workload SCOPE), in first-seen order."""
+    counts: dict[str, int] = {}
     for run in runs:
         for strategy in run.measured_strategies:
-            for workload in strategy.get("workloads") or []:
-                if isinstance(workload, dict):
-                    pair = (str(strategy.get("name")), str(workload.get("name")))
-                    counts[pair] = counts.get(pair, 0) + 1
-    return [pair for pair, count in counts.items() if count >= 2]
+            if scope is None or workload_of(strategy, scope) is not None:
+                name = str(strategy.get("name"))
+                counts[name] = counts.get(name, 0) + 1
+    return [name for name, count in counts.items() if count >= 2]
 
 
-def lookup(run: Run, strategy: str, workload: str) -> tuple[JSON, JSON] | None:
+def lookup(run: Run, strategy: str, scope: str | None) -> tuple[JSON, JSON] | None:
     found = next((s for s in run.measured_strategies if s.get("name") == strategy), None)
-    if found is None:
-        return None
-    measured = workload_of(found, workload)
+    if found is None or scope is None:
+        return None if found is None else (found, {})
+    measured = workload_of(found, scope)
     return None if measured is None else (found, measured)
 
 
-def metric_value(run: Run, metric: Metric, strategy: str, workload: str) -> Figure:
-    pair = lookup(run, strategy, workload)
+def metric_value(run: Run, metric: Metric, strategy: str, scope: str | None) -> Figure:
+    pair = lookup(run, strategy, scope)
     if pair is None:
-        return Figure(None, f"{strategy} did not run {workload} in this run")
+        return Figure(None, f"{strategy} did not run {scope or 'at all'} in this run")
     return metric.read(*pair)
 
 
@@ -166,59 +224,51 @@ def change_cell(value: Figure, baseline: Figure | None, metric: Metric) -> Chang
     return Change(text, None, signed_percent(moved), css, moved)
 
 
-def difference_table(runs: list[Run], workload: str) -> list[DifferenceRow]:
-    """Every strategy measured in this workload by at least two runs; run 1 is the baseline."""
+def difference_table(runs: list[Run], metrics: list[Metric], scope: str | None) -> DifferenceTable:
+    """Every strategy measured (in workload SCOPE) by at least two runs; run 1 is the baseline."""
     rows = []
-    for strategy, name in common_pairs(runs):
-        if name != workload:
-            continue
+    for strategy in compared_strategies(runs, scope):
         cells = []
-        for metric in METRICS:
-            values = [metric_value(run, metric, strategy, workload) for run in runs]
+        for metric in metrics:
+            values = [metric_value(run, metric, strategy, scope) for run in runs]
             baseline = values[0] if values[0].value is not None else None
             cells.append(
                 [change_cell(values[0], None, metric)]
                 + [change_cell(v, baseline, metric) for v in values[1:]]
             )
         rows.append(DifferenceRow(strategy, cells))
-    return rows
+    title = f"workload {scope}" if scope else "per strategy"
+    return DifferenceTable(title, metrics, rows)
 
 
-def called_out(tables: list[tuple[str, list[DifferenceRow]]]) -> list[CalledOut]:
-    """The large changes, largest first; a per-strategy figure (prefill) is called out once."""
+def called_out(tables: list[DifferenceTable]) -> list[CalledOut]:
+    """The large changes, largest first."""
     found: list[CalledOut] = []
-    seen: set[tuple[str, str, int]] = set()
-    for workload, rows in tables:
-        for row in rows:
-            for metric, changes in zip(METRICS, row.cells, strict=True):
+    for table in tables:
+        for row in table.rows:
+            for metric, changes in zip(table.metrics, row.cells, strict=True):
                 for run_index, change in enumerate(changes[1:], start=2):
-                    key = (
-                        row.strategy,
-                        f"{metric.key}-{workload}" if metric.per_workload else metric.key,
-                        run_index,
-                    )
-                    if change.moved is not None and abs(change.moved) >= LARGE_CHANGE and key not in seen:
-                        seen.add(key)
+                    if change.moved is not None and abs(change.moved) >= LARGE_CHANGE:
                         found.append(
                             CalledOut(
-                                row.strategy, workload, metric.title, run_index, change, changes[0].text
+                                row.strategy, table.title, metric.title, run_index, change, changes[0].text
                             )
                         )
     return sorted(found, key=lambda c: -abs(c.change.moved or 0.0))
 
 
 def metric_chart(
-    runs: list[Run], labels: list[str], metric: Metric, workload: str, colors: dict[str, str], div_id: str
+    runs: list[Run], labels: list[str], metric: Metric, scope: str | None, colors: dict[str, str], div_id: str
 ) -> charts.Chart:
     """One bar per strategy and run: colour names the strategy, the hatch pattern names the run."""
-    title = f"{metric.title} across runs: {workload}"
+    title = f"{metric.title} across runs" + (f": {scope}" if scope else "")
     chart = charts.Chart(div_id, title, None)
     fig = go.Figure()
     for strategy in colors:
         xs_strategy, xs_run, ys, patterns = [], [], [], []
         for index, (run, label) in enumerate(zip(runs, labels, strict=True)):
-            value = metric_value(run, metric, strategy, workload)
-            if lookup(run, strategy, workload) is None:
+            value = metric_value(run, metric, strategy, scope)
+            if lookup(run, strategy, scope) is None:
                 continue
             if value.value is None:
                 chart.na(strategy, label, value.reason)
@@ -303,7 +353,9 @@ def render_comparison(runs: list[Run]) -> str:
     workloads: list[str] = []
     for run in runs:
         workloads += [w for w in run.workload_names() if w not in workloads]
-    differences = [(workload, difference_table(runs, workload)) for workload in workloads]
+    per_strategy = strategy_metrics(runs)
+    differences = [difference_table(runs, list(WORKLOAD_METRICS), workload) for workload in workloads]
+    differences.append(difference_table(runs, per_strategy, None))
     sections = []
     for workload in workloads:
         key = render.slug(workload)
@@ -311,12 +363,17 @@ def render_comparison(runs: list[Run]) -> str:
         built = [tps_chart(runs, labels, workload, colors, f"chart-compare-tps-over-time-{key}")]
         built += [
             metric_chart(runs, labels, metric, workload, colors, f"chart-compare-{metric.key}-{key}")
-            for metric in METRICS
+            for metric in WORKLOAD_METRICS
         ]
-        section.charts = [
-            render.rendered(chart) for chart in built if chart.figure is not None or chart.notes
-        ]
+        section.charts = [render.rendered(c) for c in built if c.figure is not None or c.all_notes()]
         sections.append(section)
+    section = render.Section("compare-per-strategy", "Per strategy across runs")
+    built = [
+        metric_chart(runs, labels, metric, None, colors, f"chart-compare-{metric.key}")
+        for metric in per_strategy
+    ]
+    section.charts = [render.rendered(c) for c in built if c.figure is not None]
+    sections.append(section)
     return render.page(
         "comparison.html.j2",
         title=f"pkbench comparison of {len(runs)} runs",
@@ -325,7 +382,6 @@ def render_comparison(runs: list[Run]) -> str:
         settings=settings_rows(runs),
         differences=differences,
         called_out=called_out(differences),
-        metrics=METRICS,
         large_change=f"{LARGE_CHANGE:.0%}",
         colors=colors,
         sections=sections,
