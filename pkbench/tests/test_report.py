@@ -337,3 +337,21 @@ def test_comparing_a_run_with_itself_keeps_labels_apart(tmp_path: Path) -> None:
     assert "run 1: war-pg15 (PostgreSQL 15.20)" in html
     assert "run 2: war-pg15 (PostgreSQL 15.20) #2" in html
     assert "No figure moved by 10% or more." in html
+
+
+def test_run_where_every_strategy_failed_still_reports(war15: Path) -> None:
+    results = json.loads((war15 / "results.json").read_text())
+    for strategy in results["strategies"]:
+        strategy.update(status="failed", error="server terminated by signal 9", workloads=[])
+    (war15 / "results.json").write_text(json.dumps(results))
+    html = report_html(war15)
+    assert embedded_figures(html) == {}
+    assert html.count("server terminated by signal 9") >= len(results["strategies"])
+    assert "n/a: nothing to draw" in html
+
+
+def test_interrupted_run_without_strategies_still_reports(war15: Path) -> None:
+    results = json.loads((war15 / "results.json").read_text())
+    results["strategies"] = []
+    (war15 / "results.json").write_text(json.dumps(results))
+    assert '<section id="summary">' in report_html(war15)
