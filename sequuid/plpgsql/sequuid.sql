@@ -94,8 +94,8 @@ CREATE FUNCTION sequuid.prefixed(block bigint, block_count integer) RETURNS uuid
     LANGUAGE sql VOLATILE PARALLEL SAFE
 AS $$
     SELECT encode(substr(int8send((block << (32 - sequuid.prefix_bits(block_count)))
-                                  | (random() * (1::bigint << (32 - sequuid.prefix_bits(block_count))))::bigint
-                                    % (1::bigint << (32 - sequuid.prefix_bits(block_count)))), 5)
+                                  | floor(random() * (1::bigint << (32 - sequuid.prefix_bits(block_count))))::bigint),
+                         5)
                   || substr(set_bit(set_bit(uuid_send(gen_random_uuid()), 54, 0), 55, 1), 5), 'hex')::uuid
 $$;
 
