@@ -175,6 +175,13 @@ class CalledOut:
     baseline: str
 
 
+def strategy_names(runs: list[Run]) -> list[str]:
+    names: list[str] = []
+    for run in runs:
+        names += [str(s.get("name")) for s in run.strategies if str(s.get("name")) not in names]
+    return names
+
+
 def unique_labels(runs: list[Run]) -> list[str]:
     labels: list[str] = []
     for index, run in enumerate(runs, start=1):
@@ -348,7 +355,7 @@ def settings_rows(runs: list[Run]) -> list[tuple[str, list[str], bool]]:
 
 def render_comparison(runs: list[Run]) -> str:
     labels = unique_labels(runs)
-    names = render.strategy_names(runs)
+    names = strategy_names(runs)
     colors = strategy_colors(names)
     workloads: list[str] = []
     for run in runs:

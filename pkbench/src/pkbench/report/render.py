@@ -34,7 +34,6 @@ class Section:
 class Table:
     headers: list[str]
     rows: list[tables.SummaryRow]
-    caption: str = ""
 
 
 @dataclass(frozen=True)
@@ -66,14 +65,13 @@ def rendered(chart: charts.Chart) -> RenderedChart:
 
 
 def environment() -> Environment:
-    env = Environment(
+    return Environment(
         loader=PackageLoader("pkbench.report", "templates"),
         autoescape=select_autoescape(["html", "j2"]),
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    return env
 
 
 @functools.cache
@@ -98,7 +96,10 @@ def metadata_rows(run: Run) -> list[tuple[str, str]]:
         ("pkbench", str(results.get("pkbench_version", "unknown"))),
         ("command", " ".join(str(part) for part in results.get("command") or []) or "unknown"),
         ("started / finished", f"{results.get('started_at', '?')} / {results.get('finished_at', '?')}"),
-        ("scenario", f"{scenario.get('name', '?')}: {scenario.get('description', '')}".rstrip(": ")),
+        (
+            "scenario",
+            ": ".join(str(part) for part in (scenario.get("name", "?"), scenario.get("description")) if part),
+        ),
         ("scenario parameters", ", ".join(f"{k}={v}" for k, v in parameters.items()) or "none recorded"),
         (
             "PostgreSQL",
@@ -129,11 +130,11 @@ def settings_of(run: Run) -> dict[str, str]:
     return {str(k): str(v) for k, v in settings.items()} if isinstance(settings, dict) else {}
 
 
-def run_sections(run: Run, colors: dict[str, str], prefix: str = "") -> list[Section]:
+def run_sections(run: Run, colors: dict[str, str]) -> list[Section]:
     """Everything the report shows about one run, section by section."""
     sections = []
     for workload in run.workload_names():
-        key = f"{prefix}{slug(workload)}"
+        key = slug(workload)
         section = Section(
             f"workload-{key}",
             f"Workload {workload}",
@@ -165,16 +166,16 @@ def run_sections(run: Run, colors: dict[str, str], prefix: str = "") -> list[Sec
         study.charts = [
             rendered(chart)
             for chart in (
-                steps.index_density(run, colors, f"chart-{prefix}steps-density"),
-                steps.table_space(run, colors, f"chart-{prefix}steps-table-space"),
-                steps.step_durations(run, colors, f"chart-{prefix}steps-durations"),
+                steps.index_density(run, colors, "chart-steps-density"),
+                steps.table_space(run, colors, "chart-steps-table-space"),
+                steps.step_durations(run, colors, "chart-steps-durations"),
             )
             if chart.figure is not None or chart.all_notes()
         ]
         sections.append(study)
     sizes = Section("sizes", "Sizes after prefill and at the end")
     sizes.tables.append(Table(tables.size_headers(run), tables.size_rows(run)))
-    sizes.charts.append(rendered(charts.sizes_chart(run, colors, f"chart-{prefix}sizes")))
+    sizes.charts.append(rendered(charts.sizes_chart(run, colors, "chart-sizes")))
     sections.append(sizes)
     return sections
 
@@ -207,12 +208,3 @@ def render_report(run: Run) -> str:
         sections=run_sections(run, colors),
         missing_series=run.missing_series,
     )
-
-
-def strategy_names(runs: list[Run]) -> list[str]:
-    names: list[str] = []
-    for run in runs:
-        for strategy in run.strategies:
-            if str(strategy.get("name")) not in names:
-                names.append(str(strategy.get("name")))
-    return names
