@@ -232,16 +232,20 @@ class EmbeddedCluster:
     def _as_root(self) -> bool:
         return os.geteuid() == 0
 
-    def _user_kwargs(self) -> dict[str, object]:
-        if not self._as_root:
-            return {}
+    def _server_user(self) -> pwd.struct_passwd:
         try:
-            entry = pwd.getpwnam(SERVER_USER)
+            return pwd.getpwnam(SERVER_USER)
         except KeyError:
             raise PkbenchError(
                 f"running as root needs an OS user {SERVER_USER!r} to run the server; "
                 "create it or run pkbench as a normal user"
             ) from None
+
+    def _user_kwargs(self) -> dict[str, object]:
+        """subprocess arguments that run a server program as the server user (when we are root)."""
+        if not self._as_root:
+            return {}
+        entry = self._server_user()
         return {"user": entry.pw_uid, "group": entry.pw_gid, "extra_groups": []}
 
     @property
@@ -273,8 +277,7 @@ class EmbeddedCluster:
         self.directory = Path(tempfile.mkdtemp(prefix="pkbench-"))
         self.directory.chmod(0o700)
         if self._as_root:
-            entry = pwd.getpwnam(SERVER_USER) if self._user_kwargs() else None
-            assert entry is not None
+            entry = self._server_user()
             os.chown(self.directory, entry.pw_uid, entry.pw_gid)
         result = subprocess.run(
             [
