@@ -14,10 +14,9 @@ from typing import Any
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from pkbench.report.loading import JSON, Run, figure, nested_figure
+from pkbench.report.loading import JSON, MIB, Run, figure, nested_figure
 from pkbench.report.palette import shades
 
-MB = 1024 * 1024
 PERCENTILES = ("p50", "p95", "p99")
 FPI_PATTERN = "/"
 
@@ -272,7 +271,7 @@ def sizes_chart(run: Run, colors: dict[str, str], div_id: str) -> Chart:
             for relation, size in parts:
                 relations.append(relation)
                 labels.append(phase)
-                values.append(size / MB)
+                values.append(size / MIB)
         if values:
             fig.add_trace(go.Bar(x=[relations, labels], y=values, name=name, marker_color=colors[name]))
     if fig.data:
@@ -369,7 +368,7 @@ BUFFERCACHE = StackSpec(
     "Buffer cache contents per relation over time",
     "shared buffers held (MiB)",
     lambda row: row.get("relation") or "?",
-    scaled("bytes", MB),
+    scaled("bytes", MIB),
     relation_order,
 )
 USAGECOUNT = StackSpec(
@@ -393,7 +392,7 @@ SIZES_OVER_TIME = StackSpec(
     "Relation sizes over time",
     "size (MiB)",
     lambda row: row.get("relation") or "?",
-    scaled("bytes", MB),
+    scaled("bytes", MIB),
     relation_order,
 )
 STACKS = (BUFFERCACHE, USAGECOUNT, WAIT_EVENTS, SIZES_OVER_TIME)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import plotly.graph_objects as go
 
 from pkbench.report import charts, render, steps
-from pkbench.report.loading import JSON, Figure, Run, figure, nested_figure, workload_of
+from pkbench.report.loading import JSON, MIB, Figure, Run, figure, nested_figure, workload_of
 from pkbench.report.palette import strategy_colors
 from pkbench.report.tables import NA, relative, signed_percent
 
@@ -133,7 +133,7 @@ WORKLOAD_METRICS = (
         "total size at the end",
         "MiB",
         False,
-        workload_nested_figure("sizes_at_end", "total_bytes", 1 / 2**20),
+        workload_nested_figure("sizes_at_end", "total_bytes", 1 / MIB),
     ),
     Metric("hit", "primary key hit ratio", "%", True, primary_key_hit_ratio),
 )

@@ -12,6 +12,8 @@ from pkbench.errors import PkbenchError
 
 JSON = dict[str, Any]
 
+MIB = 1024 * 1024
+
 SERIES_KINDS = ("tps", "buffercache", "usagecount", "wait_events", "sizes")
 
 

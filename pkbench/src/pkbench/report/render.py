@@ -33,7 +33,7 @@ class Section:
 @dataclass
 class Table:
     headers: list[str]
-    rows: list[tables.SummaryRow]
+    rows: list[tables.TableRow]
 
 
 @dataclass(frozen=True)

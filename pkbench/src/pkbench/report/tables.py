@@ -9,9 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pkbench import summary
-from pkbench.report.loading import JSON, Figure, Run, figure, nested_figure
-
-MB = 1024 * 1024
+from pkbench.report.loading import JSON, MIB, Figure, Run, figure, nested_figure
 
 
 @dataclass(frozen=True)
@@ -41,7 +39,7 @@ def formatted(measured: Figure, fmt: str) -> Cell:
 def mebibytes(measured: Figure) -> Cell:
     if measured.value is None:
         return na(measured.reason)
-    return Cell(f"{measured.value / MB:,.1f} MiB")
+    return Cell(f"{measured.value / MIB:,.1f} MiB")
 
 
 def relative(value: float | None, other: float | None) -> float | None:
@@ -56,27 +54,27 @@ def signed_percent(change: float) -> str:
 
 
 @dataclass
-class SummaryRow:
+class TableRow:
     strategy: str
     status: str
     cells: list[Cell] = field(default_factory=list)
 
 
 # What pkbench.summary writes for a figure it does not have.
-summary_missing = "\N{EN DASH}"
+SUMMARY_MISSING = "\N{EN DASH}"
 
 
-def summary_table(run: Run) -> tuple[list[str], list[SummaryRow]]:
+def summary_table(run: Run) -> tuple[list[str], list[TableRow]]:
     """The Results Summary exactly as summary.md has it (pkbench.summary builds both)."""
     headers, table = summary.rows(run.results)
     status = {str(s.get("name")): str(s.get("status", "ok")) for s in run.strategies}
     rows = []
     for name, *texts in table:
         cells = [
-            na("not measured; the workload tables give the reason") if t == summary_missing else Cell(t)
+            na("not measured; the workload tables give the reason") if t == SUMMARY_MISSING else Cell(t)
             for t in texts
         ]
-        rows.append(SummaryRow(name, status.get(name, "ok"), cells))
+        rows.append(TableRow(name, status.get(name, "ok"), cells))
     return headers, rows
 
 
@@ -96,7 +94,7 @@ WORKLOAD_HEADERS = [
 ]
 
 
-def workload_rows(run: Run, workload: str) -> list[SummaryRow]:
+def workload_rows(run: Run, workload: str) -> list[TableRow]:
     """Every headline figure of one workload per strategy; null figures carry their reason.
 
     With --repeat, a figure is the median and its [min, max] over the repeats follows in brackets.
@@ -134,7 +132,7 @@ def workload_rows(run: Run, workload: str) -> list[SummaryRow]:
             cell("page_splits", "{:,.0f}"),
             checkpoint_cell,
         ]
-        rows.append(SummaryRow(name, "ok", cells))
+        rows.append(TableRow(name, "ok", cells))
     return rows
 
 
@@ -150,12 +148,12 @@ def size_headers(run: Run) -> list[str]:
     return headers
 
 
-def size_rows(run: Run) -> list[SummaryRow]:
+def size_rows(run: Run) -> list[TableRow]:
     rows = []
     for strategy in run.measured_strategies:
         cells = []
         for _, sizes, reason in run.size_moments(strategy):
             for metric in ("table_bytes", "primary_key_bytes", "total_bytes"):
                 cells.append(mebibytes(figure(sizes, metric)) if sizes else na(reason))
-        rows.append(SummaryRow(str(strategy.get("name")), "ok", cells))
+        rows.append(TableRow(str(strategy.get("name")), "ok", cells))
     return rows
