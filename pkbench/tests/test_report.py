@@ -257,6 +257,7 @@ def test_report_of_a_real_run(real: Path, tmp_path: Path) -> None:
         expected.add("chart-steps-durations")
     assert set(figures) == expected
     assert f"PostgreSQL {results['server']['version']}" in html
+    assert f"driven by {results['target']['pgbench']}" in html
     # pg_walinspect was not used: WAL is shown as bytes beside counts of full-page images, and says why
     assert "wal_fpi_bytes is n/a, so the bytes cannot be split" in html
     assert re.search(

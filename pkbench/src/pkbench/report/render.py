@@ -92,6 +92,8 @@ def metadata_rows(run: Run) -> list[tuple[str, str]]:
     memory = machine.get("memory_bytes")
     limit = machine.get("memory_limit_bytes")
     parameters = scenario.get("parameters") or {}
+    found = results.get("target")
+    target: dict[str, Any] = found if isinstance(found, dict) else {}
     return [
         ("pkbench", str(results.get("pkbench_version", "unknown"))),
         ("command", " ".join(str(part) for part in results.get("command") or []) or "unknown"),
@@ -106,6 +108,19 @@ def metadata_rows(run: Run) -> list[tuple[str, str]]:
             f"{server.get('version', 'unknown')}"
             + (", embedded cluster" if server.get("embedded") else ", existing server")
             + (", superuser" if server.get("superuser") else ", not superuser"),
+        ),
+        (
+            "target",
+            ", ".join(
+                f"{label} {target[key]}"
+                for key, label in (
+                    ("connection", "connection"),
+                    ("schema", "schema"),
+                    ("pgbench", "driven by"),
+                )
+                if target.get(key)
+            )
+            or "not recorded",
         ),
         (
             "machine",
