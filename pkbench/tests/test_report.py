@@ -356,3 +356,20 @@ def test_interrupted_run_without_strategies_still_reports(war15: Path) -> None:
     results["strategies"] = []
     (war15 / "results.json").write_text(json.dumps(results))
     assert '<section id="summary">' in report_html(war15)
+
+
+def test_missing_samples_show_the_recorded_reason(war15: Path) -> None:
+    results = json.loads((war15 / "results.json").read_text())
+    reason = "pg_buffercache needs pg_monitor or superuser"
+    for strategy in results["strategies"]:
+        for workload in strategy["workloads"]:
+            workload["unavailable"].append({"metric": "buffercache", "reason": reason})
+    (war15 / "results.json").write_text(json.dumps(results))
+    for kind in ("buffercache", "usagecount"):
+        path = war15 / "timeseries" / f"{kind}.csv"
+        path.write_text(path.read_text().splitlines()[0] + "\n")
+    html = report_html(war15)
+    figures = embedded_figures(html)
+    assert not any(d.startswith(("chart-buffercache", "chart-usagecount")) for d in figures)
+    assert f"samples: n/a for bigint, uuid-v4, uuid-v4-text, uuid-v7 ({reason})" in html
+    assert "chart-wait_events-lookup-by-data" in figures

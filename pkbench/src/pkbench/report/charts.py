@@ -339,6 +339,8 @@ class StackSpec:
     category: Callable[[dict[str, str]], str]
     value: Callable[[dict[str, str]], float | None]
     order: Callable[[list[str]], list[str]]
+    # Metrics of a workload's `unavailable` that explain missing samples, most specific first.
+    reasons: tuple[str, ...] = ("timeseries",)
 
 
 def relation_order(categories: list[str]) -> list[str]:
@@ -370,6 +372,7 @@ BUFFERCACHE = StackSpec(
     lambda row: row.get("relation") or "?",
     scaled("bytes", MIB),
     relation_order,
+    ("buffercache", "timeseries"),
 )
 USAGECOUNT = StackSpec(
     "usagecount",
@@ -378,6 +381,7 @@ USAGECOUNT = StackSpec(
     lambda row: f"usage count {row.get('usage_count')}",
     scaled("buffers", 1),
     usage_order,
+    ("usagecount", "buffercache", "timeseries"),
 )
 WAIT_EVENTS = StackSpec(
     "wait_events",
@@ -386,6 +390,7 @@ WAIT_EVENTS = StackSpec(
     wait_event_name,
     scaled("backends", 1),
     lambda categories: sorted(categories, key=lambda c: (c != "CPU", c)),
+    ("wait_events", "timeseries"),
 )
 SIZES_OVER_TIME = StackSpec(
     "sizes",
@@ -394,8 +399,18 @@ SIZES_OVER_TIME = StackSpec(
     lambda row: row.get("relation") or "?",
     scaled("bytes", MIB),
     relation_order,
+    ("sizes", "timeseries"),
 )
 STACKS = (BUFFERCACHE, USAGECOUNT, WAIT_EVENTS, SIZES_OVER_TIME)
+
+
+def missing_samples_reason(run: Run, spec: StackSpec, strategy: str, workload: str) -> str:
+    found = next((w for name, w in run.measured_in(workload) if name == strategy), None)
+    for metric in spec.reasons if found is not None else ():
+        reason = figure(found, metric).reason
+        if reason and reason != "not measured":
+            return reason
+    return f"no rows in timeseries/{spec.kind}.csv"
 
 
 def stacked_over_time(run: Run, spec: StackSpec, workload: str, colors: dict[str, str], div_id: str) -> Chart:
@@ -420,7 +435,7 @@ def stacked_over_time(run: Run, spec: StackSpec, workload: str, colors: dict[str
             samples = by_category.setdefault(spec.category(row), {})
             samples[elapsed] = samples.get(elapsed, 0.0) + value
         if not by_category:
-            chart.notes.append(f"{name}: no samples")
+            chart.na(name, "samples", missing_samples_reason(run, spec, name, workload))
             continue
         times = sorted({t for samples in by_category.values() for t in samples})
         panels.append((name, times, by_category))
