@@ -17,6 +17,8 @@ WAR_REAL_PG15 = DATA / "war-real-pg15"
 WAR_REAL_PG18 = DATA / "war-real-pg18"
 # `pkbench run bloat --rows 50000` on PostgreSQL 15.20: no pgbench workload, density and step durations only.
 BLOAT_REAL_PG15 = DATA / "bloat-real-pg15"
+# `pkbench run wal --rows 40000 --duration 5` on PostgreSQL 15.20: insert-only tiers, pg_walinspect figures.
+WAL_REAL_PG15 = DATA / "wal-real-pg15"
 
 
 def copy_run(source: Path, destination: Path) -> Path:

@@ -10,6 +10,7 @@ import pytest
 from report_pages import (
     BLOAT_PG15,
     BLOAT_REAL_PG15,
+    WAL_REAL_PG15,
     WAR_PG15,
     WAR_PG18,
     WAR_REAL_PG15,
@@ -373,3 +374,18 @@ def test_missing_samples_show_the_recorded_reason(war15: Path) -> None:
     assert not any(d.startswith(("chart-buffercache", "chart-usagecount")) for d in figures)
     assert f"samples: n/a for bigint, uuid-v4, uuid-v4-text, uuid-v7 ({reason})" in html
     assert "chart-wait_events-lookup-by-data" in figures
+
+
+def test_wal_scenario_splits_wal_with_pg_walinspect_figures(tmp_path: Path) -> None:
+    html = report_html(copy_run(WAL_REAL_PG15, tmp_path / "wal"))
+    results = json.loads((WAL_REAL_PG15 / "results.json").read_text())
+    workload = results["strategies"][1]["workloads"][0]
+    figures = embedded_figures(html)
+    traces = {t["name"]: t["y"][0] for t in figures[f"chart-wal-{workload['name']}"]}
+    name = results["strategies"][1]["name"]
+    assert traces[f"{name} · full-page images"] == pytest.approx(workload["wal_fpi_bytes_per_transaction"])
+    assert traces[f"{name} · other records"] == pytest.approx(workload["wal_record_bytes_per_transaction"])
+    assert "Split by bytes from wal_fpi_bytes" in html
+    blocks = workload["wal_distinct_blocks"]
+    assert ", ".join(f"{relation} {count:,}" for relation, count in blocks.items()) in html
+    assert f"({workload['page_splits_per_transaction']:.4f} / tx)" in html

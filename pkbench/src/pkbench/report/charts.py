@@ -152,10 +152,16 @@ def wal_per_transaction(run: Run, workload: str, colors: dict[str, str], div_id:
                     name, "WAL bytes per transaction", unavailable_of(found, "wal_bytes_per_transaction")
                 )
                 continue
-            fpi_per_tx = (figure(found, "wal_fpi_bytes").value or 0.0) / transactions
+            # pg_walinspect's own per-transaction split when the run has it; else from the window's totals.
+            fpi_per_tx = figure(found, "wal_fpi_bytes_per_transaction").value
+            if fpi_per_tx is None:
+                fpi_per_tx = (figure(found, "wal_fpi_bytes").value or 0.0) / transactions
+            records_per_tx = figure(found, "wal_record_bytes_per_transaction").value
+            if records_per_tx is None:
+                records_per_tx = max(per_tx - fpi_per_tx, 0.0)
             for part, value, pattern in (
                 ("full-page images", fpi_per_tx, FPI_PATTERN),
-                ("other records", max(per_tx - fpi_per_tx, 0.0), ""),
+                ("other records", records_per_tx, ""),
             ):
                 fig.add_trace(
                     go.Bar(

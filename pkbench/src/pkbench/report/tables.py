@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pkbench import summary
-from pkbench.report.loading import JSON, MIB, Figure, Run, figure, nested_figure
+from pkbench.report.loading import JSON, MIB, Figure, Run, figure, nested_figure, unavailable_reason
 
 
 @dataclass(frozen=True)
@@ -90,6 +90,7 @@ WORKLOAD_HEADERS = [
     "full-page images / tx",
     "full-page image bytes",
     "page splits",
+    "distinct blocks in WAL",
     "checkpoints (timed / requested)",
 ]
 
@@ -129,11 +130,32 @@ def workload_rows(run: Run, workload: str) -> list[TableRow]:
             cell("wal_bytes_per_transaction", "{:,.0f}"),
             cell("wal_fpi_per_transaction", "{:,.3f}"),
             mebibytes(figure(found, "wal_fpi_bytes")),
-            cell("page_splits", "{:,.0f}"),
+            with_per_transaction(cell("page_splits", "{:,.0f}"), found, "page_splits_per_transaction"),
+            distinct_blocks(found),
             checkpoint_cell,
         ]
         rows.append(TableRow(name, "ok", cells))
     return rows
+
+
+def with_per_transaction(shown: Cell, workload: JSON, key: str) -> Cell:
+    per_transaction = figure(workload, key)
+    if shown.missing or per_transaction.value is None:
+        return shown
+    return Cell(f"{shown.text} ({per_transaction.value:.4f} / tx)")
+
+
+def distinct_blocks(workload: JSON) -> Cell:
+    """Distinct blocks of each relation that the window's WAL touched (pg_walinspect)."""
+    blocks = workload.get("wal_distinct_blocks")
+    if not isinstance(blocks, dict) or not blocks:
+        return na(unavailable_reason(workload, "wal_distinct_blocks"))
+    return Cell(
+        ", ".join(
+            f"{relation} {count:,}" if isinstance(count, int) else f"{relation} {count}"
+            for relation, count in blocks.items()
+        )
+    )
 
 
 def format_count(measured: Figure) -> str:
