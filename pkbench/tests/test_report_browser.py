@@ -116,7 +116,7 @@ def assert_every_chart_drawn(charts: list[dict[str, Any]], html: str) -> None:
 
 @pytest.mark.parametrize(
     "fixture",
-    [WAR_PG15, WAR_PG18, BLOAT_PG15, WAR_REAL_PG15, WAR_REAL_PG18, BLOAT_REAL_PG15, WAL_REAL_PG15],
+    [WAR_PG15, BLOAT_PG15, WAR_REAL_PG15, WAR_REAL_PG18, BLOAT_REAL_PG15, WAL_REAL_PG15],
     ids=lambda p: p.name,
 )
 def test_report_renders_in_chromium(browser: Any, fixture: Path, tmp_path: Path) -> None:
