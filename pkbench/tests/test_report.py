@@ -389,3 +389,30 @@ def test_wal_scenario_splits_wal_with_pg_walinspect_figures(tmp_path: Path) -> N
     blocks = workload["wal_distinct_blocks"]
     assert ", ".join(f"{relation} {count:,}" for relation, count in blocks.items()) in html
     assert f"({workload['page_splits_per_transaction']:.4f} / tx)" in html
+
+
+def test_statement_percentiles_missing_for_a_multi_statement_script(war15: Path) -> None:
+    results = json.loads((war15 / "results.json").read_text())
+    workload = results["strategies"][0]["workloads"][0]
+    reason = "pgbench logs latency per script run; this script has several statements: means only"
+    for index, statement in enumerate(workload["statements"], start=1):
+        statement["name"] = f"txn.{index}"
+        statement["latency_ms"] = {"mean": 1.0, "p50": None, "p95": None, "p99": None, "max": None}
+    workload["unavailable"].append({"metric": "statements.txn.percentiles", "reason": reason})
+    (war15 / "results.json").write_text(json.dumps(results))
+    html = report_html(war15)
+    assert f"txn.1 p95: n/a for bigint ({reason})" in html
+    assert f"txn.2 p99: n/a for bigint ({reason})" in html
+    bigint = next(t for t in embedded_figures(html)["chart-latency-lookup-by-data"] if t["name"] == "bigint")
+    assert set(bigint["x"][0]) == {"whole transaction"}
+
+
+def test_strategy_level_gaps_and_sampling_cost_are_shown(war15: Path) -> None:
+    results = json.loads((war15 / "results.json").read_text())
+    strategy = results["strategies"][0]
+    strategy["unavailable"] = [{"metric": "maintenance: CHECKPOINT", "reason": "must be superuser"}]
+    strategy["workloads"][0].update(sampling_busy_s=0.41, sampling_cpu_s=0.17)
+    (war15 / "results.json").write_text(json.dumps(results))
+    html = report_html(war15)
+    assert "n/a: maintenance: CHECKPOINT: must be superuser" in html
+    assert ">0.41 / 0.17</td>" in html

@@ -110,9 +110,10 @@ def latency_percentiles(run: Run, workload: str, colors: dict[str, str], div_id:
             for percentile in PERCENTILES:
                 measured = nested_figure(part, "latency_ms", percentile)
                 if measured.value is None:
-                    if measured.reason == "not measured":
-                        measured = nested_figure(found, "latency_ms", percentile)
-                    chart.na(name, f"{part_name} {percentile}", measured.reason)
+                    reason = measured.reason
+                    if part is not found:
+                        reason = statement_reason(found, part_name, percentile) or reason
+                    chart.na(name, f"{part_name} {percentile}", reason)
                     continue
                 statements.append(part_name)
                 labels.append(percentile)
@@ -123,6 +124,22 @@ def latency_percentiles(run: Run, workload: str, colors: dict[str, str], div_id:
         chart.figure = style(fig, title, "statement and percentile", "latency (ms)")
         fig.update_layout(barmode="group")
     return chart
+
+
+def statement_reason(workload: JSON, statement: str, percentile: str) -> str | None:
+    """Why a statement's percentile is missing: the workload's `unavailable` names statements by a dotted path
+    (statements.<name>.latency_ms.p99) or by the script they belong to (statements.<script>.percentiles for
+    statements <script>.1, <script>.2, ...)."""
+    for entry in workload.get("unavailable") or []:
+        metric = str(entry.get("metric", "")) if isinstance(entry, dict) else ""
+        if not metric.startswith("statements."):
+            continue
+        named = metric.removeprefix("statements.")
+        for suffix in (f".latency_ms.{percentile}", ".latency_ms", ".percentiles", ""):
+            owner = named.removesuffix(suffix) if suffix and named.endswith(suffix) else named
+            if statement == owner or statement.startswith(owner + "."):
+                return str(entry.get("reason") or "not measured")
+    return None
 
 
 def unavailable_of(obj: JSON, metric: str) -> str:

@@ -205,6 +205,11 @@ def strategy_table(run: Run, colors: dict[str, str]) -> list[dict[str, str]]:
             "default_expression": str(s.get("default_expression") or ""),
             "status": str(s.get("status", "ok")),
             "error": str(s.get("error") or ""),
+            "could_not": "; ".join(
+                f"{entry.get('metric')}: {entry.get('reason')}"
+                for entry in s.get("unavailable") or []
+                if isinstance(entry, dict)
+            ),
         }
         for s in run.strategies
     ]

@@ -92,6 +92,7 @@ WORKLOAD_HEADERS = [
     "page splits",
     "distinct blocks in WAL",
     "checkpoints (timed / requested)",
+    "sampling busy / CPU (s)",
 ]
 
 
@@ -133,6 +134,7 @@ def workload_rows(run: Run, workload: str) -> list[TableRow]:
             with_per_transaction(cell("page_splits", "{:,.0f}"), found, "page_splits_per_transaction"),
             distinct_blocks(found),
             checkpoint_cell,
+            sampling_cost(found),
         ]
         rows.append(TableRow(name, "ok", cells))
     return rows
@@ -156,6 +158,14 @@ def distinct_blocks(workload: JSON) -> Cell:
             for relation, count in blocks.items()
         )
     )
+
+
+def sampling_cost(workload: JSON) -> Cell:
+    """What the probes' sampling cost in the window: wall time in its queries, and CPU (embedded only)."""
+    busy, cpu = figure(workload, "sampling_busy_s"), figure(workload, "sampling_cpu_s")
+    if busy.value is None and cpu.value is None:
+        return na(busy.reason)
+    return Cell(" / ".join(NA if f.value is None else f"{f.value:.2f}" for f in (busy, cpu)))
 
 
 def format_count(measured: Figure) -> str:
