@@ -170,8 +170,11 @@ $$;
 COMMENT ON FUNCTION uuid_generate_ulid() IS
     'ULID (48-bit ms + 80 random bits) as uuid, monotonic per backend (same ms: previous + 1)';
 
--- (i / block_size) mod block_count with i = nextval(seq) - 1, floored for negative sequences; numeric keeps
--- nextval's minimum exact.  nextval is called only for valid, non-NULL arguments, so bad input moves nothing.
+-- (i / block_size) mod block_count with i = nextval(seq) - 1, floored for negative sequences.  That is periodic in
+-- nextval with period p = block_size * block_count (below 2^62), so it is computed from nextval mod p, shifted into
+-- [0, 2p - 2] where truncating division floors: bigint throughout, no overflow at the sequence's limits, and nextval
+-- appears once (a volatile argument used twice would stop the planner from inlining).  numeric did the same ~0.35x
+-- gen_random_uuid() slower.  nextval is called only for valid, non-NULL arguments, so bad input moves nothing.
 CREATE FUNCTION uuid_sequence_nextval(seq regclass, block_size integer DEFAULT 65536,
                                       block_count integer DEFAULT 65536) RETURNS uuid
     LANGUAGE sql VOLATILE PARALLEL UNSAFE
@@ -180,10 +183,8 @@ AS $$
         WHEN block_size < 1 THEN sequuid.raise_not_positive('block_size', block_size)
         WHEN block_count < 1 THEN sequuid.raise_not_positive('block_count', block_count)
         WHEN seq IS NOT NULL AND block_size IS NOT NULL AND block_count IS NOT NULL THEN
-            -- floor((v - 1) / block_size) = ceil(v / block_size) - 1; div() truncates, so v is first moved up by
-            -- 2^63 blocks to make it positive (numeric: no overflow at the sequence's limits)
-            sequuid.prefixed(((div(nextval(seq)::numeric + (9223372036854775808 + 1) * block_size - 1, block_size)
-                               - 9223372036854775809)::bigint % block_count + block_count) % block_count,
+            sequuid.prefixed((nextval(seq) % (block_size::bigint * block_count) + block_size::bigint * block_count - 1)
+                             / block_size % block_count,
                              block_count)
         END
 $$;
