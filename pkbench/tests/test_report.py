@@ -56,7 +56,8 @@ def test_report_has_every_section_and_chart(war15: Path) -> None:
     for anchor in ("run", "summary", "sizes", *(f"workload-{w}" for w in WORKLOADS)):
         assert f'<section id="{anchor}">' in html
     figures = embedded_figures(html)
-    expected = {f"chart-{kind}-{w}" for kind in PER_WORKLOAD_CHARTS for w in WORKLOADS} | {"chart-sizes"}
+    expected = {f"chart-{kind}-{w}" for kind in PER_WORKLOAD_CHARTS for w in WORKLOADS}
+    expected |= {"chart-sizes", "chart-tps-per-workload"}
     assert set(figures) == expected
     for div_id, traces in figures.items():
         assert traces, f"{div_id} has no traces"
@@ -253,7 +254,8 @@ def test_report_of_a_real_run(real: Path, tmp_path: Path) -> None:
     html = report_html(copy_run(real, tmp_path / real.name))
     figures = embedded_figures(html)
     results = json.loads((real / "results.json").read_text())
-    expected = {f"chart-{kind}-{w}" for kind in PER_WORKLOAD_CHARTS for w in WORKLOADS} | {"chart-sizes"}
+    expected = {f"chart-{kind}-{w}" for kind in PER_WORKLOAD_CHARTS for w in WORKLOADS}
+    expected |= {"chart-sizes", "chart-tps-per-workload"}
     if any(s.get("step_durations_s") for s in results["strategies"]):
         expected.add("chart-steps-durations")
     assert set(figures) == expected
@@ -416,3 +418,10 @@ def test_strategy_level_gaps_and_sampling_cost_are_shown(war15: Path) -> None:
     html = report_html(war15)
     assert "n/a: maintenance: CHECKPOINT: must be superuser" in html
     assert ">0.41 / 0.17</td>" in html
+
+
+def test_overview_puts_every_workload_side_by_side(war15: Path) -> None:
+    traces = embedded_figures(report_html(war15))["chart-tps-per-workload"]
+    bigint = next(t for t in traces if t["name"] == "bigint")
+    assert list(bigint["x"]) == list(WORKLOADS)
+    assert bigint["y"] == [3010.0, pytest.approx(2919.7)]

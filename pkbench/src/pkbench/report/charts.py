@@ -96,6 +96,32 @@ def tps_over_time(run: Run, workload: str, colors: dict[str, str], div_id: str) 
     return chart
 
 
+def tps_per_workload(run: Run, colors: dict[str, str], div_id: str) -> Chart:
+    """Average TPS of every workload side by side (the shape of a study over sizes or index variants)."""
+    title = "Average TPS of each workload"
+    chart = Chart(div_id, title, None)
+    fig = go.Figure()
+    for strategy in run.measured_strategies:
+        name = str(strategy["name"])
+        workloads, values = [], []
+        for workload in run.workload_names():
+            found = next((w for n, w in run.measured_in(workload) if n == name), None)
+            if found is None:
+                continue
+            tps = figure(found, "tps")
+            if tps.value is None:
+                chart.na(name, f"TPS of {workload}", tps.reason)
+                continue
+            workloads.append(workload)
+            values.append(tps.value)
+        if values:
+            fig.add_trace(go.Bar(x=workloads, y=values, name=name, marker_color=colors[name]))
+    if fig.data:
+        chart.figure = style(fig, title, "workload", "transactions per second (tps)")
+        fig.update_layout(barmode="group")
+    return chart
+
+
 def latency_percentiles(run: Run, workload: str, colors: dict[str, str], div_id: str) -> Chart:
     title = f"Latency percentiles per statement: {workload}"
     chart = Chart(div_id, title, None)

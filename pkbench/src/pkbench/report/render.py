@@ -225,6 +225,7 @@ def render_report(run: Run) -> str:
         settings=settings_of(run),
         strategies=strategy_table(run, colors),
         summary=Table(*tables.summary_table(run)),
+        overview=rendered(charts.tps_per_workload(run, colors, "chart-tps-per-workload")),
         sections=run_sections(run, colors),
         missing_series=run.missing_series,
     )
