@@ -40,3 +40,19 @@ BEGIN;
 SELECT set_config('sequuid_plpgsql.v7_state', '5000', false) IS NOT NULL AS moved_in_transaction;
 ROLLBACK;
 SELECT current_setting('sequuid_plpgsql.v7_state') AS state_after_rollback;
+
+-- uuid_sequence_nextval's block arithmetic at the int8 limits: bigint, from nextval mod block_size * block_count
+-- (the numeric form it replaced overflowed at the minimum with block_size 1).  expected is floor((v - 1) / block_size)
+-- mod block_count exactly (numeric's / would round the quotient), the prefix the leading 2 or 31 bits
+CREATE SEQUENCE state_seq_limits MINVALUE -9223372036854775808 START -9223372036854775808 CYCLE;
+SELECT v, get_byte(uuid_send(u), 0) >> 6 AS prefix, mod(mod(v::numeric - 1, 3) + 3, 3) AS expected
+FROM (SELECT uuid_sequence_nextval('state_seq_limits', 1, 3) AS u, currval('state_seq_limits') AS v
+      FROM generate_series(1, 2)) s;
+-- the maximum, then the minimum again (the sequence cycles)
+SELECT setval('state_seq_limits', 9223372036854775806) IS NOT NULL AS moved;
+SELECT v, octets(u, 0, 3)::bigint >> 1 AS prefix,
+       mod(mod(div(v::numeric - 1 - mod(mod(v::numeric - 1, 2147483647) + 2147483647, 2147483647), 2147483647),
+               2147483647) + 2147483647, 2147483647) AS expected
+FROM (SELECT uuid_sequence_nextval('state_seq_limits', 2147483647, 2147483647) AS u, currval('state_seq_limits') AS v
+      FROM generate_series(1, 3)) s;
+DROP SEQUENCE state_seq_limits;
