@@ -1,0 +1,25 @@
+"""The harness README documents every command and every option of `pkbench run`: a new one fails here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from pkbench.cli import cli
+
+README = (Path(__file__).parent.parent / "README.md").read_text()
+
+
+def test_every_command_is_documented() -> None:
+    for name in cli.commands:
+        assert f"`pkbench {name}" in README, name
+
+
+def test_every_run_option_is_documented() -> None:
+    run = cli.commands["run"]
+    options = [p for p in run.params if isinstance(p, click.Option)]
+    for option in options:
+        for flag in option.opts:
+            if flag.startswith("--"):
+                assert f"`{flag}" in README, flag
