@@ -96,36 +96,50 @@ def tps_over_time(run: Run, workload: str, colors: dict[str, str], div_id: str) 
     return chart
 
 
+def bar_chart(
+    chart: Chart,
+    series: list[tuple[str, list[Any], list[float]]],
+    colors: dict[str, str],
+    x_title: str,
+    y_title: str,
+    y_range: tuple[float, float] | None = None,
+    height: int = 440,
+) -> Chart:
+    """Grouped bars, one trace per strategy in its colour; X is a list of labels or [outer, inner] labels."""
+    fig = go.Figure()
+    for name, x, y in series:
+        if y:
+            fig.add_trace(go.Bar(x=x, y=y, name=name, marker_color=colors[name]))
+    if fig.data:
+        chart.figure = style(fig, chart.title, x_title, y_title, height)
+        fig.update_layout(barmode="group")
+        if y_range is not None:
+            fig.update_yaxes(range=list(y_range))
+    return chart
+
+
 def tps_per_workload(run: Run, colors: dict[str, str], div_id: str) -> Chart:
     """Average TPS of every workload side by side (the shape of a study over sizes or index variants)."""
-    title = "Average TPS of each workload"
-    chart = Chart(div_id, title, None)
-    fig = go.Figure()
+    chart = Chart(div_id, "Average TPS of each workload", None)
+    series = []
     for strategy in run.measured_strategies:
         name = str(strategy["name"])
         workloads, values = [], []
         for workload in run.workload_names():
             found = next((w for n, w in run.measured_in(workload) if n == name), None)
-            if found is None:
-                continue
-            tps = figure(found, "tps")
-            if tps.value is None:
+            tps = figure(found, "tps") if found is not None else None
+            if tps is not None and tps.value is None:
                 chart.na(name, f"TPS of {workload}", tps.reason)
-                continue
-            workloads.append(workload)
-            values.append(tps.value)
-        if values:
-            fig.add_trace(go.Bar(x=workloads, y=values, name=name, marker_color=colors[name]))
-    if fig.data:
-        chart.figure = style(fig, title, "workload", "transactions per second (tps)")
-        fig.update_layout(barmode="group")
-    return chart
+            elif tps is not None and tps.value is not None:
+                workloads.append(workload)
+                values.append(tps.value)
+        series.append((name, workloads, values))
+    return bar_chart(chart, series, colors, "workload", "transactions per second (tps)")
 
 
 def latency_percentiles(run: Run, workload: str, colors: dict[str, str], div_id: str) -> Chart:
-    title = f"Latency percentiles per statement: {workload}"
-    chart = Chart(div_id, title, None)
-    fig = go.Figure()
+    chart = Chart(div_id, f"Latency percentiles per statement: {workload}", None)
+    series = []
     for name, found in run.measured_in(workload):
         parts: list[tuple[str, JSON]] = [
             (str(s.get("name")), s) for s in found.get("statements") or [] if isinstance(s, dict)
@@ -144,12 +158,8 @@ def latency_percentiles(run: Run, workload: str, colors: dict[str, str], div_id:
                 statements.append(part_name)
                 labels.append(percentile)
                 values.append(measured.value)
-        if values:
-            fig.add_trace(go.Bar(x=[statements, labels], y=values, name=name, marker_color=colors[name]))
-    if fig.data:
-        chart.figure = style(fig, title, "statement and percentile", "latency (ms)")
-        fig.update_layout(barmode="group")
-    return chart
+        series.append((name, [statements, labels], values))
+    return bar_chart(chart, series, colors, "statement and percentile", "latency (ms)")
 
 
 def statement_reason(workload: JSON, statement: str, percentile: str) -> str | None:
@@ -261,9 +271,8 @@ def wal_per_transaction(run: Run, workload: str, colors: dict[str, str], div_id:
 
 
 def hit_ratios(run: Run, workload: str, colors: dict[str, str], div_id: str) -> Chart:
-    title = f"Shared-buffer hit ratio per relation: {workload}"
-    chart = Chart(div_id, title, None)
-    fig = go.Figure()
+    chart = Chart(div_id, f"Shared-buffer hit ratio per relation: {workload}", None)
+    series = []
     for name, found in run.measured_in(workload):
         ratios = found.get("hit_ratio")
         if not isinstance(ratios, dict):
@@ -277,15 +286,9 @@ def hit_ratios(run: Run, workload: str, colors: dict[str, str], div_id: str) -> 
                 continue
             relations.append(relation)
             values.append(100.0 * value.value)
-        if values:
-            fig.add_trace(go.Bar(x=relations, y=values, name=name, marker_color=colors[name]))
-    if fig.data:
-        chart.figure = style(
-            fig, title, "relation", "hit ratio (% of block reads served from shared buffers)"
-        )
-        fig.update_layout(barmode="group")
-        fig.update_yaxes(range=[0, 100])
-    return chart
+        series.append((name, relations, values))
+    y_title = "hit ratio (% of block reads served from shared buffers)"
+    return bar_chart(chart, series, colors, "relation", y_title, y_range=(0, 100))
 
 
 def relation_sizes(sizes: JSON | None) -> list[tuple[str, float]]:
@@ -307,9 +310,10 @@ def relation_sizes(sizes: JSON | None) -> list[tuple[str, float]]:
 
 
 def sizes_chart(run: Run, colors: dict[str, str], div_id: str) -> Chart:
-    title = "Relation sizes after prefill, at the end of each workload and at each snapshot"
-    chart = Chart(div_id, title, None)
-    fig = go.Figure()
+    chart = Chart(
+        div_id, "Relation sizes after prefill, at the end of each workload and at each snapshot", None
+    )
+    series = []
     for strategy in run.measured_strategies:
         name = str(strategy["name"])
         relations, labels, values = [], [], []
@@ -321,45 +325,29 @@ def sizes_chart(run: Run, colors: dict[str, str], div_id: str) -> Chart:
                 relations.append(relation)
                 labels.append(phase)
                 values.append(size / MIB)
-        if values:
-            fig.add_trace(go.Bar(x=[relations, labels], y=values, name=name, marker_color=colors[name]))
-    if fig.data:
-        chart.figure = style(fig, title, "relation and moment", "size (MiB)", height=480)
-        fig.update_layout(barmode="group")
-    return chart
+        series.append((name, [relations, labels], values))
+    return bar_chart(chart, series, colors, "relation and moment", "size (MiB)", height=480)
 
 
 def density_chart(run: Run, workload: str, colors: dict[str, str], div_id: str) -> Chart | None:
-    """Index leaf density before and after the bloat scenario's deletes; None without any `density`."""
-    title = f"Index leaf density before and after: {workload}"
-    chart = Chart(div_id, title, None)
-    fig = go.Figure()
-    seen = False
-    for name, found in run.measured_in(workload):
-        if "density" not in found:
-            continue
-        seen = True
+    """Index leaf density before and after, for workloads carrying `density`; None when none does."""
+    carrying = [(name, found) for name, found in run.measured_in(workload) if "density" in found]
+    if not carrying:
+        return None
+    chart = Chart(div_id, f"Index leaf density before and after: {workload}", None)
+    series = []
+    for name, found in carrying:
         density = found.get("density")
-        if not isinstance(density, dict):
-            chart.na(name, "density", unavailable_of(found, "density"))
-            continue
         relations, moments, values = [], [], []
         for moment in ("before", "after"):
-            for relation, value in density_values(density.get(moment)):
+            for relation, value in density_values(density.get(moment) if isinstance(density, dict) else None):
                 relations.append(relation)
                 moments.append(moment)
                 values.append(100.0 * value)
-        if values:
-            fig.add_trace(go.Bar(x=[relations, moments], y=values, name=name, marker_color=colors[name]))
-        else:
+        if not values:
             chart.na(name, "density", unavailable_of(found, "density"))
-    if not seen:
-        return None
-    if fig.data:
-        chart.figure = style(fig, title, "index and moment", "average leaf density (%)")
-        fig.update_layout(barmode="group")
-        fig.update_yaxes(range=[0, 100])
-    return chart
+        series.append((name, [relations, moments], values))
+    return bar_chart(chart, series, colors, "index and moment", "average leaf density (%)", y_range=(0, 100))
 
 
 def density_values(moment: Any) -> list[tuple[str, float]]:

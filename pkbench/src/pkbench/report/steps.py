@@ -6,9 +6,7 @@ pgstattuple figures per table; `step_durations_s` maps a step's name to the seco
 
 from __future__ import annotations
 
-import plotly.graph_objects as go
-
-from pkbench.report.charts import Chart, style
+from pkbench.report.charts import Chart, bar_chart
 from pkbench.report.loading import JSON, Run, figure
 
 # (figure name in a density entry, label) of the table figures drawn; fractions of the table's size.
@@ -28,9 +26,8 @@ def has_steps(run: Run) -> bool:
 
 def index_density(run: Run, colors: dict[str, str], div_id: str) -> Chart:
     """Average leaf density of each index after each density step, one bar per strategy."""
-    title = "Index leaf density after each step"
-    chart = Chart(div_id, title, None)
-    fig = go.Figure()
+    chart = Chart(div_id, "Index leaf density after each step", None)
+    series = []
     for strategy in run.measured_strategies:
         name = str(strategy["name"])
         indexes, moments, values = [], [], []
@@ -45,20 +42,14 @@ def index_density(run: Run, colors: dict[str, str], div_id: str) -> Chart:
                 indexes.append(str(relation))
                 moments.append(stage)
                 values.append(100.0 * density.value)
-        if values:
-            fig.add_trace(go.Bar(x=[indexes, moments], y=values, name=name, marker_color=colors[name]))
-    if fig.data:
-        chart.figure = style(fig, title, "index and step", "average leaf density (%)")
-        fig.update_layout(barmode="group")
-        fig.update_yaxes(range=[0, 100])
-    return chart
+        series.append((name, [indexes, moments], values))
+    return bar_chart(chart, series, colors, "index and step", "average leaf density (%)", y_range=(0, 100))
 
 
 def table_space(run: Run, colors: dict[str, str], div_id: str) -> Chart:
     """Dead tuples and free space of each table after each density step (pgstattuple)."""
-    title = "Table dead tuples and free space after each step"
-    chart = Chart(div_id, title, None)
-    fig = go.Figure()
+    chart = Chart(div_id, "Table dead tuples and free space after each step", None)
+    series = []
     for strategy in run.measured_strategies:
         name = str(strategy["name"])
         moments, kinds, values = [], [], []
@@ -72,35 +63,22 @@ def table_space(run: Run, colors: dict[str, str], div_id: str) -> Chart:
                         moments.append(stage)
                         kinds.append(f"{relation} {label}")
                         values.append(100.0 * share.value)
-        if values:
-            fig.add_trace(go.Bar(x=[moments, kinds], y=values, name=name, marker_color=colors[name]))
-    if fig.data:
-        chart.figure = style(fig, title, "step and figure", "share of the table's size (%)")
-        fig.update_layout(barmode="group")
-    return chart
+        series.append((name, [moments, kinds], values))
+    return bar_chart(chart, series, colors, "step and figure", "share of the table's size (%)")
 
 
 def step_durations(run: Run, colors: dict[str, str], div_id: str) -> Chart:
     """Seconds each timed step took (fill, delete, VACUUM, COPY, ...), one bar per strategy."""
-    title = "Time each step took"
-    chart = Chart(div_id, title, None)
-    fig = go.Figure()
+    chart = Chart(div_id, "Time each step took", None)
+    series = []
     for strategy in run.measured_strategies:
-        name = str(strategy["name"])
         durations = strategy.get("step_durations_s")
         if not isinstance(durations, dict):
             continue
-        steps = [str(step) for step in durations if figure(durations, step).available]
-        if steps:
-            fig.add_trace(
-                go.Bar(
-                    x=steps,
-                    y=[figure(durations, step).value for step in steps],
-                    name=name,
-                    marker_color=colors[name],
-                )
-            )
-    if fig.data:
-        chart.figure = style(fig, title, "step", "duration (s)")
-        fig.update_layout(barmode="group")
-    return chart
+        timed = [
+            (str(step), seconds)
+            for step in durations
+            if (seconds := figure(durations, step).value) is not None
+        ]
+        series.append((str(strategy["name"]), [step for step, _ in timed], [seconds for _, seconds in timed]))
+    return bar_chart(chart, series, colors, "step", "duration (s)")
