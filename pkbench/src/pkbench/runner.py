@@ -409,6 +409,7 @@ def _wait_for_clients_to_leave(conn: psycopg.Connection[tuple[object, ...]], tim
     while time.monotonic() < deadline:
         row = conn.execute(
             "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'pgbench'"
+            " AND datname = current_database() AND usename = current_user"
         ).fetchone()
         if row is None or int(str(row[0])) == 0:
             return

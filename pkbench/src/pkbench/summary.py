@@ -114,7 +114,7 @@ def rows(results: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
                 MISSING if wal is None else f"{wal:,.0f} B",
                 _bytes(final_size(s)),
                 comparison(s, previous) if previous else "",
-                comparison(s, bigint) if bigint and bigint is not s else "",
+                comparison(s, bigint) if bigint and bigint is not s and bigint is not previous else "",
             ]
         )
         previous = s

@@ -10,6 +10,7 @@ def wait_events(conn: Connection, application_name: str = "pgbench") -> list[tup
     rows = conn.execute(
         "SELECT coalesce(wait_event_type, 'CPU'), coalesce(wait_event, 'CPU'), count(*)"
         " FROM pg_stat_activity WHERE application_name = %s AND state = 'active' AND pid <> pg_backend_pid()"
+        " AND datname = current_database() AND usename = current_user"
         " GROUP BY 1, 2 ORDER BY 1, 2",
         (application_name,),
     ).fetchall()
