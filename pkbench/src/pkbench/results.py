@@ -34,9 +34,12 @@ COMMON_COLUMNS = ("strategy", "workload", "repeat", "elapsed_s")
 
 @dataclass
 class Prefill:
+    """The fill step the Results Summary headlines as "time to insert" ([summary] insert of the scenario)."""
+
     rows: int
     duration_s: float
     rows_per_s: float | None
+    step: str | None = None
 
 
 @dataclass

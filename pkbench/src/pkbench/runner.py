@@ -194,6 +194,7 @@ def _new_run(options: Options, the_plan: Plan, target: Target, ws: Workspace) ->
             "description": the_plan.scenario.description,
             "source": the_plan.scenario.source,
             "parameters": {"warmup_s": 0, **the_plan.scenario.parameters, "repeat": options.repeat},
+            "summary": the_plan.scenario.summary.to_json(),
         },
         server={
             "version": server.version,
@@ -386,9 +387,9 @@ def _fill_step(ctx: StrategyRun, step: Step) -> None:
             bar.update(task, completed=done, detail=f"{done / elapsed:,.0f} rows/s" if elapsed > 0 else "")
         duration = time.monotonic() - started
     ctx.result.step_durations_s[step.name] = round(duration, 3)
-    if ctx.result.prefill is None:
+    if step.name == ctx.scenario.summary.insert:
         ctx.result.prefill = results.Prefill(
-            total, round(duration, 3), round(total / duration, 1) if duration else None
+            total, round(duration, 3), round(total / duration, 1) if duration else None, step.name
         )
     ctx.console.print(f"  {step.name}: {total:,} rows in {duration:.1f} s", highlight=False)
 

@@ -93,6 +93,57 @@ class CopyStep:
 Step = SqlStep | FillStep | SnapshotStep | PgbenchStep | DensityStep | CopyStep
 # Steps that produce figures of their own: a scenario needs at least one.
 MEASURING_STEPS = (PgbenchStep, DensityStep)
+# Steps whose duration lands in step_durations_s.
+TIMED_STEPS = (SqlStep, FillStep, CopyStep)
+
+
+@dataclass(frozen=True)
+class SummarySpec:
+    """What the Results Summary headlines: the scenario file's optional [summary] table.
+
+    `insert` names the fill step whose time and rate are "time to insert" (the first fill step when not
+    given; None when there is none); `timed` names further timed steps shown as columns of their own; `size`
+    names the snapshot step whose total size is compared (None: the size at the end of the run).
+    """
+
+    insert: str | None = None
+    timed: tuple[str, ...] = ()
+    size: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"insert": self.insert, "timed": list(self.timed), "size": self.size}
+
+
+SUMMARY_KEYS = ("insert", "timed", "size")
+
+
+def _summary(where: str, data: Any, steps: list[Step]) -> SummarySpec:
+    if not isinstance(data, dict):
+        raise PkbenchError(f"{where}: [summary] must be a table")
+    unknown = sorted(set(data) - set(SUMMARY_KEYS))
+    if unknown:
+        raise PkbenchError(
+            f"{where}: [summary] has unknown key(s) {', '.join(unknown)} (known: {', '.join(SUMMARY_KEYS)})"
+        )
+    by_name = {step.name: step for step in steps}
+
+    def step_of(key: str, name: object, kinds: tuple[type, ...], what: str) -> str:
+        if not isinstance(name, str) or not isinstance(by_name.get(name), kinds):
+            raise PkbenchError(
+                f"{where}: [summary] {key} must name a {what} step of this scenario (got {name!r})"
+            )
+        return name
+
+    fills = [step.name for step in steps if isinstance(step, FillStep)]
+    insert = step_of("insert", data["insert"], (FillStep,), "fill") if "insert" in data else None
+    timed = data.get("timed", [])
+    if not isinstance(timed, list):
+        raise PkbenchError(f"{where}: [summary] timed must be a list of step names")
+    return SummarySpec(
+        insert=insert or (fills[0] if fills else None),
+        timed=tuple(step_of("timed", name, TIMED_STEPS, "sql, fill or copy") for name in timed),
+        size=step_of("size", data["size"], (SnapshotStep,), "snapshot") if "size" in data else None,
+    )
 
 
 def _text(where: str, table: Mapping[str, Any], key: str, default: str | None = None) -> str:
@@ -201,6 +252,7 @@ class Scenario:
     limits: Mapping[str, str]
     settings: Mapping[str, str]
     steps: tuple[Step, ...]
+    summary: SummarySpec = SummarySpec()
 
     def int_parameter(self, name: str) -> int:
         value = self.parameters.get(name)
@@ -324,6 +376,7 @@ def parse(text: str, source: str) -> Scenario:
         limits={str(k): str(v) for k, v in sections["limits"].items()},
         settings={str(k): str(v) for k, v in sections["settings"].items()},
         steps=tuple(steps),
+        summary=_summary(where, data.get("summary", {}), steps),
     )
     scenario.validate()
     return scenario

@@ -1,31 +1,43 @@
-"""The Results Summary: one row per strategy, as in the article, for summary.md and the console."""
+"""The Results Summary: one row per strategy, as in the article, for summary.md, the console and the report.
+
+The fill step timed as "time to insert" is the one `prefill` names (the scenario's [summary] insert); further
+timed steps and the size compared come from [summary] too (recorded as `scenario.summary` in results.json).
+Labels say what was measured (the fill's real row count, the workload or snapshot a size is from); the
+pgbench columns appear only when the run measured pgbench workloads.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
+from pkbench.units import binary_size
+
 MISSING = "\u2013"
 TIMES = "\u00d7"
 # Within this relative difference two figures are called the same.
 SAME_WITHIN = 0.03
+BASELINE = "bigint"
+SAME_SPEED = "same speed"
+SAME_SIZE = "same size"
 
-
-def _bytes(n: float | None) -> str:
-    if n is None:
-        return MISSING
-    for unit, scale in (("GB", 1024**3), ("MB", 1024**2), ("kB", 1024)):
-        if n >= scale:
-            return f"{n / scale:.2f} {unit}" if unit == "GB" else f"{n / scale:.0f} {unit}"
-    return f"{n:.0f} B"
+JSON = Mapping[str, Any]
 
 
 def _number(n: float | None, digits: int = 0) -> str:
     return MISSING if n is None else f"{n:,.{digits}f}"
+
+
+def _seconds(n: float | None) -> str:
+    if n is None:
+        return MISSING
+    # A fill of a few thousand rows takes milliseconds: "0.0 s" would read as nothing measured.
+    return f"{n:.2f} s" if n < 1 else f"{n:,.1f} s"
 
 
 def _relative(this: float, other: float, better: str, worse: str, same: str) -> str:
@@ -40,135 +52,245 @@ def _relative(this: float, other: float, better: str, worse: str, same: str) -> 
     return f"{amount} {better if this < other else worse}"
 
 
-def comparison(this: Mapping[str, Any], other: Mapping[str, Any]) -> str:
-    """'10% faster and 63% smaller than uuid-v4-text': insert time (prefill) and size at finish."""
-    parts = []
-    t_this, t_other = _prefill_s(this), _prefill_s(other)
-    if t_this and t_other:
-        parts.append(_relative(t_this, t_other, "faster", "slower", "same speed"))
-    s_this, s_other = final_size(this), final_size(other)
-    if s_this and s_other:
-        parts.append(_relative(s_this, s_other, "smaller", "larger", "same size"))
-    parts = [p for p in parts if p]
-    return f"{' and '.join(parts)} than {other['name']}" if parts else ""
+@dataclass(frozen=True)
+class Headline:
+    """What the table headlines for this run, read from results.json."""
+
+    insert_step: str | None
+    timed: tuple[str, ...]
+    size_step: str | None
+    workloads: tuple[str, ...]
+
+    @classmethod
+    def of(cls, results: JSON) -> Headline:
+        spec = results.get("scenario", {}).get("summary") or {}
+        workloads: list[str] = []
+        for s in _measured(results):
+            for w in s.get("workloads") or []:
+                if w["name"] not in workloads:
+                    workloads.append(w["name"])
+        # The prefill names the fill step it timed; runs from before [summary] existed name none (their
+        # prefill is the first fill step).
+        steps = {(s.get("prefill") or {}).get("step") for s in _measured(results)} - {None}
+        return cls(
+            insert_step=str(steps.pop()) if len(steps) == 1 else None,
+            timed=tuple(spec.get("timed") or ()),
+            size_step=spec.get("size"),
+            workloads=tuple(workloads),
+        )
+
+    def size(self, strategy: JSON) -> tuple[str | None, float | None]:
+        """(where the size was taken, total bytes of table and indexes) for the size column."""
+        if self.size_step:
+            if self.size_step == "sizes_after_prefill":
+                sizes = strategy.get("sizes_after_prefill")
+            else:
+                sizes = (strategy.get("snapshots") or {}).get(self.size_step)
+            return self.size_step, _total(sizes)
+        return final_size_of(strategy)
 
 
-def _prefill_s(strategy: Mapping[str, Any]) -> float | None:
-    prefill = strategy.get("prefill") or {}
-    value = prefill.get("duration_s")
-    return float(value) if value else None
+def _measured(results: JSON) -> list[JSON]:
+    return [s for s in results.get("strategies", []) if s.get("status") == "ok"]
 
 
-def final_size(strategy: Mapping[str, Any]) -> float | None:
+def _total(sizes: JSON | None) -> float | None:
+    total = (sizes or {}).get("total_bytes")
+    return float(total) if total else None
+
+
+def final_size_of(strategy: JSON) -> tuple[str | None, float | None]:
+    """The last size the run recorded: at the end of the last workload, else at the last snapshot step."""
     for workload in reversed(strategy.get("workloads") or []):
-        sizes = workload.get("sizes_at_end") or {}
-        if sizes.get("total_bytes"):
-            return float(sizes["total_bytes"])
-    sizes = strategy.get("sizes_after_prefill") or {}
-    return float(sizes["total_bytes"]) if sizes.get("total_bytes") else None
+        total = _total(workload.get("sizes_at_end"))
+        if total:
+            return f"end of {workload['name']}", total
+    # Snapshot steps are recorded in the order they ran.
+    for name, sizes in reversed(list((strategy.get("snapshots") or {}).items())):
+        if _total(sizes):
+            return name, _total(sizes)
+    total = _total(strategy.get("sizes_after_prefill"))
+    return ("sizes_after_prefill", total) if total else (None, None)
 
 
-def rows(results: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
-    strategies: Sequence[Mapping[str, Any]] = results.get("strategies", [])
-    workload_names: list[str] = []
-    for s in strategies:
-        for w in s.get("workloads") or []:
-            if w["name"] not in workload_names:
-                workload_names.append(w["name"])
-    prefill_rows = results.get("scenario", {}).get("parameters", {}).get("rows")
+def _seconds_per_row(strategy: JSON) -> float | None:
+    """Insert time per row of the headlined fill: the time itself when every strategy filled as many rows."""
+    prefill = strategy.get("prefill") or {}
+    rows, duration = prefill.get("rows"), prefill.get("duration_s")
+    return float(duration) / rows if rows and duration else None
+
+
+def comparison(this: JSON, other: JSON, headline: Headline) -> str:
+    """'10% faster and 63% smaller than uuid-v4-text': insert time per row and the headlined size."""
+    parts = []
+    t_this, t_other = _seconds_per_row(this), _seconds_per_row(other)
+    if t_this and t_other:
+        parts.append(_relative(t_this, t_other, "faster", "slower", SAME_SPEED))
+    s_this, s_other = headline.size(this)[1], headline.size(other)[1]
+    if s_this and s_other:
+        parts.append(_relative(s_this, s_other, "smaller", "larger", SAME_SIZE))
+    sames = [p for p in parts if p in (SAME_SPEED, SAME_SIZE)]
+    differences = [p for p in parts if p and p not in sames]
+    if differences:
+        text = f"{' and '.join(differences)} than {other['name']}"
+        return f"{text}, {' and '.join(sames)}" if sames else text
+    return f"{' and '.join(sames)} as {other['name']}" if sames else ""
+
+
+def _key_index(strategy: JSON) -> str | None:
+    """The primary key's index, else the table's only index (the wal scenario's unique index)."""
+    indexes = list((strategy.get("sizes_after_prefill") or {}).get("indexes") or {})
+    keys = [name for name in indexes if name.endswith("_pkey")]
+    return keys[0] if keys else indexes[0] if len(indexes) == 1 else None
+
+
+def _inserted(measured: Sequence[JSON]) -> bool:
+    """Whether the headlined fill inserted rows (a fill that tops the table up may have had nothing to do)."""
+    return any((s.get("prefill") or {}).get("rows") for s in measured)
+
+
+def _insert_header(measured: Sequence[JSON]) -> tuple[str, bool]:
+    """The time-to-insert header, and whether each cell must say its own row count (they differ)."""
+    counts = {(s.get("prefill") or {}).get("rows") for s in measured if s.get("prefill")}
+    if len(counts) == 1:
+        (count,) = counts
+        return f"Time to insert {count:,} rows", False
+    return "Time to insert", True
+
+
+def rows(results: JSON) -> tuple[list[str], list[list[str]]]:
+    headline = Headline.of(results)
+    strategies: Sequence[JSON] = results.get("strategies", [])
+    measured = _measured(results)
+    with_prefill = _inserted(measured)
+    insert_header, counts_differ = _insert_header(measured)
     # The first workload's window shows the cache pressure of the inserts (the later ones share the cache).
-    first = workload_names[0] if workload_names else ""
+    first = headline.workloads[0] if headline.workloads else ""
+    index = next((i for i in map(_key_index, measured) if i), None)
+    size_where = next((where for where, _ in map(headline.size, measured) if where), None)
+    bigint = next((s for s in measured if s["name"] == BASELINE), None)
     header = [
         "Strategy",
-        f"Time to insert {prefill_rows:,} rows" if prefill_rows else "Prefill time",
-        "Average rate (rows/s)",
-        *[f"TPS {n}" for n in workload_names],
-        f"PK hit ratio {first}".strip(),
-        f"WAL/tx {first}".strip(),
-        "Size at finish",
+        *([insert_header, "Average rate (rows/s)"] if with_prefill else []),
+        *[f"Time of {name}" for name in headline.timed],
+        *[f"TPS {n}" for n in headline.workloads],
+        *(
+            [
+                f"{'PK' if index and index.endswith('_pkey') else index or 'PK'} hit ratio {first}",
+                f"WAL/tx {first}",
+            ]
+            if first
+            else []
+        ),
+        f"Size at {size_where}" if size_where else "Size",
         "Compared with the one before",
-        "Compared with bigint",
+        *(["Compared with bigint"] if bigint else []),
     ]
-    measured = [s for s in strategies if s.get("status") == "ok"]
-    bigint = next((s for s in measured if s["name"] == "bigint"), None)
     table: list[list[str]] = []
-    previous: Mapping[str, Any] | None = None
+    previous: JSON | None = None
     for s in strategies:
         if s.get("status") != "ok":
             table.append([s["name"], f"{s.get('status')}: {s.get('error') or ''}", *[""] * (len(header) - 2)])
             continue
-        prefill = s.get("prefill") or {}
+        row = [s["name"]]
+        if with_prefill:
+            prefill = s.get("prefill") or {}
+            time = _seconds(prefill.get("duration_s") if prefill.get("rows") else None)
+            if counts_differ and time != MISSING:
+                time += f" ({prefill['rows']:,} rows)"
+            row += [time, _number(prefill.get("rows_per_s") if prefill.get("rows") else None)]
+        durations = s.get("step_durations_s") or {}
+        row += [_seconds(durations.get(name)) for name in headline.timed]
         by_name = {w["name"]: w for w in s.get("workloads") or []}
-        tps = [_number((by_name.get(n) or {}).get("tps")) for n in workload_names]
-        last = by_name.get(first) or {}
-        pk = _primary_key_name(s)
-        hit = (last.get("hit_ratio") or {}).get(pk) if pk else None
-        wal = last.get("wal_bytes_per_transaction")
-        table.append(
-            [
-                s["name"],
-                f"{prefill['duration_s']:.1f} s" if prefill.get("duration_s") else MISSING,
-                _number(prefill.get("rows_per_s")),
-                *tps,
+        row += [_number((by_name.get(n) or {}).get("tps")) for n in headline.workloads]
+        if first:
+            window = by_name.get(first) or {}
+            hit = (window.get("hit_ratio") or {}).get(index) if index else None
+            wal = window.get("wal_bytes_per_transaction")
+            row += [
                 MISSING if hit is None else f"{hit * 100:.1f}%",
                 MISSING if wal is None else f"{wal:,.0f} B",
-                _bytes(final_size(s)),
-                comparison(s, previous) if previous else "",
-                comparison(s, bigint) if bigint and bigint is not s and bigint is not previous else "",
             ]
-        )
+        size = headline.size(s)[1]
+        row += [
+            MISSING if size is None else binary_size(size),
+            comparison(s, previous, headline) if previous else "",
+        ]
+        if bigint:
+            # Beside the one before, bigint would say the same thing twice.
+            row.append(comparison(s, bigint, headline) if bigint is not s and bigint is not previous else "")
+        table.append(row)
         previous = s
     return header, table
 
 
-def _primary_key_name(strategy: Mapping[str, Any]) -> str | None:
-    sizes = strategy.get("sizes_after_prefill") or {}
-    indexes = sizes.get("indexes") or {}
-    keys = [name for name in indexes if name.endswith("_pkey")]
-    return keys[0] if keys else None
-
-
-def markdown(results: Mapping[str, Any]) -> str:
-    header, table = rows(results)
-    scenario = results.get("scenario", {})
+def _setup_line(results: JSON, headline: Headline) -> str:
     server = results.get("server", {})
-    params = scenario.get("parameters", {})
+    params = results.get("scenario", {}).get("parameters", {})
+    limit = results.get("machine", {}).get("memory_limit_bytes")
+    parts = [
+        f"PostgreSQL {server.get('version', '?')}",
+        f"shared_buffers {server.get('settings', {}).get('shared_buffers', '?')}",
+        f"server memory limited to {binary_size(limit)}" if isinstance(limit, int | float) else "",
+        f"pgbench -c {params.get('clients', '?')} -j {params.get('jobs', '?')} "
+        f"for {params.get('duration_s', '?')} s per workload"
+        if headline.workloads
+        else "",
+        f"{results.get('machine', {}).get('cores', '?')} cores",
+    ]
+    return ", ".join(p for p in parts if p) + "."
+
+
+def _notes(results: JSON, headline: Headline) -> str:
+    measured = _measured(results)
+    notes = []
+    step = f"fill step {headline.insert_step}" if headline.insert_step else "the first fill step"
+    if any(s.get("prefill") for s in measured) and not _inserted(measured):
+        notes.append(f"No time to insert: {step} found the table at its size already and inserted no rows.")
+    elif _inserted(measured):
+        notes.append(
+            f"Time to insert: {step} (batched INSERT ... SELECT into the table as its indexes stand then); "
+            "the comparisons compare its time per row."
+        )
+    if headline.timed:
+        notes.append(f"Time of a step: how long the scenario's step {', '.join(headline.timed)} took.")
+    if headline.workloads:
+        notes.append(
+            "TPS: pgbench transactions per second (one run of one script). Hit ratio (shared buffers) and "
+            f"WAL per transaction: the {headline.workloads[0]} window."
+        )
+    notes.append("Size: table and indexes, in powers of 1024 (MiB, GiB).")
+    return " ".join(notes)
+
+
+def markdown(results: JSON) -> str:
+    headline = Headline.of(results)
+    header, table = rows(results)
     lines = [
-        f"# Results Summary: {scenario.get('name', '')}",
+        f"# Results Summary: {results.get('scenario', {}).get('name', '')}",
         "",
-        f"PostgreSQL {server.get('version', '?')}, "
-        f"shared_buffers {server.get('settings', {}).get('shared_buffers', '?')}, "
-        f"{params.get('rows', '?'):,} rows prefilled with the indexes in place, "
-        f"pgbench -c {params.get('clients', '?')} "
-        f"-j {params.get('jobs', '?')} for {params.get('duration_s', '?')} s per workload; "
-        f"{results.get('machine', {}).get('cores', '?')} cores.",
+        _setup_line(results, headline),
         "",
         "| " + " | ".join(header) + " |",
         "|" + "|".join("---" for _ in header) + "|",
     ]
     lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in table]
-    lines += [
-        "",
-        "Time to insert: the prefill with the indexes in place. TPS: pgbench transactions per second "
-        "(each a single insert or lookup). PK hit ratio (shared buffers) and WAL per transaction: the first "
-        "workload's window, which starts right after a checkpoint. "
-        "Size at finish: table and indexes after the last workload.",
-        "",
-    ]
+    lines += ["", _notes(results, headline), ""]
     return "\n".join(lines)
 
 
-def write(out_dir: Path, results: Mapping[str, Any]) -> Path:
+def write(out_dir: Path, results: JSON) -> Path:
     path = out_dir / "summary.md"
     path.write_text(markdown(results))
     return path
 
 
-def print_table(console: Console, results: Mapping[str, Any]) -> None:
+def print_table(console: Console, results: JSON) -> None:
     header, table = rows(results)
     rich_table = Table(title=f"Results Summary: {results.get('scenario', {}).get('name', '')}")
+    comparisons = sum(1 for name in header if name.startswith("Compared with"))
     for i, name in enumerate(header):
-        rich_table.add_column(name, justify="left" if i == 0 or i >= len(header) - 2 else "right")
+        rich_table.add_column(name, justify="left" if i == 0 or i >= len(header) - comparisons else "right")
     for row in table:
         rich_table.add_row(*row)
     console.print(rich_table)

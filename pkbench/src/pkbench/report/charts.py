@@ -14,8 +14,9 @@ from typing import Any
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from pkbench.report.loading import JSON, MIB, Run, figure, nested_figure
+from pkbench.report.loading import JSON, Run, figure, nested_figure
 from pkbench.report.palette import shades
+from pkbench.units import MIB
 
 PERCENTILES = ("p50", "p95", "p99")
 FPI_PATTERN = "/"

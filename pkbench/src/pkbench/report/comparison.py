@@ -14,9 +14,10 @@ from dataclasses import dataclass
 import plotly.graph_objects as go
 
 from pkbench.report import charts, render, steps
-from pkbench.report.loading import JSON, MIB, Figure, Run, figure, nested_figure, workload_of
+from pkbench.report.loading import JSON, Figure, Run, figure, nested_figure, workload_of
 from pkbench.report.palette import strategy_colors
 from pkbench.report.tables import NA, relative, signed_percent
+from pkbench.units import MIB
 
 LARGE_CHANGE = 0.10
 RUN_PATTERNS = ("", "/", ".", "x", "\\", "+", "-", "|")

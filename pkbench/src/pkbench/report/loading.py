@@ -12,7 +12,6 @@ from pkbench.errors import PkbenchError
 
 JSON = dict[str, Any]
 
-MIB = 1024 * 1024
 
 SERIES_KINDS = ("tps", "buffercache", "usagecount", "wait_events", "sizes")
 

@@ -15,6 +15,7 @@ from plotly.offline import get_plotlyjs
 from pkbench.report import charts, steps, tables
 from pkbench.report.loading import Run
 from pkbench.report.palette import strategy_colors
+from pkbench.units import binary_size
 
 PLOTLY_CONFIG = {"displaylogo": False, "responsive": True}
 
@@ -128,8 +129,8 @@ def metadata_rows(run: Run) -> list[tuple[str, str]]:
                 part
                 for part in (
                     f"{machine['cores']} cores" if machine.get("cores") else "",
-                    f"{memory / 1024**3:.1f} GiB memory" if isinstance(memory, int | float) else "",
-                    f"server limited to {limit / 1024**3:.1f} GiB" if isinstance(limit, int | float) else "",
+                    f"{binary_size(memory)} memory" if isinstance(memory, int | float) else "",
+                    f"server limited to {binary_size(limit)}" if isinstance(limit, int | float) else "",
                     str(machine.get("cpu_model") or ""),
                     str(machine.get("kernel") or ""),
                 )

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pkbench import summary
-from pkbench.report.loading import JSON, MIB, Figure, Run, figure, nested_figure, unavailable_reason
+from pkbench.report.loading import JSON, Figure, Run, figure, nested_figure, unavailable_reason
+from pkbench.units import binary_size
 
 
 @dataclass(frozen=True)
@@ -36,10 +37,10 @@ def formatted(measured: Figure, fmt: str) -> Cell:
     return Cell(fmt.format(measured.value))
 
 
-def mebibytes(measured: Figure) -> Cell:
+def size_cell(measured: Figure) -> Cell:
     if measured.value is None:
         return na(measured.reason)
-    return Cell(f"{measured.value / MIB:,.1f} MiB")
+    return Cell(binary_size(measured.value))
 
 
 def relative(value: float | None, other: float | None) -> float | None:
@@ -130,7 +131,7 @@ def workload_rows(run: Run, workload: str) -> list[TableRow]:
             cell("latency_ms.p99", "{:,.2f}"),
             cell("wal_bytes_per_transaction", "{:,.0f}"),
             cell("wal_fpi_per_transaction", "{:,.3f}"),
-            mebibytes(figure(found, "wal_fpi_bytes")),
+            size_cell(figure(found, "wal_fpi_bytes")),
             with_per_transaction(cell("page_splits", "{:,.0f}"), found, "page_splits_per_transaction"),
             distinct_blocks(found),
             checkpoint_cell,
@@ -188,6 +189,6 @@ def size_rows(run: Run) -> list[TableRow]:
         cells = []
         for _, sizes, reason in run.size_moments(strategy):
             for metric in ("table_bytes", "primary_key_bytes", "total_bytes"):
-                cells.append(mebibytes(figure(sizes, metric)) if sizes else na(reason))
+                cells.append(size_cell(figure(sizes, metric)) if sizes else na(reason))
         rows.append(TableRow(str(strategy.get("name")), "ok", cells))
     return rows

@@ -1,0 +1,228 @@
+"""The Results Summary on real runs of every scenario: labels say what was measured, nothing said twice."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from report_pages import BLOAT_REAL_PG15, DATA, WAL_REAL_PG15, WAR_REAL_PG15, WAR_REAL_PG18, copy_run
+
+from pkbench import scenario, summary
+from pkbench.errors import PkbenchError
+from pkbench.report import write_report
+from pkbench.units import GIB, KIB, MIB, binary_size
+
+# pkbench run insert-scaling --strategies bigint,uuid-v4-char32,uuid-v7 --rows 60000 --duration 1 --clients 2,
+# with rows_small = 20000, on PostgreSQL 15.20 (runner.Options; the CLI sets no rows_small).
+INSERT_SCALING_REAL_PG15 = DATA / "insert-scaling-real-pg15"
+# pkbench run bloat --rows 20000 --strategies bigint,uuid-v4,uuid-v7, on PostgreSQL 15.20.
+BLOAT_SUMMARY_PG15 = DATA / "bloat-summary-pg15"
+# pkbench run wal --rows 40000 --duration 2 --strategies bigint,uuid-v4,uuid-v7, on PostgreSQL 15.20: the
+# smaller --rows pulls every tier down to 40000 rows, so the fill the summary headlines has nothing to insert.
+WAL_SUMMARY_PG15 = DATA / "wal-summary-pg15"
+EVERY_REAL_RUN = [
+    WAR_REAL_PG15,
+    WAR_REAL_PG18,
+    BLOAT_REAL_PG15,
+    WAL_REAL_PG15,
+    INSERT_SCALING_REAL_PG15,
+    BLOAT_SUMMARY_PG15,
+    WAL_SUMMARY_PG15,
+]
+
+
+def load(run: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((run / "results.json").read_text())
+    return data
+
+
+def columns(results: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """Strategy → header → cell."""
+    header, table = summary.rows(results)
+    return {row[0]: dict(zip(header, row, strict=True)) for row in table}
+
+
+def measured(results: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {s["name"]: s for s in results["strategies"] if s["status"] == "ok"}
+
+
+def test_insert_scaling_times_the_fill_its_summary_names_with_the_rows_it_really_inserted() -> None:
+    results = load(INSERT_SCALING_REAL_PG15)
+    assert results["scenario"]["summary"] == scenario.load("insert-scaling").summary.to_json()
+    header, _ = summary.rows(results)
+    # Each fill tops the table up after a window that inserted a different number of rows per strategy.
+    assert header[1] == "Time to insert"
+    for name, cells in columns(results).items():
+        prefill = measured(results)[name]["prefill"]
+        assert prefill["step"] == "pk-fill-large"
+        assert prefill["duration_s"] == measured(results)[name]["step_durations_s"]["pk-fill-large"]
+        assert cells["Time to insert"] == f"{prefill['duration_s']:.2f} s ({prefill['rows']:,} rows)"
+        assert 20000 < prefill["rows"] < 60000, "the large fill adds what the small size and the window left"
+    text = summary.markdown(results)
+    assert "0.0 s" not in text and "60,000 rows" not in text
+    assert "Time to insert: fill step pk-fill-large" in text
+
+
+def test_insert_scaling_sizes_are_those_its_summary_names() -> None:
+    results = load(INSERT_SCALING_REAL_PG15)
+    for name, cells in columns(results).items():
+        total = measured(results)[name]["sizes_after_prefill"]["total_bytes"]
+        assert cells["Size at sizes_after_prefill"] == binary_size(total)
+
+
+def test_a_run_without_pgbench_workloads_claims_no_pgbench_figures() -> None:
+    results = load(BLOAT_SUMMARY_PG15)
+    header, _ = summary.rows(results)
+    assert not [h for h in header if h.startswith(("TPS", "WAL/tx")) or "hit ratio" in h]
+    setup = summary.markdown(results).splitlines()[2]
+    assert "pgbench" not in setup and setup.startswith("PostgreSQL 15.")
+
+
+def test_bloat_shows_each_stage_its_summary_names_and_the_last_size() -> None:
+    results = load(BLOAT_SUMMARY_PG15)
+    assert results["scenario"]["summary"]["timed"] == ["delete-oldest-half", "vacuum", "copy-4n"]
+    for name, cells in columns(results).items():
+        strategy = measured(results)[name]
+        assert cells["Time to insert 20,000 rows"] == f"{strategy['prefill']['duration_s']:.2f} s"
+        for step in ("delete-oldest-half", "vacuum", "copy-4n"):
+            seconds = strategy["step_durations_s"][step]
+            assert cells[f"Time of {step}"] == (f"{seconds:.2f} s" if seconds < 1 else f"{seconds:,.1f} s")
+        # The COPY of 4N rows comes after the insert: the size at the end is the last snapshot's.
+        assert cells["Size at sizes_after_copy"] == binary_size(
+            strategy["snapshots"]["sizes_after_copy"]["total_bytes"]
+        )
+
+
+def test_a_fill_that_inserted_nothing_is_not_timed() -> None:
+    results = load(WAL_SUMMARY_PG15)
+    assert {s["prefill"]["step"] for s in measured(results).values()} == {"fill-tier-3"}
+    assert {s["prefill"]["rows"] for s in measured(results).values()} == {0}
+    header, _ = summary.rows(results)
+    assert not [h for h in header if h.startswith(("Time to insert", "Average rate"))]
+    assert "fill step fill-tier-3 found the table at its size already" in summary.markdown(results)
+    for cells in columns(results).values():
+        assert "faster" not in cells["Compared with the one before"] + cells["Compared with bigint"]
+
+
+def test_war_keeps_its_headline_and_names_the_window_sizes_come_from() -> None:
+    results = load(WAR_REAL_PG15)
+    header, _ = summary.rows(results)
+    assert header[1] == "Time to insert 300,000 rows"
+    assert "Size at end of lookup-by-key" in header
+    assert "pgbench -c 4 -j 2 for 20 s per workload" in summary.markdown(results)
+
+
+def test_a_unique_index_alone_is_the_key_index_of_the_hit_ratio() -> None:
+    results = load(WAL_REAL_PG15)
+    cells = columns(results)["uuid-v4"]
+    window = measured(results)["uuid-v4"]["workloads"][0]
+    assert (
+        cells[f"records_id_key hit ratio {window['name']}"]
+        == f"{window['hit_ratio']['records_id_key'] * 100:.1f}%"
+    )
+
+
+@pytest.mark.parametrize("run", EVERY_REAL_RUN, ids=lambda p: p.name)
+@pytest.mark.parametrize("order", ["as run", "bigint second"])
+def test_no_row_says_the_same_comparison_twice(run: Path, order: str) -> None:
+    results = load(run)
+    if order == "bigint second":
+        others = [s for s in results["strategies"] if s["name"] != "bigint"]
+        results["strategies"] = [
+            others[0],
+            *[s for s in results["strategies"] if s["name"] == "bigint"],
+            *others[1:],
+        ]
+    for name, cells in columns(results).items():
+        before, against_bigint = cells["Compared with the one before"], cells["Compared with bigint"]
+        assert not (before and before == against_bigint), name
+        assert (
+            f"{before} {against_bigint}".count("than bigint")
+            + f"{before} {against_bigint}".count("as bigint")
+            <= 1
+        ), name
+        assert "same size than" not in before + against_bigint
+
+
+def test_without_bigint_there_is_no_bigint_column() -> None:
+    results = load(WAR_REAL_PG15)
+    results["strategies"] = [s for s in results["strategies"] if s["name"] != "bigint"]
+    header, table = summary.rows(results)
+    assert "Compared with bigint" not in header
+    assert table[1][-1] == summary.comparison(
+        results["strategies"][1], results["strategies"][0], summary.Headline.of(results)
+    )
+
+
+def test_sizes_are_binary_units_in_the_summary_and_the_report(tmp_path: Path) -> None:
+    assert binary_size(1023) == "1,023 B"
+    assert binary_size(KIB) == "1.0 KiB"
+    assert binary_size(479 * MIB) == "479 MiB"
+    assert binary_size(1.5 * GIB) == "1.5 GiB"
+    run = copy_run(BLOAT_REAL_PG15, tmp_path / "bloat")
+    html = write_report(run).read_text()
+    text = summary.markdown(load(run))
+    for page in (html, text):
+        assert "MiB" in page
+        assert not re.search(r"\d (kB|MB|GB)\b", page), "decimal-looking units for powers of 1024"
+
+
+@pytest.mark.parametrize(
+    ("summary_table", "message"),
+    [
+        ('insert = "w"', "insert must name a fill step of this scenario"),
+        ('timed = ["w"]', "timed must name a sql, fill or copy step"),
+        ('size = "fill"', "size must name a snapshot step"),
+        ('headline = "tps"', r"unknown key\(s\) headline"),
+    ],
+)
+def test_a_summary_table_must_name_steps_of_the_right_kind(
+    tmp_path: Path, summary_table: str, message: str
+) -> None:
+    path = tmp_path / "s.toml"
+    path.write_text(SCENARIO + f"[summary]\n{summary_table}\n")
+    with pytest.raises(PkbenchError, match=message) as info:
+        scenario.load(str(path))
+    assert "\n" not in str(info.value)
+
+
+def test_without_a_summary_table_the_first_fill_is_time_to_insert(tmp_path: Path) -> None:
+    path = tmp_path / "s.toml"
+    path.write_text(SCENARIO)
+    assert scenario.load(str(path)).summary == scenario.SummarySpec(insert="fill")
+    path.write_text(
+        SCENARIO + '[summary]\ninsert = "top-up"\ntimed = ["top-up"]\nsize = "sizes_after_prefill"\n'
+    )
+    assert scenario.load(str(path)).summary == scenario.SummarySpec(
+        "top-up", ("top-up",), "sizes_after_prefill"
+    )
+
+
+SCENARIO = """
+name = "mini"
+[parameters]
+rows = 10
+clients = 1
+jobs = 1
+duration_s = 1
+batch_rows = 5
+[[steps]]
+kind = "fill"
+name = "fill"
+statement = "INSERT INTO records SELECT FROM generate_series(1, {batch})"
+[[steps]]
+kind = "fill"
+name = "top-up"
+total = true
+statement = "INSERT INTO records SELECT FROM generate_series(1, {batch})"
+[[steps]]
+kind = "snapshot"
+name = "sizes_after_prefill"
+[[steps]]
+kind = "pgbench"
+name = "w"
+scripts = [{ name = "a", weight = 1, sql = "SELECT 1;" }]
+"""
