@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from pkbench import scenario
 from pkbench.cli import cli
 
 README = (Path(__file__).parent.parent / "README.md").read_text()
@@ -23,3 +24,10 @@ def test_every_run_option_is_documented() -> None:
         for flag in option.opts:
             if flag.startswith("--"):
                 assert f"`{flag}" in README, flag
+
+
+def test_every_step_kind_and_summary_key_is_documented() -> None:
+    for kind in scenario.STEP_KINDS:
+        assert f"| `{kind}` |" in README, kind
+    for key in scenario.SUMMARY_KEYS:
+        assert f"\n{key} = " in README, key
