@@ -74,3 +74,19 @@ def test_after_the_copy_the_random_index_stays_larger_and_looser(
     assert pkey(v4, "after-copy")["index_bytes"] > 1.3 * pkey(bigint, "after-copy")["index_bytes"]
     assert pkey(v4, "after-copy")["avg_leaf_density"] < pkey(bigint, "after-copy")["avg_leaf_density"]
     assert pkey(v4, "after-copy")["avg_leaf_density"] > pkey(v4, "after-vacuum")["avg_leaf_density"]
+
+
+def test_the_summary_shows_the_stages_and_no_pgbench(bloat: tuple[Path, dict[str, dict[str, Any]]]) -> None:
+    out, _ = bloat
+    header, setup = (
+        (out / "summary.md").read_text().splitlines()[4],
+        (out / "summary.md").read_text().splitlines()[2],
+    )
+    assert "pgbench" not in setup and "TPS" not in header
+    for column in (
+        f"Time to insert {N:,} rows",
+        "Time of delete-oldest-half",
+        "Time of vacuum",
+        "Time of copy-4n",
+    ):
+        assert f"| {column} |" in header

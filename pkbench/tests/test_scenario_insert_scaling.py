@@ -14,7 +14,7 @@ INDEX_OF = {"pk": "records_pkey", "unique": "records_id_key", "btree": "records_
 
 
 @pytest.fixture(scope="module")
-def scaling(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+def scaling_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     out = tmp_path_factory.mktemp("insert-scaling") / "results"
     options = runner.Options(
         scenario="insert-scaling",
@@ -24,8 +24,14 @@ def scaling(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any
         out=out,
     )
     runner.execute(options)
-    data = json.loads((out / "results.json").read_text())
-    return {s["name"]: s for s in data["strategies"]}
+    data: dict[str, Any] = json.loads((out / "results.json").read_text())
+    data["_summary_md"] = (out / "summary.md").read_text()
+    return data
+
+
+@pytest.fixture(scope="module")
+def scaling(scaling_run: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {s["name"]: s for s in scaling_run["strategies"]}
 
 
 def test_every_variant_is_measured_empty_small_and_large(scaling: dict[str, dict[str, Any]]) -> None:
@@ -69,3 +75,15 @@ def test_random_char32_keys_make_a_larger_index_than_bigint(scaling: dict[str, d
 
     # 33 bytes of text plus header per entry in half-full random leaves, against 8 bytes in full leaves.
     assert pkey_at_large("uuid-v4-char32") > 3 * pkey_at_large("bigint")
+
+
+def test_the_summary_times_the_large_primary_key_fill_with_its_real_rows(scaling_run: dict[str, Any]) -> None:
+    text = scaling_run["_summary_md"]
+    for strategy in scaling_run["strategies"]:
+        prefill = strategy["prefill"]
+        assert prefill["step"] == "pk-fill-large"
+        assert prefill["duration_s"] == strategy["step_durations_s"]["pk-fill-large"]
+        # The small size and the window before it left fewer than 80000 - 30000 rows to insert.
+        assert 0 < prefill["rows"] <= 50000
+        assert f"{prefill['rows']:,} rows" in text
+    assert "80,000 rows" not in text and "Size at sizes_after_prefill" in text
