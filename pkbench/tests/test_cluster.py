@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -96,21 +97,34 @@ def test_works_as_a_normal_user() -> None:
         "with c:\n    d = c.directory\n    print(c.server.version, c.server.superuser)\n"
         "print(d.exists())\n"
     )
-    # The unprivileged user may not be able to enter the directory of this interpreter (e.g. under /root),
-    # so run a system python of the same version on this package and its installed dependencies.
+    # The unprivileged user may not be able to enter the checkout or this interpreter's directory (under
+    # /root, or a private temporary directory), so run a system python of the same version on copies of this
+    # package and its installed dependencies in a directory everyone can read.
     python = shutil.which(f"python{sys.version_info.major}.{sys.version_info.minor}", path="/usr/bin")
     if python is None:
         pytest.skip("no system python of this version for the unprivileged user")
-    paths = [str(Path(pkbench.__file__).parent.parent), str(Path(psycopg.__file__).parent.parent)]
-    started = time.monotonic()
-    result = subprocess.run(
-        ["runuser", "-u", "nobody", "--", python, "-c", script],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd="/tmp",
-        env={"PATH": os.environ["PATH"], "HOME": "/tmp", "PYTHONPATH": ":".join(paths)},
-    )
+    readable = Path(tempfile.mkdtemp(prefix="pkbench-nobody-", dir="/tmp"))
+    try:
+        readable.chmod(0o755)
+        site_packages = Path(psycopg.__file__).parent.parent
+        for package in [
+            Path(pkbench.__file__).parent,
+            *site_packages.glob("psycopg*"),
+            *site_packages.glob("typing_extensions*"),
+        ]:
+            copy = shutil.copytree if package.is_dir() else shutil.copy2
+            copy(package, readable / package.name)
+        started = time.monotonic()
+        result = subprocess.run(
+            ["runuser", "-u", "nobody", "--", python, "-c", script],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd="/tmp",
+            env={"PATH": os.environ["PATH"], "HOME": "/tmp", "PYTHONPATH": str(readable)},
+        )
+    finally:
+        shutil.rmtree(readable)
     assert result.returncode == 0, result.stderr
     version, superuser, exists = result.stdout.split()
     assert version.startswith("1") and superuser == "True" and exists == "False"

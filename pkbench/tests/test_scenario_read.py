@@ -56,8 +56,15 @@ def test_indexes_grown_by_inserts_are_larger_for_wider_and_random_keys(
     )
 
 
+def heap_pages_per_transaction(strategy: dict[str, Any], workload: str) -> float:
+    measured = workloads(strategy)[workload]
+    return float(measured["blocks_accessed"]["records"]) / measured["transactions"]
+
+
 def test_a_range_of_random_keys_is_scattered_over_the_table(read: dict[str, dict[str, Any]]) -> None:
-    # 100 consecutive bigint keys sit on one or two heap pages; 100 consecutive random uuids on ~100 pages.
-    bigint = workloads(read["bigint"])["range-scan"]["tps"]
-    random = workloads(read["uuid-v4"])["range-scan"]["tps"]
-    assert bigint > 1.5 * random
+    # 100 consecutive bigint keys sit on one or two heap pages; 100 consecutive random uuids on dozens.
+    # Pages touched, not TPS: on a busy 2-core machine TPS of a 2-second window is noise.
+    bigint = heap_pages_per_transaction(read["bigint"], "range-scan")
+    random = heap_pages_per_transaction(read["uuid-v4"], "range-scan")
+    assert bigint < 5
+    assert random > 5 * bigint

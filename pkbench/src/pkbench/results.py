@@ -67,6 +67,9 @@ class WorkloadResult:
     wal_fpi_bytes: int | None = None
     page_splits: int | None = None
     hit_ratio: dict[str, float | None] = field(default_factory=dict)
+    # Buffer accesses (hits + reads) per relation in the window: how many pages a workload touches,
+    # which unlike TPS does not move with the load on the machine.
+    blocks_accessed: dict[str, int] = field(default_factory=dict)
     checkpoints: dict[str, int | None] = field(default_factory=dict)
     sizes_at_end: Sizes | None = None
     sampling_interval_s: float | None = None

@@ -578,6 +578,7 @@ def _fill_workload(
             for metric in study_steps.WALINSPECT_FIGURES
         ]
     workload.hit_ratio = window.hit_ratio
+    workload.blocks_accessed = window.blocks_accessed
     workload.checkpoints = window.checkpoints
     workload.unavailable += window.unavailable
 

@@ -73,6 +73,7 @@ class WindowFigures:
     wal_records: int | None
     wal_fpi: int | None
     hit_ratio: dict[str, float | None]
+    blocks_accessed: dict[str, int]
     checkpoints: dict[str, int | None]
     unavailable: list[Unavailable]
 
@@ -93,9 +94,11 @@ def window(before: Snapshot, after: Snapshot) -> WindowFigures:
     if wal_bytes is None and before.wal_lsn and after.wal_lsn:
         wal_bytes = lsn_to_int(after.wal_lsn) - lsn_to_int(before.wal_lsn)
     hit_ratio: dict[str, float | None] = {}
+    blocks_accessed: dict[str, int] = {}
     for name, (hit_after, read_after) in after.blocks.items():
         hit_before, read_before = before.blocks.get(name, (0, 0))
         hits, reads = hit_after - hit_before, read_after - read_before
+        blocks_accessed[name] = hits + reads
         hit_ratio[name] = round(hits / (hits + reads), 6) if hits + reads > 0 else None
     for name, ratio in hit_ratio.items():
         if ratio is None:
@@ -105,6 +108,7 @@ def window(before: Snapshot, after: Snapshot) -> WindowFigures:
         wal_records=_difference(after.wal_records, before.wal_records),
         wal_fpi=_difference(after.wal_fpi, before.wal_fpi),
         hit_ratio=hit_ratio,
+        blocks_accessed=blocks_accessed,
         checkpoints={
             "timed": _difference(after.checkpoints_timed, before.checkpoints_timed),
             "requested": _difference(after.checkpoints_requested, before.checkpoints_requested),
