@@ -460,19 +460,7 @@ def _pgbench_step(ctx: StrategyRun, step: Step) -> None:
             local_server=ctx.target.server.embedded,
         )
         with sampler:
-            outcome = pgbench.run(
-                ctx.plan.pgbench,
-                ctx.ws.connection.pgbench_database(),
-                ctx.ws.connection.environment(ctx.ws.search_path),
-                scripts,
-                clients=ctx.scenario.int_parameter("clients"),
-                jobs=ctx.scenario.int_parameter("jobs"),
-                duration_s=duration,
-                progress_interval_s=progress_interval,
-                workdir=workdir,
-                on_progress=on_progress,
-                check_alive=ctx.target.check_alive,
-            )
+            outcome = _pgbench(ctx, scripts, duration, progress_interval, workdir, on_progress)
         _wait_for_clients_to_leave(probe)
         after = counters.read(probe, ctx.ws.schema, ctx.target.server.version_num)
         inspection = study_steps.inspect_wal(ctx, wal, step, workload)
@@ -493,6 +481,30 @@ def _pgbench_step(ctx: StrategyRun, step: Step) -> None:
     )
 
 
+def _pgbench(
+    ctx: StrategyRun,
+    scripts: Sequence[pgbench.ScriptFile],
+    duration_s: int,
+    progress_interval_s: int,
+    workdir: Path,
+    on_progress: Callable[[float, pgbench.ProgressSample | None], None],
+) -> pgbench.Run:
+    """pgbench on the run's schema with the scenario's clients and threads (measured window or warm-up)."""
+    return pgbench.run(
+        ctx.plan.pgbench,
+        ctx.ws.connection.pgbench_database(),
+        ctx.ws.connection.environment(ctx.ws.search_path),
+        scripts,
+        clients=ctx.scenario.int_parameter("clients"),
+        jobs=ctx.scenario.int_parameter("jobs"),
+        duration_s=duration_s,
+        progress_interval_s=progress_interval_s,
+        workdir=workdir,
+        on_progress=on_progress,
+        check_alive=ctx.target.check_alive,
+    )
+
+
 def _warm_up(
     ctx: StrategyRun, step: PgbenchStep, scripts: Sequence[pgbench.ScriptFile], workdir: Path
 ) -> None:
@@ -502,18 +514,13 @@ def _warm_up(
         return
     with _progress(ctx.console) as bar:
         task = bar.add_task(f"  {step.name} warm-up", total=warmup, detail="")
-        outcome = pgbench.run(
-            ctx.plan.pgbench,
-            ctx.ws.connection.pgbench_database(),
-            ctx.ws.connection.environment(ctx.ws.search_path),
+        outcome = _pgbench(
+            ctx,
             scripts,
-            clients=ctx.scenario.int_parameter("clients"),
-            jobs=ctx.scenario.int_parameter("jobs"),
-            duration_s=warmup,
-            progress_interval_s=max(1, warmup // 3),
-            workdir=workdir,
-            on_progress=lambda elapsed, _: bar.update(task, completed=min(elapsed, warmup)),
-            check_alive=ctx.target.check_alive,
+            warmup,
+            max(1, warmup // 3),
+            workdir,
+            lambda elapsed, _: bar.update(task, completed=min(elapsed, warmup)),
         )
     reason = pgbench.failure_reason(outcome)
     if reason:
