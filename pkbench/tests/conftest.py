@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -9,10 +10,33 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import psycopg
 import pytest
 
+from pkbench.cluster import EmbeddedCluster, find_pgbench, find_server_bindir
+
 PKBENCH = [sys.executable, "-m", "pkbench"]
+
+# Server binaries the probe tests run on: the installed server, and another major version when
+# PKBENCH_TEST_PG_BIN names its binaries (see test_pg_versions.py; ./dev test fetches PostgreSQL 18).
+SERVERS = [
+    None,
+    *([Path(os.environ["PKBENCH_TEST_PG_BIN"])] if os.environ.get("PKBENCH_TEST_PG_BIN") else []),
+]
+
+
+def server_id(bindir: Path | None) -> str:
+    return "installed" if bindir is None else "other"
+
+
+@contextlib.contextmanager
+def embedded_connection(bindir: Path | None) -> Iterator[psycopg.Connection[Any]]:
+    """An autocommit superuser connection to a small throwaway cluster of the given server binaries."""
+    cluster = EmbeddedCluster(find_server_bindir(bindir), find_pgbench(None), {"shared_buffers": "32MB"})
+    with cluster, psycopg.connect(cluster.connection.conninfo(), autocommit=True) as connection:
+        yield connection
 
 
 @pytest.fixture

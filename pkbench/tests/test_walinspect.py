@@ -2,30 +2,19 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
+from conftest import SERVERS, embedded_connection, server_id
 
-from pkbench.cluster import EmbeddedCluster, find_pgbench, find_server_bindir
 from pkbench.probes.walinspect import WalInspectUnavailable, WalWindow
 
-# The installed server, and another major version when PKBENCH_TEST_PG_BIN names its binaries (see
-# test_pg_versions.py): PostgreSQL 16 and later answer through other pg_walinspect functions.
-SERVERS = [
-    None,
-    *([Path(os.environ["PKBENCH_TEST_PG_BIN"])] if os.environ.get("PKBENCH_TEST_PG_BIN") else []),
-]
 
-
-@pytest.fixture(scope="module", params=SERVERS, ids=lambda bindir: "installed" if bindir is None else "other")
+@pytest.fixture(scope="module", params=SERVERS, ids=server_id)
 def conn(request: pytest.FixtureRequest) -> Iterator[psycopg.Connection[Any]]:
-    bindir = find_server_bindir(request.param)
-    cluster = EmbeddedCluster(bindir, find_pgbench(None), {"shared_buffers": "32MB"})
-    with cluster, psycopg.connect(cluster.connection.conninfo(), autocommit=True) as connection:
+    with embedded_connection(request.param) as connection:
         yield connection
 
 
