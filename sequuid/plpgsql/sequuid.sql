@@ -60,7 +60,7 @@ CREATE FUNCTION sequuid.v7_ticks() RETURNS bigint
 AS $$
     SELECT set_config('sequuid_plpgsql.v7_state',
                       greatest(sequuid.unix_us() * 512 / 125,
-                               nullif(current_setting('sequuid_plpgsql.v7_state', true), '')::bigint + 1)::text,
+                               ('0' || current_setting('sequuid_plpgsql.v7_state', true))::bigint + 1)::text,
                       false)::bigint
 $$;
 
@@ -70,7 +70,7 @@ CREATE FUNCTION sequuid.v6_ticks() RETURNS bigint
 AS $$
     SELECT set_config('sequuid_plpgsql.v6_state',
                       greatest(sequuid.unix_us() * 10 + 122192928000000000,
-                               nullif(current_setting('sequuid_plpgsql.v6_state', true), '')::bigint + 1)::text,
+                               ('0' || current_setting('sequuid_plpgsql.v6_state', true))::bigint + 1)::text,
                       false)::bigint
 $$;
 

@@ -41,6 +41,12 @@ SELECT set_config('sequuid_plpgsql.v7_state', '5000', false) IS NOT NULL AS move
 ROLLBACK;
 SELECT current_setting('sequuid_plpgsql.v7_state') AS state_after_rollback;
 
+-- RESET leaves an empty setting, which counts as no state: the clocks start again from the current time
+RESET sequuid_plpgsql.v7_state;
+RESET sequuid_plpgsql.v6_state;
+SELECT uuid_version(uuid_generate_v7()) AS v7, uuid_version(uuid_generate_v6()) AS v6,
+       abs(extract(epoch FROM uuid_timestamp(uuid_generate_v7()) - clock_timestamp())) < 60 AS v7_from_the_clock;
+
 -- uuid_sequence_nextval's block arithmetic at the int8 limits: bigint, from nextval mod block_size * block_count
 -- (the numeric form it replaced overflowed at the minimum with block_size 1).  expected is floor((v - 1) / block_size)
 -- mod block_count exactly (numeric's / would round the quotient), the prefix the leading 2 or 31 bits
