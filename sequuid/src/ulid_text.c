@@ -18,6 +18,9 @@
 #include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 #include "utils/uuid.h"
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"			/* VARDATA_ANY: in postgres.h before 16 */
+#endif
 
 PG_FUNCTION_INFO_V1(sequuid_uuid_to_ulid);
 PG_FUNCTION_INFO_V1(sequuid_ulid_to_uuid);

@@ -88,8 +88,11 @@ uuid_generate_v7_shift(PG_FUNCTION_ARGS)
 				 errmsg("argument \"shift\" must be a finite interval"),
 				 errhint("Pass a finite interval such as '-1 hour'.")));
 #endif
-	if (Abs((int64) shift->month) > 12 * SHIFT_LIMIT_YEARS ||
-		Abs((int64) shift->day) > 366 * SHIFT_LIMIT_YEARS ||
+	/* spelled out: the Abs() macro is gone from PostgreSQL 16's c.h */
+	if (shift->month > 12 * SHIFT_LIMIT_YEARS ||
+		shift->month < -12 * SHIFT_LIMIT_YEARS ||
+		shift->day > 366 * SHIFT_LIMIT_YEARS ||
+		shift->day < -366 * SHIFT_LIMIT_YEARS ||
 		shift->time > 366 * SHIFT_LIMIT_YEARS * USECS_PER_DAY ||
 		shift->time < -366 * SHIFT_LIMIT_YEARS * USECS_PER_DAY)
 		report_shift_out_of_range();

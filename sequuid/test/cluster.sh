@@ -29,3 +29,38 @@ throwaway_cluster() {
     port=$(free_port) || return 1
     PGPORT=$port pg_virtualenv -t -v "$PG_MAJOR" "${options[@]}" "$@"
 }
+
+# The same for a server build Debian's tooling does not know (PG_CONFIG pointing elsewhere, such as the PostgreSQL 16
+# that ./dev test fetches to compile and test against a second major version): initdb and pg_ctl from BINDIR, as the
+# postgres user when run as root, socket and data in a private temporary directory, stopped and removed afterwards.
+#
+#   bindir_cluster BINDIR [-o 'name=value']... -- command [args]
+bindir_cluster() (
+    # a subshell, so that its EXIT trap stops the server however the command ends (Ctrl-C included)
+    bindir=$1
+    settings=()
+    shift
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do
+        [ "$1" = -o ] && { settings+=(-c "$2"); shift; }
+        shift
+    done
+    shift
+    port=$(free_port) || exit 1
+    dir=$(mktemp -d /tmp/sequuid-cluster.XXXXXX)
+    owner=()
+    if [ "$(id -u)" -eq 0 ]; then
+        chown postgres "$dir"
+        owner=(runuser -u postgres --)
+    fi
+    trap '"${owner[@]}" "$bindir/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null 2>&1 || true; rm -rf "$dir"' EXIT
+    if ! "${owner[@]}" "$bindir/initdb" -D "$dir/data" -A trust -U postgres --no-sync >"$dir/initdb.log" 2>&1; then
+        cat "$dir/initdb.log" >&2
+        exit 1
+    fi
+    if ! "${owner[@]}" "$bindir/pg_ctl" -D "$dir/data" -w -l "$dir/server.log" \
+        -o "-p $port -k $dir -c listen_addresses= ${settings[*]}" start >/dev/null; then
+        cat "$dir/server.log" >&2
+        exit 1
+    fi
+    PGHOST=$dir PGPORT=$port PGUSER=postgres "$@"
+)
