@@ -64,3 +64,15 @@ bindir_cluster() (
     fi
     PGHOST=$dir PGPORT=$port PGUSER=postgres "$@"
 )
+
+# Debian's servers get a cluster from pg_virtualenv; any other build (BINDIR elsewhere) one of its own.
+#
+#   cluster_for_build BINDIR [-o 'name=value']... -- command [args]
+cluster_for_build() {
+    local bindir=$1
+    shift
+    case "$bindir" in
+        /usr/lib/postgresql/*) throwaway_cluster "$@" ;;
+        *) bindir_cluster "$bindir" "$@" ;;
+    esac
+}
