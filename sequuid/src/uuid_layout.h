@@ -65,7 +65,10 @@ uuid_get_variant(const unsigned char *data)
 	return data[8] >> 6;
 }
 
-/* v7 and ULID: 48-bit big-endian Unix milliseconds in octets 0-5 */
+/*
+ * octets 0-5, 48 bits big-endian: the Unix milliseconds of v7 and ULID,
+ * and the top 48 of v6's 60 time bits
+ */
 static inline void
 uuid_set_unix_ms(unsigned char *data, uint64 unix_ms)
 {
@@ -101,50 +104,48 @@ uuid_v7_ns_from_fraction(uint32 fraction)
 }
 
 /*
- * v7 time: 48-bit ms in octets 0-5, 12-bit fraction in the low nibble of
- * octet 6 and octet 7.  The version nibble is left for
- * uuid_set_version_variant().
+ * v7 and v6 share one shape (RFC 9562 sections 5.6 and 5.7): 48 bits in
+ * octets 0-5, then 12 bits in the low nibble of octet 6 and in octet 7,
+ * around the version nibble (left for uuid_set_version_variant()).
  */
+static inline void
+uuid_set_time_48_12(unsigned char *data, uint64 high48, uint32 low12)
+{
+	uuid_set_unix_ms(data, high48);
+	data[6] = (unsigned char) ((data[6] & 0xf0) | ((low12 >> 8) & 0x0f));
+	data[7] = (unsigned char) low12;
+}
+
+static inline uint32
+uuid_get_time_low12(const unsigned char *data)
+{
+	return ((uint32) (data[6] & 0x0f) << 8) | data[7];
+}
+
+/* v7 time: the ms, then the 12-bit fraction of the millisecond */
 static inline void
 uuid_v7_set_time(unsigned char *data, uint64 unix_ms, uint32 fraction)
 {
-	uuid_set_unix_ms(data, unix_ms);
-	data[6] = (unsigned char) ((data[6] & 0xf0) | ((fraction >> 8) & 0x0f));
-	data[7] = (unsigned char) fraction;
+	uuid_set_time_48_12(data, unix_ms, fraction);
 }
 
 static inline uint32
 uuid_v7_get_fraction(const unsigned char *data)
 {
-	return ((uint32) (data[6] & 0x0f) << 8) | data[7];
+	return uuid_get_time_low12(data);
 }
 
-/*
- * v6 time (RFC 9562 section 5.6): the 60-bit Gregorian 100-ns timestamp
- * most significant first: time_high (32 bits) in octets 0-3, time_mid
- * (16 bits) in octets 4-5, time_low (12 bits) below the version nibble in
- * octets 6-7.
- */
+/* v6 time: the 60-bit Gregorian 100-ns timestamp, most significant bits first */
 static inline void
 uuid_v6_set_time(unsigned char *data, uint64 gregorian_100ns)
 {
-	data[0] = (unsigned char) (gregorian_100ns >> 52);
-	data[1] = (unsigned char) (gregorian_100ns >> 44);
-	data[2] = (unsigned char) (gregorian_100ns >> 36);
-	data[3] = (unsigned char) (gregorian_100ns >> 28);
-	data[4] = (unsigned char) (gregorian_100ns >> 20);
-	data[5] = (unsigned char) (gregorian_100ns >> 12);
-	data[6] = (unsigned char) ((data[6] & 0xf0) | ((gregorian_100ns >> 8) & 0x0f));
-	data[7] = (unsigned char) gregorian_100ns;
+	uuid_set_time_48_12(data, gregorian_100ns >> 12, (uint32) (gregorian_100ns & 0xfff));
 }
 
 static inline uint64
 uuid_v6_get_time(const unsigned char *data)
 {
-	return ((uint64) data[0] << 52) | ((uint64) data[1] << 44) |
-		((uint64) data[2] << 36) | ((uint64) data[3] << 28) |
-		((uint64) data[4] << 20) | ((uint64) data[5] << 12) |
-		((uint64) (data[6] & 0x0f) << 8) | (uint64) data[7];
+	return (uuid_get_unix_ms(data) << 12) | uuid_get_time_low12(data);
 }
 
 /*

@@ -1,12 +1,20 @@
-# sequuid/test/cluster.sh: sourced by test/run and bench/run to run a command against a throwaway cluster.
+# sequuid/test/cluster.sh: sourced by test/run and bench/run to run a command against a throwaway cluster of the
+# server build PG_CONFIG names.
 #
+#   cluster_for_build [-o 'name=value']... -- command [args]
 #   throwaway_cluster [pg_virtualenv options] -- command [args]
 #
 # Debian's pg_virtualenv creates the cluster (as the postgres user when run as root), runs the command with
 # PGHOST/PGPORT/PGUSER pointing at it, then drops it.  -t keeps it in a private temporary directory even as
 # root and a free port is picked first, so runs by several people on one machine never collide.
 
+# The server build: PG_CONFIG picks it (default: Debian's PostgreSQL $PG_MAJOR, 15 unless set), its bin first in PATH.
 PG_MAJOR=${PG_MAJOR:-15}
+PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/$PG_MAJOR/bin/pg_config}
+BINDIR=$("$PG_CONFIG" --bindir)
+SERVER_VERSION=$("$PG_CONFIG" --version)
+PG_MAJOR=$(echo "$SERVER_VERSION" | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
+export PATH="$BINDIR:$PATH"
 
 # a port nothing answers on and no server has a socket for (bash's /dev/tcp: no extra package needed)
 free_port() {
@@ -66,13 +74,9 @@ bindir_cluster() (
 )
 
 # Debian's servers get a cluster from pg_virtualenv; any other build (BINDIR elsewhere) one of its own.
-#
-#   cluster_for_build BINDIR [-o 'name=value']... -- command [args]
 cluster_for_build() {
-    local bindir=$1
-    shift
-    case "$bindir" in
+    case "$BINDIR" in
         /usr/lib/postgresql/*) throwaway_cluster "$@" ;;
-        *) bindir_cluster "$bindir" "$@" ;;
+        *) bindir_cluster "$BINDIR" "$@" ;;
     esac
 }
