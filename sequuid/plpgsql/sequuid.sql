@@ -204,7 +204,7 @@ $$;
 COMMENT ON FUNCTION uuid_time_nextval(integer, integer) IS
     'version 8 UUID led by (unix seconds / interval_length) mod interval_count in ceil(log2(interval_count)) bits, rest random';
 
--- utilities (issue 3) ----------------------------------------------------------------------------------------
+-- utilities ----------------------------------------------------------------------------------------------------
 -- Deterministic: IMMUTABLE, STRICT, PARALLEL SAFE, exactly as in C.
 
 -- Unix microseconds as timestamptz; whole seconds times 10^6 stay exact in the float8 of interval multiplication

@@ -27,17 +27,15 @@
 #include "storage/shmem.h"
 #include "utils/guc.h"
 
-#include "sequuid.h"
-#include "uuid_layout.h"
-
-#define NS_PER_S	INT64CONST(1000000000)
+#include "clock.h"
+#include "time_units.h"
 
 typedef struct SequuidSharedClock
 {
 	pg_atomic_uint64 previous_ns;	/* last value handed out, Unix ns */
 } SequuidSharedClock;
 
-int			sequuid_clock_offset_ms = 0;
+static int	clock_offset_ms = 0;
 
 /* set in every backend of a cluster that preloads the library */
 static SequuidSharedClock *shared_clock = NULL;
@@ -46,12 +44,12 @@ static SequuidSharedClock *shared_clock = NULL;
 static int64 backend_previous_ns = 0;
 
 void
-sequuid_clock_define_guc(void)
+sequuid_clock_define_gucs(void)
 {
 	DefineCustomIntVariable("sequuid.clock_offset",
 							"Shifts the clock of the sequuid generators (for tests).",
 							"Lets a test step the clock back or forward without waiting.",
-							&sequuid_clock_offset_ms,
+							&clock_offset_ms,
 							0, INT_MIN, INT_MAX,
 							PGC_SUSET,
 							GUC_UNIT_MS | GUC_NOT_IN_SAMPLE,
@@ -78,12 +76,6 @@ sequuid_clock_shmem_init(void)
 	LWLockRelease(AddinShmemInitLock);
 }
 
-bool
-sequuid_clock_is_shared(void)
-{
-	return shared_clock != NULL;
-}
-
 /* Unix time in ns, including the debug offset */
 int64
 sequuid_clock_now_ns(void)
@@ -91,8 +83,8 @@ sequuid_clock_now_ns(void)
 	struct timespec now;
 
 	clock_gettime(CLOCK_REALTIME, &now);
-	return (int64) now.tv_sec * NS_PER_S + now.tv_nsec +
-		(int64) sequuid_clock_offset_ms * SEQUUID_NS_PER_MS;
+	return (int64) now.tv_sec * SEQUUID_NS_PER_S + now.tv_nsec +
+		(int64) clock_offset_ms * SEQUUID_NS_PER_MS;
 }
 
 /*

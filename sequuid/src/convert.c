@@ -13,6 +13,7 @@
 #include "utils/timestamp.h"
 #include "utils/uuid.h"
 
+#include "time_units.h"
 #include "uuid_layout.h"
 #include "uuid_time.h"
 
@@ -96,15 +97,15 @@ sequuid_uuid_v7_boundary(PG_FUNCTION_ARGS)
 
 	/* infinities first: their offset from the Unix epoch would overflow */
 	unix_us = TIMESTAMP_NOT_FINITE(instant) ? -1 : unix_us_from_timestamptz(instant);
-	if (unix_us < 0 || (uint64) unix_us / 1000 > SEQUUID_UNIX_MS_MAX)
+	if (unix_us < 0 || (uint64) unix_us / SEQUUID_US_PER_MS > SEQUUID_UNIX_MS_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 				 errmsg("argument \"instant\" of uuid_v7_boundary is out of the UUIDv7 range"),
 				 errdetail("UUIDv7 holds instants from 1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655999 UTC.")));
-	unix_ms = (uint64) unix_us / 1000;
+	unix_ms = (uint64) unix_us / SEQUUID_US_PER_MS;
 	result = palloc0(sizeof(pg_uuid_t));
 	uuid_v7_set_time(result->data, unix_ms,
-					 uuid_v7_fraction_from_ns((uint32) (unix_us % 1000) * 1000));
+					 uuid_v7_fraction_from_ns((uint32) (unix_us % SEQUUID_US_PER_MS) * SEQUUID_NS_PER_US));
 	uuid_set_version_variant(result->data, 7);
 	PG_RETURN_UUID_P(result);
 }

@@ -19,7 +19,9 @@
 #include "fmgr.h"
 #include "utils/uuid.h"
 
-#include "sequuid.h"
+#include "clock.h"
+#include "random.h"
+#include "time_units.h"
 #include "uuid_layout.h"
 
 PG_FUNCTION_INFO_V1(uuid_generate_v6);
@@ -28,7 +30,7 @@ Datum
 uuid_generate_v6(PG_FUNCTION_ARGS)
 {
 	int64		ns = sequuid_clock_ascending_ns();
-	uint64		gregorian_100ns = (uint64) (ns / 100) + SEQUUID_GREGORIAN_TO_UNIX_100NS;
+	uint64		gregorian_100ns = (uint64) (ns / SEQUUID_NS_PER_100NS) + SEQUUID_GREGORIAN_TO_UNIX_100NS;
 	pg_uuid_t  *uuid = palloc(UUID_LEN);
 
 	uuid_v6_set_time(uuid->data, gregorian_100ns);

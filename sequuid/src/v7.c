@@ -20,15 +20,14 @@
 #include "utils/timestamp.h"
 #include "utils/uuid.h"
 
-#include "sequuid.h"
+#include "clock.h"
+#include "random.h"
+#include "time_units.h"
 #include "uuid_layout.h"
 #include "uuid_time.h"
 
 PG_FUNCTION_INFO_V1(uuid_generate_v7);
 PG_FUNCTION_INFO_V1(uuid_generate_v7_shift);
-
-#define NS_PER_US	INT64CONST(1000)
-#define US_PER_MS	INT64CONST(1000)
 
 /*
  * A shift beyond this many years leaves the 48-bit range whatever "now"
@@ -98,12 +97,12 @@ uuid_generate_v7_shift(PG_FUNCTION_ARGS)
 		report_shift_out_of_range();
 
 	shifted = DatumGetTimestampTz(DirectFunctionCall2(timestamptz_pl_interval,
-													  TimestampTzGetDatum(timestamptz_from_unix_us(ns / NS_PER_US)),
+													  TimestampTzGetDatum(timestamptz_from_unix_us(ns / SEQUUID_NS_PER_US)),
 													  IntervalPGetDatum(shift)));
 	unix_us = unix_us_from_timestamptz(shifted);
-	if (unix_us < 0 || unix_us / US_PER_MS > (int64) SEQUUID_UNIX_MS_MAX)
+	if (unix_us < 0 || unix_us / SEQUUID_US_PER_MS > (int64) SEQUUID_UNIX_MS_MAX)
 		report_shift_out_of_range();
 
-	PG_RETURN_UUID_P(generate_v7(unix_us / US_PER_MS,
-								 (unix_us % US_PER_MS) * NS_PER_US + ns % NS_PER_US));
+	PG_RETURN_UUID_P(generate_v7(unix_us / SEQUUID_US_PER_MS,
+								 (unix_us % SEQUUID_US_PER_MS) * SEQUUID_NS_PER_US + ns % SEQUUID_NS_PER_US));
 }
