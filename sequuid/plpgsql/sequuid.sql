@@ -423,9 +423,10 @@ AS $$
                 ELSE '\x01'::bytea || uuid_send(id) END
 $$;
 
+-- byteacmp() returns memcmp()'s sign, not -1/0/1
 CREATE FUNCTION uuid_time_cmp(a uuid, b uuid) RETURNS integer
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT byteacmp(sequuid.time_key(a), sequuid.time_key(b)) $$;
+AS $$ SELECT sign(byteacmp(sequuid.time_key(a), sequuid.time_key(b)))::integer $$;
 CREATE FUNCTION uuid_time_lt(a uuid, b uuid) RETURNS boolean
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT sequuid.time_key(a) < sequuid.time_key(b) $$;
 CREATE FUNCTION uuid_time_le(a uuid, b uuid) RETURNS boolean
