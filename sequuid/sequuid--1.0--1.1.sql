@@ -36,3 +36,11 @@ CREATE FUNCTION uuid_timestamp_to_v7(timestamp, zero boolean DEFAULT false) RETU
     LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION uuid_timestamp_to_v7(timestamp, boolean) IS
     'pg_uuidv7: a v7 UUID of the UTC timestamp (12-bit sub-ms fraction, random bits); zero: the millisecond, all other bits zero';
+
+-- RFC 9562 version 1 with a random node (multicast bit set), on the same ascending clock as v6.  Not named
+-- uuid_generate_v1: that is uuid-ossp's name, and both extensions may share a schema.
+CREATE FUNCTION uuid_generate_v1_random_node() RETURNS uuid
+    AS 'MODULE_PATHNAME', 'uuid_generate_v1_random_node'
+    LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION uuid_generate_v1_random_node() IS
+    'RFC 9562 UUIDv1 (Gregorian 100-ns time, low bits first; random clock_seq and multicast node), time strictly increasing like uuid_generate_v6';

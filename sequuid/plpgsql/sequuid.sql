@@ -14,7 +14,8 @@
 --     back also rolls their state back, so values returned inside it may come again after it.
 --   * Zero-argument generators are not declared STRICT: a STRICT SQL function whose body has a CASE or
 --     greatest() is never inlined, and inlining is what makes them fast.  NULL in still gives NULL out.
---   * No sortsupport for uuid_time_ops; no shared (cluster-wide) ordering; no sequuid.clock_offset.
+--   * No sortsupport for uuid_time_ops; no shared (cluster-wide) ordering; no sequuid.clock_offset and no virtual
+--     clock (sequuid.clock_rate / clock_anchor): see README, "PL/pgSQL port".
 --   * The bits that follow the prefix of uuid_time_nextval / uuid_sequence_nextval inside the first 32 bits come
 --     from random(); every other random bit comes from gen_random_uuid().
 -- The generators are single SQL expressions so the planner inlines them: every function call saved counts
@@ -64,7 +65,7 @@ AS $$
                       false)::bigint
 $$;
 
--- the v6 clock in 100 ns since 1582-10-15, strictly increasing in this backend
+-- the v6 and v1 clock in 100 ns since 1582-10-15, strictly increasing in this backend
 CREATE FUNCTION sequuid.v6_ticks() RETURNS bigint
     LANGUAGE sql VOLATILE PARALLEL UNSAFE
 AS $$
@@ -86,6 +87,12 @@ AS $$ SELECT int8send(overlay(ticks::bit(60) PLACING version FROM 49 FOR 0)::big
 CREATE FUNCTION sequuid.v7_time_octets(unix_us bigint) RETURNS bytea
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $$ SELECT sequuid.time_octets(unix_us / 1000 * 4096 + unix_us % 1000 * 512 / 125, B'0111') $$;
+
+-- v1 keeps the same 60 bits least significant part first: time_low (32 bits), time_mid (16), then the version
+-- nibble and time_high (12)
+CREATE FUNCTION sequuid.v1_time_octets(ticks bigint) RETURNS bytea
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$ SELECT int8send(((ticks & 4294967295) << 32) | (((ticks >> 32) & 65535) << 16) | 4096 | (ticks >> 48)) $$;
 
 -- ceil(log2(count)): the number of significant bits of count - 1
 CREATE FUNCTION sequuid.prefix_bits(count integer) RETURNS integer
@@ -150,6 +157,17 @@ AS $$
 $$;
 COMMENT ON FUNCTION uuid_generate_v6() IS
     'RFC 9562 UUIDv6 (Gregorian 100-ns time, random clock_seq and multicast node), strictly increasing per backend';
+
+-- RFC 9562 v1 with a random node, on the v6 clock: clock_seq and node random, the multicast bit set.  Not named
+-- uuid_generate_v1, which is uuid-ossp's name.
+CREATE FUNCTION uuid_generate_v1_random_node() RETURNS uuid
+    LANGUAGE sql VOLATILE PARALLEL UNSAFE
+AS $$
+    SELECT encode(set_bit(sequuid.v1_time_octets(sequuid.v6_ticks()) || substr(uuid_send(gen_random_uuid()), 9),
+                          80, 1), 'hex')::uuid
+$$;
+COMMENT ON FUNCTION uuid_generate_v1_random_node() IS
+    'RFC 9562 UUIDv1 (Gregorian 100-ns time, low bits first; random clock_seq and multicast node), time strictly increasing per backend';
 
 -- The ULID spec's monotonic mode.  The state is the previous ULID as 32 hex digits; a call in a later millisecond
 -- starts from fresh random bits, any other call adds one to the 80 random bits (low 60 bits first, carrying into

@@ -175,7 +175,7 @@ uuid_v1_get_time(const unsigned char *data)
 #define SEQUUID_NODE_MULTICAST_BIT	0x01
 
 static inline void
-uuid_v6_mark_random_node(unsigned char *data)
+uuid_mark_random_node(unsigned char *data)
 {
 	data[10] |= SEQUUID_NODE_MULTICAST_BIT;
 }
