@@ -89,10 +89,16 @@ CREATE FUNCTION sequuid.v7_time_octets(unix_us bigint) RETURNS bytea
 AS $$ SELECT sequuid.time_octets(unix_us / 1000 * 4096 + unix_us % 1000 * 512 / 125, B'0111') $$;
 
 -- v1 keeps the same 60 bits least significant part first: time_low (32 bits), time_mid (16), then the version
--- nibble and time_high (12)
+-- nibble and time_high (12).  PL/pgSQL, because ticks appears three times: the planner does not inline a SQL
+-- function whose volatile argument is used more than once, and a SQL function that is not inlined costs more per
+-- call than a PL/pgSQL one.
 CREATE FUNCTION sequuid.v1_time_octets(ticks bigint) RETURNS bytea
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
-AS $$ SELECT int8send(((ticks & 4294967295) << 32) | (((ticks >> 32) & 65535) << 16) | 4096 | (ticks >> 48)) $$;
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+AS $$
+BEGIN
+    RETURN int8send(((ticks & 4294967295) << 32) | (((ticks >> 32) & 65535) << 16) | 4096 | (ticks >> 48));
+END
+$$;
 
 -- ceil(log2(count)): the number of significant bits of count - 1
 CREATE FUNCTION sequuid.prefix_bits(count integer) RETURNS integer

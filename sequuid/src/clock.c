@@ -53,9 +53,10 @@ typedef struct SequuidSharedClock
 #define CLOCK_RATE_MAX	1e6
 
 /*
- * The virtual clock stays this far below the last nanosecond an int64
- * holds (2262-04-11), so that the offset and the ascending steps added to
- * it never overflow: it ends in 2261.
+ * The virtual clock stays at or after the Unix epoch (the layouts hold no
+ * earlier time) and this far below the last nanosecond an int64 holds
+ * (2262-04-11), so that the offset and the ascending steps added to it
+ * never overflow: it ends in 2261.
  */
 #define CLOCK_HEADROOM_NS	(INT64CONST(1) << 55)
 #define CLOCK_ANCHOR_MAX_S	9188000000.0
@@ -124,7 +125,7 @@ report_virtual_clock_out_of_range(void)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-			 errmsg("the virtual clock of sequuid is past the year 2261, the last it can hold"),
+			 errmsg("the virtual clock of sequuid is outside the years 1970 to 2261, the range it can hold"),
 			 errhint("Lower sequuid.clock_rate or move sequuid.clock_anchor closer to the current time.")));
 }
 
@@ -143,7 +144,7 @@ virtual_ns(int64 real_ns)
 	elapsed_ns = clock_rate * (double) (real_ns - anchor_ns);
 	if (!(elapsed_ns > (double) PG_INT64_MIN && elapsed_ns < (double) PG_INT64_MAX) ||
 		pg_add_s64_overflow(anchor_ns, (int64) elapsed_ns, &result) ||
-		result > PG_INT64_MAX - CLOCK_HEADROOM_NS || result < -CLOCK_HEADROOM_NS)
+		result > PG_INT64_MAX - CLOCK_HEADROOM_NS || result < 0)
 		report_virtual_clock_out_of_range();
 	return result;
 }

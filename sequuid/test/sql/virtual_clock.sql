@@ -132,10 +132,14 @@ SET sequuid.clock_anchor = 1;
 RESET ROLE;
 DROP ROLE regress_virtual_clock_user;
 
--- a rate and anchor that take the clock past what it can hold: an error, not a wrapped time
+-- a rate and anchor that take the clock past what it can hold, or before 1970: an error, not a wrapped time
 SET sequuid.clock_anchor = 1;
 SET sequuid.clock_rate = 1000000;
 SELECT uuid_generate_v7();
+\echo :LAST_ERROR_SQLSTATE
+SET sequuid.clock_anchor = 9000000000;
+SET sequuid.clock_rate = 1000;
+SELECT uuid_generate_ulid();
 \echo :LAST_ERROR_SQLSTATE
 RESET sequuid.clock_anchor;
 RESET sequuid.clock_rate;
