@@ -27,6 +27,7 @@ class Case:
     label: str
     expression: str
     target: list[tuple[float, str]]  # empty for a reference row: (factor, reference label) terms
+    settings: list[tuple[str, str]]  # (name, value) set for this case's measurement only
 
 
 def parse_target(text: str, line_number: int) -> list[tuple[float, str]]:
@@ -48,10 +49,16 @@ def load_cases(path: Path) -> list[Case]:
         if not line.strip() or line.startswith("#"):
             continue
         fields = line.split("\t")
-        if len(fields) != 3:
-            raise BenchError(f"{path.name} line {number}: expected 3 tab-separated fields, got {len(fields)}")
-        label, expression, target = fields
-        cases.append(Case(label, expression, parse_target(target, number)))
+        if len(fields) not in (3, 4):
+            raise BenchError(f"{path.name} line {number}: expected 3 or 4 tab-separated fields, got {len(fields)}")
+        label, expression, target = fields[:3]
+        settings = []
+        for assignment in fields[3].split(",") if len(fields) == 4 else []:
+            name, equals, value = assignment.partition("=")
+            if not equals or not name.strip():
+                raise BenchError(f"{path.name} line {number}: bad setting '{assignment}' (expected name=value)")
+            settings.append((name.strip(), value.strip()))
+        cases.append(Case(label, expression, parse_target(target, number), settings))
     labels = {case.label for case in cases}
     for case in cases:
         for _, reference in case.target:
@@ -71,11 +78,13 @@ def measurement_script(cases: list[Case], calls: int, rounds: int, clock: str) -
         f"SELECT 'warmup', 0, 0, bench_elapsed({sql_literal(c.expression)}, 1000, {clock});" for c in cases
     ]
     for round_number in range(1, rounds + 1):
-        lines += [
-            f"SELECT {sql_literal(c.label)}, {round_number}, bench_elapsed(NULL, {calls}, {clock}),"
-            f" bench_elapsed({sql_literal(c.expression)}, {calls}, {clock});"
-            for c in cases
-        ]
+        for c in cases:
+            lines += [f"SELECT set_config({sql_literal(n)}, {sql_literal(v)}, false) IS NULL;" for n, v in c.settings]
+            lines.append(
+                f"SELECT {sql_literal(c.label)}, {round_number}, bench_elapsed(NULL, {calls}, {clock}),"
+                f" bench_elapsed({sql_literal(c.expression)}, {calls}, {clock});"
+            )
+            lines += [f"RESET {n};" for n, _ in c.settings]
     return "\n".join(lines) + "\n"
 
 
@@ -115,6 +124,8 @@ def measure(cases: list[Case], calls: int, rounds: int) -> tuple[dict[str, float
     output = psql(["-d", "sequuid_bench", "-A", "-t", "-F", "\t"], script)
     per_call_ns: dict[str, list[float]] = {}
     for line in output.splitlines():
+        if line in ("t", "f"):  # a setting's set_config
+            continue
         label, round_number, baseline, elapsed = line.split("\t")
         if round_number != "0":
             per_call_ns.setdefault(label, []).append((float(elapsed) - float(baseline)) / calls * 1e9)

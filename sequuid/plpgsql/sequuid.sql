@@ -14,7 +14,8 @@
 --     back also rolls their state back, so values returned inside it may come again after it.
 --   * Zero-argument generators are not declared STRICT: a STRICT SQL function whose body has a CASE or
 --     greatest() is never inlined, and inlining is what makes them fast.  NULL in still gives NULL out.
---   * No sortsupport for uuid_time_ops; no shared (cluster-wide) ordering; no sequuid.clock_offset.
+--   * No sortsupport for uuid_time_ops; no shared (cluster-wide) ordering; no sequuid.clock_offset and no virtual
+--     clock (sequuid.clock_rate / clock_anchor): see README, "PL/pgSQL port".
 --   * The bits that follow the prefix of uuid_time_nextval / uuid_sequence_nextval inside the first 32 bits come
 --     from random(); every other random bit comes from gen_random_uuid().
 -- The generators are single SQL expressions so the planner inlines them: every function call saved counts
@@ -64,7 +65,7 @@ AS $$
                       false)::bigint
 $$;
 
--- the v6 clock in 100 ns since 1582-10-15, strictly increasing in this backend
+-- the v6 and v1 clock in 100 ns since 1582-10-15, strictly increasing in this backend
 CREATE FUNCTION sequuid.v6_ticks() RETURNS bigint
     LANGUAGE sql VOLATILE PARALLEL UNSAFE
 AS $$
@@ -81,6 +82,23 @@ $$;
 CREATE FUNCTION sequuid.time_octets(ticks bigint, version bit) RETURNS bytea
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $$ SELECT int8send(overlay(ticks::bit(60) PLACING version FROM 49 FOR 0)::bigint) $$;
+
+-- the first 8 octets of a v7 UUID of Unix microseconds: the millisecond, then the 12-bit fraction of it
+CREATE FUNCTION sequuid.v7_time_octets(unix_us bigint) RETURNS bytea
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$ SELECT sequuid.time_octets(unix_us / 1000 * 4096 + unix_us % 1000 * 512 / 125, B'0111') $$;
+
+-- v1 keeps the same 60 bits least significant part first: time_low (32 bits), time_mid (16), then the version
+-- nibble and time_high (12).  PL/pgSQL, because ticks appears three times: the planner does not inline a SQL
+-- function whose volatile argument is used more than once, and a SQL function that is not inlined costs more per
+-- call than a PL/pgSQL one.
+CREATE FUNCTION sequuid.v1_time_octets(ticks bigint) RETURNS bytea
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+AS $$
+BEGIN
+    RETURN int8send(((ticks & 4294967295) << 32) | (((ticks >> 32) & 65535) << 16) | 4096 | (ticks >> 48));
+END
+$$;
 
 -- ceil(log2(count)): the number of significant bits of count - 1
 CREATE FUNCTION sequuid.prefix_bits(count integer) RETURNS integer
@@ -131,8 +149,7 @@ BEGIN
     IF unix_us < 0 OR unix_us >= 281474976710656000 THEN
         PERFORM sequuid.raise_shift_out_of_range();
     END IF;
-    RETURN encode(sequuid.time_octets(unix_us::bigint / 1000 * 4096 + unix_us::bigint % 1000 * 512 / 125, B'0111')
-                  || substr(uuid_send(gen_random_uuid()), 9), 'hex')::uuid;
+    RETURN encode(sequuid.v7_time_octets(unix_us::bigint) || substr(uuid_send(gen_random_uuid()), 9), 'hex')::uuid;
 END
 $$;
 COMMENT ON FUNCTION uuid_generate_v7(interval) IS 'UUIDv7 of the current time moved by shift, like core uuidv7(interval)';
@@ -146,6 +163,17 @@ AS $$
 $$;
 COMMENT ON FUNCTION uuid_generate_v6() IS
     'RFC 9562 UUIDv6 (Gregorian 100-ns time, random clock_seq and multicast node), strictly increasing per backend';
+
+-- RFC 9562 v1 with a random node, on the v6 clock: clock_seq and node random, the multicast bit set.  Not named
+-- uuid_generate_v1, which is uuid-ossp's name.
+CREATE FUNCTION uuid_generate_v1_random_node() RETURNS uuid
+    LANGUAGE sql VOLATILE PARALLEL UNSAFE
+AS $$
+    SELECT encode(set_bit(sequuid.v1_time_octets(sequuid.v6_ticks()) || substr(uuid_send(gen_random_uuid()), 9),
+                          80, 1), 'hex')::uuid
+$$;
+COMMENT ON FUNCTION uuid_generate_v1_random_node() IS
+    'RFC 9562 UUIDv1 (Gregorian 100-ns time, low bits first; random clock_seq and multicast node), time strictly increasing per backend';
 
 -- The ULID spec's monotonic mode.  The state is the previous ULID as 32 hex digits; a call in a later millisecond
 -- starts from fresh random bits, any other call adds one to the 80 random bits (low 60 bits first, carrying into
@@ -204,7 +232,7 @@ $$;
 COMMENT ON FUNCTION uuid_time_nextval(integer, integer) IS
     'version 8 UUID led by (unix seconds / interval_length) mod interval_count in ceil(log2(interval_count)) bits, rest random';
 
--- utilities (issue 3) ----------------------------------------------------------------------------------------
+-- utilities ----------------------------------------------------------------------------------------------------
 -- Deterministic: IMMUTABLE, STRICT, PARALLEL SAFE, exactly as in C.
 
 -- Unix microseconds as timestamptz; whole seconds times 10^6 stay exact in the float8 of interval multiplication
@@ -275,9 +303,14 @@ $$;
 COMMENT ON FUNCTION uuid_timestamp(uuid) IS
     'instant a v1, v6 or v7 UUID was made, to the microsecond (v7 sub-millisecond fraction included); NULL for other UUIDs';
 
+-- the 48-bit Unix millisecond in the first six octets (ULID, v7)
+CREATE FUNCTION sequuid.unix_ms_timestamptz(id uuid) RETURNS timestamptz
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$ SELECT sequuid.timestamptz(('x' || left(sequuid.hex(id), 12))::bit(48)::bigint * 1000) $$;
+
 CREATE FUNCTION ulid_timestamp(id uuid) RETURNS timestamptz
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT sequuid.timestamptz(('x' || left(sequuid.hex(id), 12))::bit(48)::bigint * 1000) $$;
+AS $$ SELECT sequuid.unix_ms_timestamptz(id) $$;
 COMMENT ON FUNCTION ulid_timestamp(uuid) IS 'the millisecond timestamp of a ULID stored as uuid';
 
 CREATE FUNCTION sequuid.raise_wrong_version(id uuid, expected integer, function_name text) RETURNS uuid
@@ -316,8 +349,9 @@ AS $$
 $$;
 COMMENT ON FUNCTION uuid_v6_to_v1(uuid) IS 'inverse of uuid_v1_to_v6 (lossless)';
 
-CREATE FUNCTION uuid_v7_boundary(instant timestamptz) RETURNS uuid
-    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+-- Unix microseconds of an instant inside the UUIDv7 range, or the error naming the argument and the function
+CREATE FUNCTION sequuid.v7_unix_us(instant timestamptz, argument text, function_name text) RETURNS bigint
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
 AS $$
 DECLARE
     unix_us numeric;
@@ -326,16 +360,60 @@ BEGIN
         unix_us := extract(epoch FROM instant) * 1000000;
     END IF;
     IF unix_us IS NULL OR unix_us < 0 OR unix_us >= 281474976710656000 THEN
-        RAISE EXCEPTION 'argument "instant" of uuid_v7_boundary is out of the UUIDv7 range'
+        RAISE EXCEPTION 'argument % of % is out of the UUIDv7 range', argument, function_name
             USING ERRCODE = 'datetime_field_overflow',
                   DETAIL = 'UUIDv7 holds instants from 1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655999 UTC.';
     END IF;
-    RETURN encode(sequuid.time_octets(unix_us::bigint / 1000 * 4096 + unix_us::bigint % 1000 * 512 / 125, B'0111')
-                  || '\x8000000000000000'::bytea, 'hex')::uuid;
+    RETURN unix_us::bigint;
 END
+$$;
+
+CREATE FUNCTION uuid_v7_boundary(instant timestamptz) RETURNS uuid
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+    SELECT encode(sequuid.v7_time_octets(sequuid.v7_unix_us(instant, '"instant"', 'uuid_v7_boundary'))
+                  || '\x8000000000000000'::bytea, 'hex')::uuid
 $$;
 COMMENT ON FUNCTION uuid_v7_boundary(timestamptz) IS
     'smallest UUIDv7 made at or after the instant, for range conditions on v7 keys';
+
+-- pg_uuidv7's conversions (see README, "Coming from pg_uuidv7"): reading IMMUTABLE; writing VOLATILE, because
+-- without zero it draws random bits.  A timestamp is read and written as UTC.
+CREATE FUNCTION uuid_v7_to_timestamptz(uuid) RETURNS timestamptz
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT sequuid.unix_ms_timestamptz($1) $$;
+COMMENT ON FUNCTION uuid_v7_to_timestamptz(uuid) IS
+    'pg_uuidv7: the millisecond in the first 48 bits of a v7 UUID, as timestamptz';
+
+CREATE FUNCTION uuid_v7_to_timestamp(uuid) RETURNS timestamp
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT sequuid.unix_ms_timestamptz($1) AT TIME ZONE 'UTC' $$;
+COMMENT ON FUNCTION uuid_v7_to_timestamp(uuid) IS
+    'pg_uuidv7: the millisecond in the first 48 bits of a v7 UUID, as timestamp in UTC';
+
+-- zero: the millisecond and every other bit zero (pg_uuidv7's boundary); otherwise the fraction in rand_a and
+-- 62 random bits, as the generator makes them
+CREATE FUNCTION sequuid.timestamptz_to_v7(instant timestamptz, zero boolean, function_name text) RETURNS uuid
+    LANGUAGE sql VOLATILE PARALLEL SAFE
+AS $$
+    SELECT encode(CASE WHEN zero
+                       THEN sequuid.v7_time_octets(sequuid.v7_unix_us(instant, '1', function_name) / 1000 * 1000)
+                            || '\x8000000000000000'::bytea
+                       ELSE sequuid.v7_time_octets(sequuid.v7_unix_us(instant, '1', function_name))
+                            || substr(uuid_send(gen_random_uuid()), 9) END, 'hex')::uuid
+$$;
+
+CREATE FUNCTION uuid_timestamptz_to_v7(timestamptz, zero boolean DEFAULT false) RETURNS uuid
+    LANGUAGE sql VOLATILE STRICT PARALLEL SAFE
+AS $$ SELECT sequuid.timestamptz_to_v7($1, zero, 'uuid_timestamptz_to_v7') $$;
+COMMENT ON FUNCTION uuid_timestamptz_to_v7(timestamptz, boolean) IS
+    'pg_uuidv7: a v7 UUID of the instant (12-bit sub-ms fraction, random bits); zero: the millisecond, all other bits zero';
+
+CREATE FUNCTION uuid_timestamp_to_v7(timestamp, zero boolean DEFAULT false) RETURNS uuid
+    LANGUAGE sql VOLATILE STRICT PARALLEL SAFE
+AS $$ SELECT sequuid.timestamptz_to_v7($1 AT TIME ZONE 'UTC', zero, 'uuid_timestamp_to_v7') $$;
+COMMENT ON FUNCTION uuid_timestamp_to_v7(timestamp, boolean) IS
+    'pg_uuidv7: a v7 UUID of the UTC timestamp (12-bit sub-ms fraction, random bits); zero: the millisecond, all other bits zero';
 
 -- ULID text: 130 bits (two zero bits, then the 128 of the uuid) in 26 base-32 digits, most significant first,
 -- handled as 2 + 12 + 12 digits: octet 0, then two runs of 60 bits (15 hex digits each).  Spelled out digit by
@@ -423,9 +501,10 @@ AS $$
                 ELSE '\x01'::bytea || uuid_send(id) END
 $$;
 
+-- byteacmp() returns memcmp()'s sign, not -1/0/1
 CREATE FUNCTION uuid_time_cmp(a uuid, b uuid) RETURNS integer
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT byteacmp(sequuid.time_key(a), sequuid.time_key(b)) $$;
+AS $$ SELECT sign(byteacmp(sequuid.time_key(a), sequuid.time_key(b)))::integer $$;
 CREATE FUNCTION uuid_time_lt(a uuid, b uuid) RETURNS boolean
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT sequuid.time_key(a) < sequuid.time_key(b) $$;
 CREATE FUNCTION uuid_time_le(a uuid, b uuid) RETURNS boolean

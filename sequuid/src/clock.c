@@ -1,10 +1,17 @@
 /*-------------------------------------------------------------------------
  *
  * clock.c
- *	  The clock of the time-based generators: one read per call, a
- *	  superuser-only debug offset, and a strictly ascending timestamp that
- *	  is per backend, or shared by the whole cluster when the library is in
- *	  shared_preload_libraries.
+ *	  The clock of the time-based generators: one read per call, a virtual
+ *	  clock that runs at a settable rate, a superuser-only debug offset, and
+ *	  a strictly ascending timestamp that is per backend, or shared by the
+ *	  whole cluster when the library is in shared_preload_libraries.
+ *
+ * The virtual clock reads anchor + rate * (now - anchor).  The anchor is
+ * sequuid.clock_anchor, or by default the server's start time, which every
+ * backend of a cluster inherits from the postmaster, so all of them live
+ * on one virtual timeline without any further setting.  At rate 1 the
+ * anchor cancels out and the clock is the system clock, without any
+ * arithmetic.
  *
  * The ascending timestamp is PostgreSQL 18's rule for uuidv7(): the next
  * value is the current time, or the previous value plus the minimal step
@@ -22,22 +29,41 @@
 
 #include <time.h>
 
+#include "common/int.h"
+
 #include "port/atomics.h"
 #include "storage/lwlock.h"
 #include "storage/shmem.h"
 #include "utils/guc.h"
+#include "utils/timestamp.h"
 
-#include "sequuid.h"
-#include "uuid_layout.h"
-
-#define NS_PER_S	INT64CONST(1000000000)
+#include "clock.h"
+#include "time_units.h"
 
 typedef struct SequuidSharedClock
 {
 	pg_atomic_uint64 previous_ns;	/* last value handed out, Unix ns */
 } SequuidSharedClock;
 
-int			sequuid_clock_offset_ms = 0;
+/*
+ * The rate's bounds: 10^6 runs a real second as 11.6 days, 10^-6 a day
+ * as 86 ms; 0, negative, NaN and infinite rates are rejected when set.
+ */
+#define CLOCK_RATE_MIN	1e-6
+#define CLOCK_RATE_MAX	1e6
+
+/*
+ * The virtual clock stays at or after the Unix epoch (the layouts hold no
+ * earlier time) and this far below the last nanosecond an int64 holds
+ * (2262-04-11), so that the offset and the ascending steps added to it
+ * never overflow: it ends in 2261.
+ */
+#define CLOCK_HEADROOM_NS	(INT64CONST(1) << 55)
+#define CLOCK_ANCHOR_MAX_S	9188000000.0
+
+static int	clock_offset_ms = 0;
+static double clock_rate = 1.0;
+static double clock_anchor_s = 0.0;
 
 /* set in every backend of a cluster that preloads the library */
 static SequuidSharedClock *shared_clock = NULL;
@@ -46,12 +72,28 @@ static SequuidSharedClock *shared_clock = NULL;
 static int64 backend_previous_ns = 0;
 
 void
-sequuid_clock_define_guc(void)
+sequuid_clock_define_gucs(void)
 {
+	DefineCustomRealVariable("sequuid.clock_rate",
+							 "Rate of the virtual clock of the sequuid generators.",
+							 "The generators read clock_anchor + clock_rate * (now - clock_anchor), plus clock_offset.",
+							 &clock_rate,
+							 1.0, CLOCK_RATE_MIN, CLOCK_RATE_MAX,
+							 PGC_SUSET,
+							 GUC_NOT_IN_SAMPLE,
+							 NULL, NULL, NULL);
+	DefineCustomRealVariable("sequuid.clock_anchor",
+							 "Unix time in seconds at which the virtual clock of the sequuid generators meets the real one.",
+							 "0 (the default) anchors it at the server's start time, which every backend shares.",
+							 &clock_anchor_s,
+							 0.0, 0.0, CLOCK_ANCHOR_MAX_S,
+							 PGC_SUSET,
+							 GUC_NOT_IN_SAMPLE,
+							 NULL, NULL, NULL);
 	DefineCustomIntVariable("sequuid.clock_offset",
 							"Shifts the clock of the sequuid generators (for tests).",
 							"Lets a test step the clock back or forward without waiting.",
-							&sequuid_clock_offset_ms,
+							&clock_offset_ms,
 							0, INT_MIN, INT_MAX,
 							PGC_SUSET,
 							GUC_UNIT_MS | GUC_NOT_IN_SAMPLE,
@@ -78,21 +120,47 @@ sequuid_clock_shmem_init(void)
 	LWLockRelease(AddinShmemInitLock);
 }
 
-bool
-sequuid_clock_is_shared(void)
+static void
+report_virtual_clock_out_of_range(void)
 {
-	return shared_clock != NULL;
+	ereport(ERROR,
+			(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+			 errmsg("the virtual clock of sequuid is outside the years 1970 to 2261, the range it can hold"),
+			 errhint("Lower sequuid.clock_rate or move sequuid.clock_anchor closer to the current time.")));
 }
 
-/* Unix time in ns, including the debug offset */
+/* anchor + rate * (now - anchor), in Unix ns */
+static int64
+virtual_ns(int64 real_ns)
+{
+	int64		anchor_ns;
+	double		elapsed_ns;
+	int64		result;
+
+	if (clock_anchor_s > 0)
+		anchor_ns = (int64) (clock_anchor_s * SEQUUID_NS_PER_S);
+	else
+		anchor_ns = (PgStartTime + SEQUUID_UNIX_TO_POSTGRES_US) * SEQUUID_NS_PER_US;
+	elapsed_ns = clock_rate * (double) (real_ns - anchor_ns);
+	if (!(elapsed_ns > (double) PG_INT64_MIN && elapsed_ns < (double) PG_INT64_MAX) ||
+		pg_add_s64_overflow(anchor_ns, (int64) elapsed_ns, &result) ||
+		result > PG_INT64_MAX - CLOCK_HEADROOM_NS || result < 0)
+		report_virtual_clock_out_of_range();
+	return result;
+}
+
+/* Unix time in ns on the virtual clock, including the debug offset */
 int64
 sequuid_clock_now_ns(void)
 {
 	struct timespec now;
+	int64		now_ns;
 
 	clock_gettime(CLOCK_REALTIME, &now);
-	return (int64) now.tv_sec * NS_PER_S + now.tv_nsec +
-		(int64) sequuid_clock_offset_ms * SEQUUID_NS_PER_MS;
+	now_ns = (int64) now.tv_sec * SEQUUID_NS_PER_S + now.tv_nsec;
+	if (unlikely(clock_rate != 1.0))
+		now_ns = virtual_ns(now_ns);
+	return now_ns + (int64) clock_offset_ms * SEQUUID_NS_PER_MS;
 }
 
 /*

@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * convert.c
- *	  Lossless v1 <-> v6 reordering and the v7 boundary of an instant.
+ *	  Lossless v1 <-> v6 reordering, and v7 UUIDs of an instant: the
+ *	  boundary for range conditions and pg_uuidv7's conversions.
  *
  * sequuid/src/convert.c
  *
@@ -10,15 +11,19 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "utils/lsyscache.h"
 #include "utils/timestamp.h"
 #include "utils/uuid.h"
 
+#include "random.h"
+#include "time_units.h"
 #include "uuid_layout.h"
 #include "uuid_time.h"
 
 PG_FUNCTION_INFO_V1(sequuid_uuid_v1_to_v6);
 PG_FUNCTION_INFO_V1(sequuid_uuid_v6_to_v1);
 PG_FUNCTION_INFO_V1(sequuid_uuid_v7_boundary);
+PG_FUNCTION_INFO_V1(sequuid_uuid_timestamptz_to_v7);
 
 static void
 require_version(const pg_uuid_t *id, int expected, const char *function_name)
@@ -83,28 +88,72 @@ sequuid_uuid_v6_to_v1(PG_FUNCTION_ARGS)
 }
 
 /*
+ * Unix microseconds of an instant inside the UUIDv7 range, or an error
+ * naming the argument and the function called; infinities are checked first, because their offset
+ * from the Unix epoch would overflow.
+ */
+static int64
+v7_unix_us(TimestampTz instant, const char *argument, FunctionCallInfo fcinfo)
+{
+	int64		unix_us = TIMESTAMP_NOT_FINITE(instant) ? -1 : unix_us_from_timestamptz(instant);
+
+	if (unix_us < 0 || (uint64) unix_us / SEQUUID_US_PER_MS > SEQUUID_UNIX_MS_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+				 errmsg("argument %s of %s is out of the UUIDv7 range",
+						argument, get_func_name(fcinfo->flinfo->fn_oid)),
+				 errdetail("UUIDv7 holds instants from 1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655999 UTC.")));
+	return unix_us;
+}
+
+/* a v7 UUID of the given time fields, every other bit zero */
+static pg_uuid_t *
+v7_of_time(uint64 unix_ms, uint32 fraction)
+{
+	pg_uuid_t  *result = palloc0(sizeof(pg_uuid_t));
+
+	uuid_v7_set_time(result->data, unix_ms, fraction);
+	uuid_set_version_variant(result->data, 7);
+	return result;
+}
+
+/*
  * The smallest v7 UUID a generator can produce at or after the instant:
  * its millisecond, the floor of its fraction, every random bit zero.
  */
 Datum
 sequuid_uuid_v7_boundary(PG_FUNCTION_ARGS)
 {
-	TimestampTz instant = PG_GETARG_TIMESTAMPTZ(0);
-	pg_uuid_t  *result;
-	int64		unix_us;
-	uint64		unix_ms;
+	int64		unix_us = v7_unix_us(PG_GETARG_TIMESTAMPTZ(0), "\"instant\"", fcinfo);
 
-	/* infinities first: their offset from the Unix epoch would overflow */
-	unix_us = TIMESTAMP_NOT_FINITE(instant) ? -1 : unix_us_from_timestamptz(instant);
-	if (unix_us < 0 || (uint64) unix_us / 1000 > SEQUUID_UNIX_MS_MAX)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-				 errmsg("argument \"instant\" of uuid_v7_boundary is out of the UUIDv7 range"),
-				 errdetail("UUIDv7 holds instants from 1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655999 UTC.")));
-	unix_ms = (uint64) unix_us / 1000;
-	result = palloc0(sizeof(pg_uuid_t));
-	uuid_v7_set_time(result->data, unix_ms,
-					 uuid_v7_fraction_from_ns((uint32) (unix_us % 1000) * 1000));
+	PG_RETURN_UUID_P(v7_of_time((uint64) unix_us / SEQUUID_US_PER_MS,
+								uuid_v7_fraction_from_ns((uint32) (unix_us % SEQUUID_US_PER_MS) *
+														 SEQUUID_NS_PER_US)));
+}
+
+/*
+ * pg_uuidv7's uuid_timestamptz_to_v7(timestamptz, zero) and
+ * uuid_timestamp_to_v7(timestamp, zero); a timestamp is read as UTC, and
+ * both types hold microseconds from 2000-01-01 00:00:00 UTC, so one
+ * function serves both.  With zero, pg_uuidv7's boundary: the millisecond
+ * and every other bit zero (rand_a too, so keys pg_uuidv7 made with a
+ * random rand_a in that millisecond sort above it).  Without, a v7 as the
+ * generator makes it: the 12-bit fraction of the millisecond in rand_a
+ * and 62 random bits.
+ */
+Datum
+sequuid_uuid_timestamptz_to_v7(PG_FUNCTION_ARGS)
+{
+	int64		unix_us = v7_unix_us(PG_GETARG_TIMESTAMPTZ(0), "1", fcinfo);
+	bool		zero = PG_GETARG_BOOL(1);
+	uint64		unix_ms = (uint64) unix_us / SEQUUID_US_PER_MS;
+	pg_uuid_t  *result;
+
+	if (zero)
+		PG_RETURN_UUID_P(v7_of_time(unix_ms, 0));
+	result = v7_of_time(unix_ms,
+						uuid_v7_fraction_from_ns((uint32) (unix_us % SEQUUID_US_PER_MS) * SEQUUID_NS_PER_US));
+	sequuid_random_bytes(&result->data[8], UUID_LEN - 8);
 	uuid_set_version_variant(result->data, 7);
 	PG_RETURN_UUID_P(result);
 }

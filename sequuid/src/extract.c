@@ -18,6 +18,7 @@
 #include "utils/timestamp.h"
 #include "utils/uuid.h"
 
+#include "time_units.h"
 #include "uuid_layout.h"
 #include "uuid_time.h"
 
@@ -39,7 +40,8 @@ v7_timestamp(const unsigned char *data)
 	uint32		fraction = uuid_v7_get_fraction(data);
 	uint32		last_ns = uuid_v7_ns_from_fraction(fraction + 1) - 1;
 
-	return timestamptz_from_unix_us((int64) uuid_get_unix_ms(data) * 1000 + last_ns / 1000);
+	return timestamptz_from_unix_us((int64) uuid_get_unix_ms(data) * SEQUUID_US_PER_MS +
+									last_ns / SEQUUID_NS_PER_US);
 }
 
 Datum
@@ -66,7 +68,7 @@ sequuid_ulid_timestamp(PG_FUNCTION_ARGS)
 {
 	pg_uuid_t  *id = PG_GETARG_UUID_P(0);
 
-	PG_RETURN_TIMESTAMPTZ(timestamptz_from_unix_us((int64) uuid_get_unix_ms(id->data) * 1000));
+	PG_RETURN_TIMESTAMPTZ(timestamptz_from_unix_us((int64) uuid_get_unix_ms(id->data) * SEQUUID_US_PER_MS));
 }
 
 Datum

@@ -19,7 +19,7 @@
 
 #include "miscadmin.h"
 
-#include "sequuid.h"
+#include "random.h"
 
 #define RANDOM_CHUNK_SIZE	8192
 

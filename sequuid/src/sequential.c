@@ -22,20 +22,21 @@
 #include "fmgr.h"
 #include "utils/uuid.h"
 
-#include "sequuid.h"
+#include "clock.h"
+#include "random.h"
+#include "time_units.h"
 #include "uuid_layout.h"
 
 PG_FUNCTION_INFO_V1(uuid_sequence_nextval);
 PG_FUNCTION_INFO_V1(uuid_time_nextval);
 
-#define NS_PER_S	INT64CONST(1000000000)
-
+static void check_positive(const char *argument, int32 value);
 static pg_uuid_t *generate_prefixed(uint32 block, int32 block_count);
 static int64 floor_div(int64 dividend, int64 divisor);
 static int64 floor_mod(int64 dividend, int64 divisor);
 
-void
-sequuid_check_positive(const char *argument, int32 value)
+static void
+check_positive(const char *argument, int32 value)
 {
 	if (value < 1)
 		ereport(ERROR,
@@ -83,8 +84,8 @@ uuid_sequence_nextval(PG_FUNCTION_ARGS)
 	int64		value;
 	int64		block;
 
-	sequuid_check_positive("block_size", block_size);
-	sequuid_check_positive("block_count", block_count);
+	check_positive("block_size", block_size);
+	check_positive("block_count", block_count);
 
 	/* the same privilege checks as nextval() */
 	value = nextval_internal(sequence, true);
@@ -109,10 +110,10 @@ uuid_time_nextval(PG_FUNCTION_ARGS)
 	int64		unix_s;
 	int64		block;
 
-	sequuid_check_positive("interval_length", interval_length);
-	sequuid_check_positive("interval_count", interval_count);
+	check_positive("interval_length", interval_length);
+	check_positive("interval_count", interval_count);
 
-	unix_s = floor_div(sequuid_clock_now_ns(), NS_PER_S);
+	unix_s = floor_div(sequuid_clock_now_ns(), SEQUUID_NS_PER_S);
 	block = floor_mod(floor_div(unix_s, interval_length), interval_count);
 
 	PG_RETURN_UUID_P(generate_prefixed((uint32) block, interval_count));

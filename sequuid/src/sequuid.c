@@ -21,7 +21,7 @@
 #include "storage/shmem.h"
 #include "utils/guc.h"
 
-#include "sequuid.h"
+#include "clock.h"
 
 PG_MODULE_MAGIC;
 
@@ -52,7 +52,7 @@ sequuid_shmem_startup(void)
 void
 _PG_init(void)
 {
-	sequuid_clock_define_guc();
+	sequuid_clock_define_gucs();
 #if PG_VERSION_NUM >= 150000
 	MarkGUCPrefixReserved("sequuid");
 #else

@@ -40,6 +40,13 @@ is_v1(const pg_uuid_t *id)
 	return uuid_get_rfc_version(id->data) == 1;
 }
 
+/* memcmp() promises only the sign; the btree comparison function returns -1, 0 or 1 */
+static inline int
+sign_of(int comparison)
+{
+	return (comparison > 0) - (comparison < 0);
+}
+
 static int
 uuid_time_compare(const pg_uuid_t *a, const pg_uuid_t *b)
 {
@@ -55,9 +62,9 @@ uuid_time_compare(const pg_uuid_t *a, const pg_uuid_t *b)
 
 		if (a_time != b_time)
 			return a_time < b_time ? -1 : 1;
-		return memcmp(a->data + 8, b->data + 8, 8);
+		return sign_of(memcmp(a->data + 8, b->data + 8, 8));
 	}
-	return memcmp(a->data, b->data, sizeof(a->data));
+	return sign_of(memcmp(a->data, b->data, sizeof(a->data)));
 }
 
 Datum

@@ -20,7 +20,9 @@
 #include "miscadmin.h"
 #include "utils/uuid.h"
 
-#include "sequuid.h"
+#include "clock.h"
+#include "random.h"
+#include "time_units.h"
 #include "uuid_layout.h"
 
 PG_FUNCTION_INFO_V1(uuid_generate_ulid);

@@ -20,29 +20,22 @@
 #include "port/pg_bitutils.h"
 #include "utils/uuid.h"
 
+#include "time_units.h"
+
 /* RFC 9562 section 4.1: the variant of every UUID sequuid generates is 10 */
 #define SEQUUID_VARIANT_RFC9562		0x2
-
-/*
- * 100-ns intervals between the Gregorian epoch of v1/v6 (1582-10-15
- * 00:00:00 UTC) and the Unix epoch (1970-01-01 00:00:00 UTC).
- */
-#define SEQUUID_GREGORIAN_TO_UNIX_100NS	UINT64CONST(0x01B21DD213814000)
 
 /* the 60-bit v1/v6 timestamp and the 48-bit v7/ULID millisecond field */
 #define SEQUUID_V6_TIMESTAMP_MAX	((UINT64CONST(1) << 60) - 1)
 #define SEQUUID_UNIX_MS_MAX			((UINT64CONST(1) << 48) - 1)
 
-#define SEQUUID_NS_PER_MS			INT64CONST(1000000)
-
 /*
  * v7 rand_a holds a 12-bit fraction of the millisecond (RFC 9562 section
  * 6.2, method 3), computed exactly as PostgreSQL 18's uuidv7() does.
- * Successive timestamps at least SEQUUID_V7_MINIMAL_STEP_NS apart always
- * differ in (ms, fraction), because 1 ms / 4096 < 245 ns.
+ * Successive timestamps at least SEQUUID_V7_MINIMAL_STEP_NS (time_units.h)
+ * apart always differ in (ms, fraction).
  */
 #define SEQUUID_V7_SUBMS_BITS		12
-#define SEQUUID_V7_MINIMAL_STEP_NS	INT64CONST(245)
 
 /* version nibble: high four bits of octet 6 */
 static inline void
@@ -182,7 +175,7 @@ uuid_v1_get_time(const unsigned char *data)
 #define SEQUUID_NODE_MULTICAST_BIT	0x01
 
 static inline void
-uuid_v6_mark_random_node(unsigned char *data)
+uuid_mark_random_node(unsigned char *data)
 {
 	data[10] |= SEQUUID_NODE_MULTICAST_BIT;
 }
@@ -231,11 +224,6 @@ uuid_prefix_bits(uint32 count)
 {
 	return (int) pg_ceil_log2_32(count);
 }
-
-/*------------------------------------------------------------------------
- * Unpack helpers added for the utility functions (issue 3) go below.
- *------------------------------------------------------------------------
- */
 
 /*
  * The variant field as RFC 9562 Table 1 reads it: its length varies, so

@@ -20,11 +20,8 @@
 
 #include "datatype/timestamp.h"
 
+#include "time_units.h"
 #include "uuid_layout.h"
-
-/* microseconds from the Unix epoch to the PostgreSQL epoch */
-#define SEQUUID_UNIX_TO_POSTGRES_US \
-	((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY)
 
 static inline TimestampTz
 timestamptz_from_unix_us(int64 unix_us)
@@ -42,8 +39,8 @@ unix_us_from_timestamptz(TimestampTz ts)
 static inline TimestampTz
 timestamptz_from_gregorian_100ns(uint64 gregorian_100ns)
 {
-	return timestamptz_from_unix_us((int64) (gregorian_100ns / 10) -
-									(int64) (SEQUUID_GREGORIAN_TO_UNIX_100NS / 10));
+	return timestamptz_from_unix_us((int64) (gregorian_100ns / SEQUUID_100NS_PER_US) -
+									(int64) (SEQUUID_GREGORIAN_TO_UNIX_100NS / SEQUUID_100NS_PER_US));
 }
 
 #endif							/* SEQUUID_UUID_TIME_H */

@@ -20,15 +20,14 @@
 #include "utils/timestamp.h"
 #include "utils/uuid.h"
 
-#include "sequuid.h"
+#include "clock.h"
+#include "random.h"
+#include "time_units.h"
 #include "uuid_layout.h"
 #include "uuid_time.h"
 
 PG_FUNCTION_INFO_V1(uuid_generate_v7);
 PG_FUNCTION_INFO_V1(uuid_generate_v7_shift);
-
-#define NS_PER_US	INT64CONST(1000)
-#define US_PER_MS	INT64CONST(1000)
 
 /*
  * A shift beyond this many years leaves the 48-bit range whatever "now"
@@ -37,8 +36,20 @@ PG_FUNCTION_INFO_V1(uuid_generate_v7_shift);
  */
 #define SHIFT_LIMIT_YEARS	20000
 
+/*
+ * The estimate of a shifted time below is off by less than this: a month
+ * counts as its Gregorian average, and calendar months, month-end clamping
+ * and time zone offsets move the exact result by days, never by a year.
+ */
+#define SHIFT_ESTIMATE_MARGIN_US	(366 * USECS_PER_DAY)
+
+/* the earliest timestamptz, 4714-11-24 00:00:00 UTC, in Unix microseconds */
+#define TIMESTAMPTZ_MIN_UNIX_US \
+	((int64) (DATETIME_MIN_JULIAN - UNIX_EPOCH_JDATE) * USECS_PER_DAY)
+
 static pg_uuid_t *generate_v7(uint64 unix_ms, uint32 sub_ms_ns);
 static void report_shift_out_of_range(void);
+static void check_shift_estimate(int64 unix_us, const Interval *shift);
 
 static pg_uuid_t *
 generate_v7(uint64 unix_ms, uint32 sub_ms_ns)
@@ -58,6 +69,30 @@ report_shift_out_of_range(void)
 			(errcode(ERRCODE_DATETIME_FIELD_OVERFLOW),
 			 errmsg("argument \"shift\" moves the timestamp outside the range of a UUIDv7"),
 			 errhint("The shifted time must lie between 1970-01-01 00:00:00 UTC and 10889-08-02 05:31:50.655 UTC.")));
+}
+
+/*
+ * Reject, with the message that names the argument, a shift whose result
+ * (or the month or day step core's timestamptz_pl_interval() takes on the
+ * way, in that order) is surely out of range: the estimate is within
+ * SHIFT_ESTIMATE_MARGIN_US of the exact value, so whatever passes keeps
+ * every step of the exact arithmetic inside the timestamptz range, and the
+ * exact result is checked against the UUIDv7 range afterwards.  The shift
+ * is already bounded by SHIFT_LIMIT_YEARS, so no sum here overflows.
+ */
+static void
+check_shift_estimate(int64 unix_us, const Interval *shift)
+{
+	int64		average_month_us = (int64) (DAYS_PER_YEAR * USECS_PER_DAY) / MONTHS_PER_YEAR;
+	int64		after_months = unix_us + shift->month * average_month_us;
+	int64		after_days = after_months + shift->day * USECS_PER_DAY;
+	int64		after_time = after_days + shift->time;
+	int64		lowest_step = TIMESTAMPTZ_MIN_UNIX_US + SHIFT_ESTIMATE_MARGIN_US;
+
+	if (after_months < lowest_step || after_days < lowest_step ||
+		after_time < -SHIFT_ESTIMATE_MARGIN_US ||
+		after_time > (int64) SEQUUID_UNIX_MS_MAX * SEQUUID_US_PER_MS + SHIFT_ESTIMATE_MARGIN_US)
+		report_shift_out_of_range();
 }
 
 Datum
@@ -96,14 +131,15 @@ uuid_generate_v7_shift(PG_FUNCTION_ARGS)
 		shift->time > 366 * SHIFT_LIMIT_YEARS * USECS_PER_DAY ||
 		shift->time < -366 * SHIFT_LIMIT_YEARS * USECS_PER_DAY)
 		report_shift_out_of_range();
+	check_shift_estimate(ns / SEQUUID_NS_PER_US, shift);
 
 	shifted = DatumGetTimestampTz(DirectFunctionCall2(timestamptz_pl_interval,
-													  TimestampTzGetDatum(timestamptz_from_unix_us(ns / NS_PER_US)),
+													  TimestampTzGetDatum(timestamptz_from_unix_us(ns / SEQUUID_NS_PER_US)),
 													  IntervalPGetDatum(shift)));
 	unix_us = unix_us_from_timestamptz(shifted);
-	if (unix_us < 0 || unix_us / US_PER_MS > (int64) SEQUUID_UNIX_MS_MAX)
+	if (unix_us < 0 || unix_us / SEQUUID_US_PER_MS > (int64) SEQUUID_UNIX_MS_MAX)
 		report_shift_out_of_range();
 
-	PG_RETURN_UUID_P(generate_v7(unix_us / US_PER_MS,
-								 (unix_us % US_PER_MS) * NS_PER_US + ns % NS_PER_US));
+	PG_RETURN_UUID_P(generate_v7(unix_us / SEQUUID_US_PER_MS,
+								 (unix_us % SEQUUID_US_PER_MS) * SEQUUID_NS_PER_US + ns % SEQUUID_NS_PER_US));
 }

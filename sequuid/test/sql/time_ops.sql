@@ -24,6 +24,14 @@ SELECT :'a'::uuid < :'b'::uuid AS a_lt_b_bytes,
        uuid_time_cmp(:'a', :'a') AS "cmp(a, a)";
 SELECT uuid_time_cmp(NULL, :'a'), :'a'::uuid ~<~ NULL AS lt_null;
 
+-- uuid_time_cmp returns exactly -1, 0 or 1, also where the deciding octets are far apart (0x00 against 0xff):
+-- two v1 values of one time with other nodes, and two values of other versions
+SELECT uuid_time_cmp('c232ab00-9414-11ec-b3c8-000000000000', 'c232ab00-9414-11ec-b3c8-ff0000000000') AS same_time_nodes,
+       uuid_time_cmp('c232ab00-9414-11ec-b3c8-ff0000000000', 'c232ab00-9414-11ec-b3c8-000000000000') AS same_time_nodes_swapped,
+       uuid_time_cmp('00000000-0000-4000-8000-000000000000', 'ff000000-0000-4000-8000-000000000000') AS v4_first_octet,
+       uuid_time_cmp('ff000000-0000-4000-8000-000000000000', '00000000-0000-4000-8000-000000000000') AS v4_first_octet_swapped,
+       uuid_time_cmp('00000000-0000-4000-8000-000000000000', '00000000-0000-4000-8000-000000000000') AS equal;
+
 -- a fixed set: v1 by time (RFC vector, min, max, same time with other clock_seq/node), then the rest by bytes,
 -- including a version-1 nibble under a non-RFC variant, which is not a v1 UUID
 CREATE TEMP TABLE fixed (label text, id uuid);

@@ -42,6 +42,18 @@ SELECT uuid_generate_v7('9000 years');
 \echo :LAST_ERROR_SQLSTATE
 SELECT uuid_generate_v7('-200000 years');
 \echo :LAST_ERROR_SQLSTATE
+-- shifts before the timestamptz range (4714 BC) but within 20,000 years give the same message
+SELECT uuid_generate_v7('-6800 years');
+\echo :LAST_ERROR_SQLSTATE
+SELECT uuid_generate_v7('-19999 years');
+\echo :LAST_ERROR_SQLSTATE
+SELECT uuid_generate_v7(make_interval(days => -7000 * 365));
+\echo :LAST_ERROR_SQLSTATE
+SELECT uuid_generate_v7(make_interval(hours => -7000 * 365 * 24));
+\echo :LAST_ERROR_SQLSTATE
+-- a month step past 4714 BC that the days bring back is out of range too (core errs on the intermediate)
+SELECT uuid_generate_v7(make_interval(years => -7000, days => 6000 * 365));
+\echo :LAST_ERROR_SQLSTATE
 SELECT uuid_generate_v7('2147483647 days');
 \echo :LAST_ERROR_SQLSTATE
 SELECT uuid_generate_v7(make_interval(secs => 1e15));

@@ -1,0 +1,75 @@
+-- upgrade: a database that installed 1.0 and ran ALTER EXTENSION sequuid UPDATE has exactly the catalog of a
+-- fresh CREATE EXTENSION sequuid: every function with its labels, arguments, defaults, C symbol and comment, every
+-- operator, operator class and family.  Runs in a database of its own, so the tests' objects stay untouched.
+SELECT current_database() AS regress_database \gset
+CREATE DATABASE sequuid_upgrade TEMPLATE template0;
+\c sequuid_upgrade
+SET client_min_messages = warning;
+
+-- one row per property of every object that belongs to the extension
+CREATE FUNCTION pg_temp.extension_catalog() RETURNS TABLE (object text, property text)
+LANGUAGE sql STABLE AS $$
+    WITH members AS (
+        SELECT d.classid, d.objid FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid
+        WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e' AND e.extname = 'sequuid')
+    SELECT pg_describe_object(m.classid, m.objid, 0),
+           format('language %s, returns %s, volatility %s, parallel %s, strict %s, leakproof %s, cost %s, '
+                  'arguments (%s), symbol %s, comment %s',
+                  l.lanname, p.prorettype::regtype, p.provolatile, p.proparallel, p.proisstrict, p.proleakproof,
+                  p.procost, pg_get_function_arguments(p.oid), p.prosrc, obj_description(p.oid, 'pg_proc'))
+    FROM members m JOIN pg_proc p ON m.classid = 'pg_proc'::regclass AND p.oid = m.objid
+    JOIN pg_language l ON l.oid = p.prolang
+    UNION ALL
+    SELECT pg_describe_object(m.classid, m.objid, 0),
+           format('code %s, commutator %s, negator %s, restrict %s, join %s, merges %s, hashes %s',
+                  o.oprcode, o.oprcom::regoperator, o.oprnegate::regoperator, o.oprrest, o.oprjoin,
+                  o.oprcanmerge, o.oprcanhash)
+    FROM members m JOIN pg_operator o ON m.classid = 'pg_operator'::regclass AND o.oid = m.objid
+    UNION ALL
+    SELECT pg_describe_object(m.classid, m.objid, 0),
+           format('method %s, type %s, default %s, family %s', a.amname, c.opcintype::regtype, c.opcdefault,
+                  pg_describe_object('pg_opfamily'::regclass, c.opcfamily, 0))
+    FROM members m JOIN pg_opclass c ON m.classid = 'pg_opclass'::regclass AND c.oid = m.objid
+    JOIN pg_am a ON a.oid = c.opcmethod
+    UNION ALL
+    SELECT pg_describe_object('pg_opfamily'::regclass, c.opcfamily, 0),
+           format('strategy %s, operator %s', ao.amopstrategy, ao.amopopr::regoperator)
+    FROM members m JOIN pg_opclass c ON m.classid = 'pg_opclass'::regclass AND c.oid = m.objid
+    JOIN pg_amop ao ON ao.amopfamily = c.opcfamily
+    UNION ALL
+    SELECT pg_describe_object('pg_opfamily'::regclass, c.opcfamily, 0),
+           format('support %s, function %s', ap.amprocnum, ap.amproc::regprocedure)
+    FROM members m JOIN pg_opclass c ON m.classid = 'pg_opclass'::regclass AND c.oid = m.objid
+    JOIN pg_amproc ap ON ap.amprocfamily = c.opcfamily
+    UNION ALL
+    SELECT pg_describe_object(m.classid, m.objid, 0), 'member'
+    FROM members m WHERE m.classid NOT IN ('pg_proc'::regclass, 'pg_operator'::regclass, 'pg_opclass'::regclass)
+$$;
+
+CREATE EXTENSION sequuid VERSION '1.0';
+SELECT extversion FROM pg_extension WHERE extname = 'sequuid';
+CREATE TEMP TABLE at_1_0 AS SELECT * FROM pg_temp.extension_catalog();
+ALTER EXTENSION sequuid UPDATE;
+SELECT extversion FROM pg_extension WHERE extname = 'sequuid';
+CREATE TEMP TABLE updated AS SELECT * FROM pg_temp.extension_catalog();
+DROP EXTENSION sequuid;
+CREATE EXTENSION sequuid;
+SELECT extversion, (SELECT default_version FROM pg_available_extensions WHERE name = 'sequuid') AS default_version
+FROM pg_extension WHERE extname = 'sequuid';
+CREATE TEMP TABLE fresh AS SELECT * FROM pg_temp.extension_catalog();
+
+-- what the update added to 1.0 (nothing is removed or changed: that would show as a row of 1.0 here)
+(SELECT 'added' AS change, * FROM updated EXCEPT SELECT 'added', * FROM at_1_0)
+UNION ALL
+(SELECT 'removed or changed', * FROM at_1_0 EXCEPT SELECT 'removed or changed', * FROM updated)
+ORDER BY change, object, property;
+
+-- the updated catalog against the fresh one: no row differs
+SELECT count(*) AS properties_compared FROM fresh;
+(SELECT 'only after update' AS side, * FROM updated EXCEPT SELECT 'only after update', * FROM fresh)
+UNION ALL
+(SELECT 'only in fresh install', * FROM fresh EXCEPT SELECT 'only in fresh install', * FROM updated)
+ORDER BY side, object, property;
+
+\c :regress_database
+DROP DATABASE sequuid_upgrade;
