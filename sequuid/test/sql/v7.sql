@@ -44,7 +44,7 @@ SELECT uuid_generate_v7('-200000 years');
 \echo :LAST_ERROR_SQLSTATE
 SELECT uuid_generate_v7('2147483647 days');
 \echo :LAST_ERROR_SQLSTATE
-SELECT uuid_generate_v7(make_interval(secs => 1e15));
+SELECT uuid_generate_v7(make_interval(hours => 2147483647));
 \echo :LAST_ERROR_SQLSTATE
 
 -- STRICT: NULL in, NULL out
