@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -55,19 +52,10 @@ def test_a_wheel_without_a_build_is_not_found() -> None:
     assert server_builds(debian_root=Path("/nonexistent"), wheel_modules=("json", "no_such_module")) == []
 
 
-@pytest.fixture
-def open_directory() -> Iterator[Path]:
-    """A directory the server user can enter (pytest's tmp_path is private to root)."""
-    path = Path(tempfile.mkdtemp(prefix="pkbench-test-"))
-    path.chmod(0o755)
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
-
-
 @pytest.mark.skipif(os.geteuid() != 0, reason="staging is what root does for the server user")
-def test_staging_copies_a_wheel_build_that_the_server_user_can_run(open_directory: Path) -> None:
+def test_staging_copies_a_wheel_build_that_the_server_user_can_run(server_tmpdir: Path) -> None:
     build = find_server_build(18, debian_root=Path("/nonexistent"))
-    staging_root = open_directory / "staging"
+    staging_root = server_tmpdir / "staging"
     bindir = stage_for_server_user(build, staging_root)
     assert (
         bindir
