@@ -160,3 +160,11 @@ def test_an_improvement_is_no_regression() -> None:
     assert verdict.regressions([worse], 10) == [worse]
     with pytest.raises(ValueError, match="fail-on-regression"):
         verdict.regressions([worse], -1)
+
+
+def test_the_verdict_carries_the_raw_medians_and_their_variation() -> None:
+    result = verdict.ratio_verdict(UUID_V4_TPS, BIGINT_TPS, TPS, seed=SEED)
+    assert result.strategy_median == 1497.9 and result.baseline_median == 1932.7
+    assert result.strategy_cv == verdict.coefficient_of_variation(UUID_V4_TPS)
+    assert result.strategy_cv is not None and 0.03 < result.strategy_cv < 0.1
+    assert verdict.HEADLINE_KINDS["tps"] is TPS and verdict.HEADLINE_KINDS["latency_ms.p99"] is LATENCY

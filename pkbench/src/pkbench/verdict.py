@@ -55,6 +55,16 @@ WORK_PER_TRANSACTION = FigureKind(
 )
 
 
+# The headline figures of a workload, by their name in results.json, and how each reads.
+HEADLINE_KINDS: dict[str, FigureKind] = {
+    "tps": TPS,
+    "latency_ms.p50": LATENCY,
+    "latency_ms.p99": LATENCY,
+    "wal_bytes_per_transaction": WAL_PER_TRANSACTION,
+    "wal_fpi_per_transaction": FPI_PER_TRANSACTION,
+}
+
+
 @dataclass(frozen=True)
 class Interval:
     low: float
@@ -77,6 +87,9 @@ class RatioVerdict:
     interval: Interval | None
     per_round: tuple[float, ...]  # the paired ratios, rounds with a missing or zero figure left out
     rounds: int  # rounds given, usable or not
+    strategy_median: float | None  # the raw figures' medians over rounds, for the tables
+    baseline_median: float | None
+    strategy_cv: float | None  # coefficient of variation of the strategy's raw figure across rounds
     resolved: bool  # the interval excludes 1 (and is a real confidence interval)
     better: bool | None  # None when not resolved
     words: str
@@ -153,18 +166,27 @@ def ratio_verdict(
 ) -> RatioVerdict:
     """The strategy's figure against the baseline's, round by round: ``strategy[i]`` pairs ``baseline[i]``."""
     ratios = paired_ratios(strategy, baseline)
+    raw = (
+        _median_of(strategy),
+        _median_of(baseline),
+        coefficient_of_variation(strategy),
+    )
     if not ratios:
-        return RatioVerdict(None, None, (), len(strategy), False, None, "not measured")
+        return RatioVerdict(None, None, (), len(strategy), *raw, False, None, "not measured")
     ratio = float(statistics.median(ratios))
     interval = median_interval(ratios, confidence=confidence, seed=seed)
     resolved = interval is not None and interval.method == "bootstrap" and not interval.includes(1.0)
     better = (ratio > 1) == kind.higher_is_better if resolved else None
-    return RatioVerdict(
-        ratio, interval, ratios, len(strategy), resolved, better, verdict_words(ratio, interval, kind)
-    )
+    words = verdict_words(ratio, interval, kind, len(ratios))
+    return RatioVerdict(ratio, interval, ratios, len(strategy), *raw, resolved, better, words)
 
 
-def verdict_words(ratio: float, interval: Interval | None, kind: FigureKind) -> str:
+def _median_of(values: Sequence[float | None]) -> float | None:
+    present = [v for v in values if v is not None]
+    return float(statistics.median(present)) if present else None
+
+
+def verdict_words(ratio: float, interval: Interval | None, kind: FigureKind, rounds: int) -> str:
     """'1.28x faster (1.21-1.35)', 'no difference resolved (0.97-1.04)', with how the interval was made when
     it is not a bootstrap: a range of rounds is no confidence interval, so it never resolves a difference."""
     if interval is None:
@@ -172,7 +194,7 @@ def verdict_words(ratio: float, interval: Interval | None, kind: FigureKind) -> 
     if interval.method == "range of rounds":
         return (
             f"{_factor_words(ratio, kind)}? too few rounds to tell "
-            f"({_format_range(interval.low, interval.high)} over {_rounds_for(interval)} rounds)"
+            f"({_format_range(interval.low, interval.high)} over {rounds} rounds)"
         )
     if interval.includes(1.0):
         return f"no difference resolved ({_format_range(interval.low, interval.high)})"
@@ -189,10 +211,6 @@ def _factor_words(ratio: float, kind: FigureKind) -> str:
 
 def _format_range(low: float, high: float) -> str:
     return f"{low:.2f}-{high:.2f}"
-
-
-def _rounds_for(interval: Interval) -> int:
-    return round(1 - math.log2(1 - interval.confidence))
 
 
 # ------------------------------------------------------------------------------------ precision (stop rule)
