@@ -85,11 +85,13 @@ def read_snapshot(
     local_server: bool,
     since: WorkSnapshot | None = None,
     create_extension: bool = False,
+    application_name: str = "pgbench",
     proc: Path = PROC,
 ) -> WorkSnapshot:
     """The work counters now. For the snapshot after a window pass the one before as ``since``: this waits
     (up to ``ENDED_BACKENDS_TIMEOUT_S``) until every server process started since then that is no longer a
-    session has been reaped, so its CPU and I/O are in the postmaster's counters.
+    session, or is a session of ``application_name`` (pgbench's backends, which end once pgbench has exited),
+    has been reaped, so its CPU and I/O are in the postmaster's counters. Take it after pgbench has exited.
 
     ``create_extension`` runs CREATE EXTENSION pg_stat_statements when the library is loaded but the
     extension is not in the database (an embedded cluster; never on a server pkbench does not own).
@@ -100,7 +102,7 @@ def read_snapshot(
     children: frozenset[int] = frozenset()
     ended: EndedProcesses | None = None
     if postmaster is not None:
-        children = _wait_for_ended_children(conn, postmaster, since, proc)
+        children = _wait_for_ended_children(conn, postmaster, since, application_name, proc)
         ended = _ended_processes(postmaster, proc, unavailable)
     else:
         for metric in ("backend_cpu", "os_read_bytes", "storage_read_bytes"):
@@ -149,7 +151,7 @@ def _zombie(pid: int, proc: Path) -> bool:
 
 
 def _wait_for_ended_children(
-    conn: Connection, postmaster: int, since: WorkSnapshot | None, proc: Path
+    conn: Connection, postmaster: int, since: WorkSnapshot | None, application_name: str, proc: Path
 ) -> frozenset[int]:
     # A backend leaves pg_stat_activity before it exits, and its CPU reaches the postmaster's counters only
     # when the postmaster reaps it: wait for processes that are ending (zombies, and children born since the
@@ -157,11 +159,12 @@ def _wait_for_ended_children(
     deadline = time.monotonic() + ENDED_BACKENDS_TIMEOUT_S
     while True:
         children = _children(postmaster, proc)
-        sessions = {int(str(pid)) for (pid,) in conn.execute("SELECT pid FROM pg_stat_activity").fetchall()}
+        rows = conn.execute("SELECT pid, application_name = %s FROM pg_stat_activity", (application_name,))
+        sessions = {int(str(pid)): bool(is_client) for pid, is_client in rows.fetchall()}
         born = set(children) - (since.children if since is not None else set(children))
-        ending = {pid for pid in born if pid not in sessions} | {
-            pid for pid in children if _zombie(pid, proc)
-        }
+        # pgbench has exited by now, but its backends may not have noticed yet.
+        ending = {pid for pid in born if sessions.get(pid, True)}
+        ending |= {pid for pid in children if _zombie(pid, proc)}
         if not ending or time.monotonic() > deadline:
             return frozenset(children)
         time.sleep(0.02)
