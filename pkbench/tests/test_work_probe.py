@@ -11,7 +11,7 @@ import psycopg
 import pytest
 
 from pkbench.cluster import EmbeddedCluster, find_pgbench, find_server_bindir
-from pkbench.probes import work
+from pkbench.probes import machine, work
 
 CLIENTS = 2
 INSERT = "INSERT INTO work_probe (payload) VALUES (md5(random()::text));"
@@ -132,3 +132,21 @@ def test_as_json_names_every_figure(preloaded: EmbeddedCluster, tmp_path: Path) 
     assert document["transactions"] == 200
     assert set(figures.figures()) <= set(document)
     assert document["sources"]["backend_cpu_ms"].startswith("the postmaster's ended children")
+
+
+def test_the_machine_probe_counts_the_server_and_pgbench_as_ours(
+    preloaded: EmbeddedCluster, tmp_path: Path
+) -> None:
+    with psycopg.connect(preloaded.connection.conninfo(), autocommit=True) as probe:
+        before = work.read_snapshot(probe, local_server=True)
+        assert before.postmaster_pid is not None
+        machine_before = machine.snapshot([before.postmaster_pid])
+        _pgbench(preloaded, INSERT, 2000, tmp_path)
+        after = work.read_snapshot(probe, local_server=True, since=before)
+        machine_after = machine.snapshot([before.postmaster_pid])
+    assert before.ended is not None and after.ended is not None
+    assert machine_before is not None and machine_after is not None
+    backend_ticks = after.ended.cpu_ticks - before.ended.cpu_ticks
+    # Ours is the backends, plus pgbench itself and the server's other processes.
+    assert machine_after.own_ticks - machine_before.own_ticks > backend_ticks > 0
+    assert machine.window(machine_before, machine_after).own_fraction > 0
