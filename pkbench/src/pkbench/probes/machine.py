@@ -1,0 +1,212 @@
+"""The machine during a measured window: how busy it was with work not ours, the hypervisor's steal, iowait.
+
+Read from /proc/stat and /proc/loadavg before and after a window. What the benchmark itself used (pkbench,
+its pgbench children, the server's process tree) is read from /proc/PID/stat too, so that 'other processes'
+means the rest of the machine: other tenants, other benchmarks, a build. Parsing is pure and tested on
+recorded text; the readers return None where /proc is not there (not Linux).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from pkbench.verdict import MIN_BOOTSTRAP_ROUNDS
+
+PROC = Path("/proc")
+# The CPU fields of /proc/stat's `cpu` line, in clock ticks (proc(5)); guest time is already inside user.
+_CPU_FIELDS = ("user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal")
+
+# Thresholds for the noise warning: a figure varying more than this between rounds, other processes using
+# more than this share of the machine's CPU, a hypervisor stealing more than this.
+NOISY_ROUNDS_CV = 0.05
+BUSY_MACHINE_FRACTION = 0.10
+STEAL_FRACTION = 0.05
+
+
+@dataclass(frozen=True)
+class CpuTicks:
+    user: int
+    nice: int
+    system: int
+    idle: int
+    iowait: int
+    irq: int
+    softirq: int
+    steal: int
+
+    @property
+    def total(self) -> int:
+        return sum(getattr(self, name) for name in _CPU_FIELDS)
+
+    @property
+    def busy(self) -> int:
+        """Ticks a CPU ran something in this machine (steal is time the hypervisor gave to someone else)."""
+        return self.user + self.nice + self.system + self.irq + self.softirq
+
+
+@dataclass(frozen=True)
+class LoadAverage:
+    one: float
+    five: float
+    fifteen: float
+    runnable: int
+    processes: int
+
+
+def parse_proc_stat(text: str) -> CpuTicks:
+    """The all-CPU line of /proc/stat. Old kernels lack the last fields; they count as 0."""
+    for line in text.splitlines():
+        fields = line.split()
+        if fields and fields[0] == "cpu":
+            values = [int(v) for v in fields[1 : 1 + len(_CPU_FIELDS)]]
+            values += [0] * (len(_CPU_FIELDS) - len(values))
+            return CpuTicks(*values)
+    raise ValueError("no 'cpu' line in /proc/stat text")
+
+
+def parse_loadavg(text: str) -> LoadAverage:
+    """/proc/loadavg: '0.52 0.58 0.59 2/412 12345'."""
+    fields = text.split()
+    if len(fields) < 4 or "/" not in fields[3]:
+        raise ValueError(f"not /proc/loadavg text: {text.strip()!r}")
+    runnable, processes = fields[3].split("/")
+    return LoadAverage(float(fields[0]), float(fields[1]), float(fields[2]), int(runnable), int(processes))
+
+
+@dataclass(frozen=True)
+class ProcessTimes:
+    """From /proc/PID/stat: the process's own CPU ticks and those of its children it has waited for."""
+
+    pid: int
+    parent: int
+    own_ticks: int  # utime + stime
+    reaped_children_ticks: int  # cutime + cstime
+
+
+def parse_process_stat(text: str) -> ProcessTimes:
+    """/proc/PID/stat. The command name (field 2) may hold spaces and parentheses, so split after its ')'."""
+    pid = int(text.split(" ", 1)[0])
+    fields = text.rsplit(")", 1)[1].split()
+    # After the name: state is field 3, ppid 4, utime 14, stime 15, cutime 16, cstime 17 (proc(5)).
+    return ProcessTimes(
+        pid, int(fields[1]), int(fields[11]) + int(fields[12]), int(fields[13]) + int(fields[14])
+    )
+
+
+def tree_ticks(root: int, processes: Mapping[int, ProcessTimes]) -> int | None:
+    """CPU ticks of a process tree: every live member's own ticks plus what each has reaped from its children.
+
+    The difference of two readings is exactly what the tree used in between: a child alive at the first and
+    gone by the second leaves the first's own ticks and reappears whole in its parent's reaped ticks.
+    """
+    if root not in processes:
+        return None
+    children: dict[int, list[int]] = {}
+    for times in processes.values():
+        children.setdefault(times.parent, []).append(times.pid)
+    total, pending = 0, [root]
+    while pending:
+        pid = pending.pop()
+        total += processes[pid].own_ticks + processes[pid].reaped_children_ticks
+        pending += children.get(pid, [])
+    return total
+
+
+def read_processes(proc: Path = PROC) -> dict[int, ProcessTimes]:
+    """Every process /proc shows, skipping those that end while it is read."""
+    processes = {}
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            processes[int(entry.name)] = parse_process_stat((entry / "stat").read_text())
+        except (OSError, ValueError, IndexError):
+            continue
+    return processes
+
+
+@dataclass(frozen=True)
+class MachineSnapshot:
+    monotonic_s: float
+    cpu: CpuTicks
+    load: LoadAverage
+    own_ticks: int  # this process, its waited-for children (pgbench), and the server trees given
+
+
+def snapshot(server_pids: Iterable[int] = (), proc: Path = PROC) -> MachineSnapshot | None:
+    """The machine now; ``server_pids`` are roots of process trees that are ours (the embedded postmaster).
+    None where /proc/stat cannot be read."""
+    try:
+        cpu = parse_proc_stat((proc / "stat").read_text())
+        load = parse_loadavg((proc / "loadavg").read_text())
+    except (OSError, ValueError):
+        return None
+    processes = read_processes(proc) if server_pids else {}
+    # os.times counts this process and the children it has waited for: the pgbench runs of the window.
+    times = os.times()
+    own_seconds = times.user + times.system + times.children_user + times.children_system
+    own = round(own_seconds * os.sysconf("SC_CLK_TCK"))
+    own += sum(tree_ticks(pid, processes) or 0 for pid in server_pids)
+    return MachineSnapshot(time.monotonic(), cpu, load, own)
+
+
+@dataclass(frozen=True)
+class MachineWindow:
+    """Shares of the machine's whole CPU capacity (all cores) over a window, as fractions in [0, 1]."""
+
+    duration_s: float
+    busy_fraction: float
+    own_fraction: float
+    other_fraction: float  # busy, but not by the benchmark: other processes on this machine
+    steal_fraction: float
+    iowait_fraction: float
+    load_average_1min: float  # at the end of the window
+    cores: int | None
+
+
+def window(before: MachineSnapshot, after: MachineSnapshot) -> MachineWindow:
+    ticks = after.cpu.total - before.cpu.total
+
+    def share(value: int) -> float:
+        return round(max(0.0, min(1.0, value / ticks)), 4) if ticks > 0 else 0.0
+
+    busy = after.cpu.busy - before.cpu.busy
+    own = after.own_ticks - before.own_ticks
+    return MachineWindow(
+        duration_s=round(after.monotonic_s - before.monotonic_s, 3),
+        busy_fraction=share(busy),
+        own_fraction=share(own),
+        other_fraction=share(busy - own),
+        steal_fraction=share(after.cpu.steal - before.cpu.steal),
+        iowait_fraction=share(after.cpu.iowait - before.cpu.iowait),
+        load_average_1min=after.load.one,
+        cores=os.cpu_count(),
+    )
+
+
+def noise_warning(
+    cv: float | None, resolved: bool, rounds: int, machine: MachineWindow | None = None
+) -> str | None:
+    """What to do about the noise behind a verdict, in words; None when there is nothing to say.
+
+    ``cv`` is the figure's coefficient of variation across rounds; ``resolved`` whether its verdict resolved.
+    A busy machine or a stealing hypervisor is said whatever the verdict; 'add rounds' only when the verdict
+    is unresolved, since more rounds narrow the interval but do not change a resolved answer.
+    """
+    said = []
+    if machine is not None and machine.other_fraction >= BUSY_MACHINE_FRACTION:
+        said.append(f"the machine was busy: {machine.other_fraction:.0%} of CPU was used by other processes")
+    if machine is not None and machine.steal_fraction >= STEAL_FRACTION:
+        said.append(f"the hypervisor took {machine.steal_fraction:.0%} of CPU from this machine (steal)")
+    if not resolved:
+        if cv is not None and cv >= NOISY_ROUNDS_CV:
+            said.append(f"add rounds: the figure varied by {cv:.0%} from round to round (now {rounds})")
+        elif rounds < MIN_BOOTSTRAP_ROUNDS:
+            said.append(
+                f"add rounds: {rounds} rounds give no confidence interval, {MIN_BOOTSTRAP_ROUNDS} or more do"
+            )
+    return "; ".join(said) or None

@@ -1,0 +1,327 @@
+"""Verdicts over paired rounds: the ratio of a strategy to the baseline, its confidence interval, in words.
+
+A round runs every strategy once, back to back, so the machine's drift (other tenants, a warming disk) moves a
+strategy and the baseline together; the per-round ratio cancels it. The estimate is the median of the
+per-round ratios and its 95% interval comes from a bootstrap over rounds (scipy.stats.bootstrap). Below
+``MIN_BOOTSTRAP_ROUNDS`` a bootstrap of a median cannot give an interval worth the name, so the interval is
+the range of the per-round ratios, labelled with the confidence that range really has as an interval of the
+median (1 - 2^(1-R): 50% for two rounds, 75% for three). Pure functions: no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from scipy import stats
+
+CONFIDENCE = 0.95
+# Five rounds is the fewest for which the median's bootstrap distribution takes enough distinct values to
+# give more than the range of the rounds back.
+MIN_BOOTSTRAP_ROUNDS = 5
+BOOTSTRAP_RESAMPLES = 9999
+RANK_TEST_ALPHA = 0.05
+
+IntervalMethod = Literal["bootstrap", "range of rounds"]
+
+
+@dataclass(frozen=True)
+class FigureKind:
+    """How a figure reads: which way is better and the words for a strategy above or below the baseline."""
+
+    higher_is_better: bool
+    more: str
+    less: str
+
+
+TPS = FigureKind(higher_is_better=True, more="faster", less="slower")
+LATENCY = FigureKind(higher_is_better=False, more="higher latency", less="lower latency")
+WAL_PER_TRANSACTION = FigureKind(
+    higher_is_better=False, more="more WAL per transaction", less="less WAL per transaction"
+)
+FPI_PER_TRANSACTION = FigureKind(
+    higher_is_better=False,
+    more="more full-page images per transaction",
+    less="fewer full-page images per transaction",
+)
+HIT_RATIO = FigureKind(higher_is_better=True, more="higher hit ratio", less="lower hit ratio")
+WORK_PER_TRANSACTION = FigureKind(
+    higher_is_better=False, more="more work per transaction", less="less work per transaction"
+)
+
+
+# The headline figures of a workload, by their name in results.json, and how each reads.
+HEADLINE_KINDS: dict[str, FigureKind] = {
+    "tps": TPS,
+    "latency_ms.p50": LATENCY,
+    "latency_ms.p99": LATENCY,
+    "wal_bytes_per_transaction": WAL_PER_TRANSACTION,
+    "wal_fpi_per_transaction": FPI_PER_TRANSACTION,
+}
+
+
+@dataclass(frozen=True)
+class Interval:
+    low: float
+    high: float
+    confidence: float  # the probability the interval covers the true value, as the method claims it
+    method: IntervalMethod
+
+    def includes(self, value: float) -> bool:
+        return self.low <= value <= self.high
+
+    def overlaps(self, other: Interval) -> bool:
+        return self.low <= other.high and other.low <= self.high
+
+
+@dataclass(frozen=True)
+class RatioVerdict:
+    """A strategy against the baseline over paired rounds."""
+
+    ratio: float | None  # median of the per-round ratios strategy / baseline
+    interval: Interval | None
+    per_round: tuple[float, ...]  # the paired ratios, rounds with a missing or zero figure left out
+    rounds: int  # rounds given, usable or not
+    strategy_median: float | None  # the raw figures' medians over rounds, for the tables
+    baseline_median: float | None
+    strategy_cv: float | None  # coefficient of variation of the strategy's raw figure across rounds
+    resolved: bool  # the interval excludes 1 (and is a real confidence interval)
+    better: bool | None  # None when not resolved
+    words: str
+
+    def half_width(self) -> float | None:
+        """The interval's largest distance from the estimate, as a fraction of it (0.03 for ±3%)."""
+        if self.interval is None or self.ratio is None or self.ratio <= 0:
+            return None
+        return max(self.interval.high / self.ratio - 1, 1 - self.interval.low / self.ratio)
+
+
+def coefficient_of_variation(values: Sequence[float | None]) -> float | None:
+    """Sample standard deviation over the mean of the measured values; None below two of them or at mean 0."""
+    present = [v for v in values if v is not None]
+    if len(present) < 2:
+        return None
+    mean = statistics.fmean(present)
+    return statistics.stdev(present) / abs(mean) if mean else None
+
+
+def median_interval(
+    values: Sequence[float], *, confidence: float = CONFIDENCE, seed: int | None = None
+) -> Interval | None:
+    """An interval of the median of ``values``: bootstrap from five values on, else their range."""
+    if len(values) < 2:
+        return None
+    if len(values) < MIN_BOOTSTRAP_ROUNDS:
+        return Interval(min(values), max(values), _range_confidence(len(values)), "range of rounds")
+    if min(values) == max(values):
+        # Every resample is the same value, so the bootstrap interval is that point (scipy refuses it).
+        return Interval(values[0], values[0], confidence, "bootstrap")
+    data = (np.asarray(values, dtype=float),)
+    low, high = math.nan, math.nan
+    # BCa corrects the percentile interval for bias and skew; on a median of few values its acceleration can
+    # be undefined (a NaN bound), and then the plain percentile interval is the honest one.
+    for method in ("BCa", "percentile"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", stats.DegenerateDataWarning)
+            warnings.simplefilter("ignore", RuntimeWarning)
+            result = stats.bootstrap(
+                data,
+                np.median,
+                confidence_level=confidence,
+                n_resamples=BOOTSTRAP_RESAMPLES,
+                method=method,
+                rng=np.random.default_rng(seed),
+            )
+        low, high = float(result.confidence_interval.low), float(result.confidence_interval.high)
+        if math.isfinite(low) and math.isfinite(high):
+            break
+    return Interval(low, high, confidence, "bootstrap")
+
+
+def _range_confidence(count: int) -> float:
+    # The true median lies outside [min, max] only when every value falls on the same side of it.
+    return 1 - 2.0 ** (1 - count)
+
+
+def paired_ratios(strategy: Sequence[float | None], baseline: Sequence[float | None]) -> tuple[float, ...]:
+    """Per-round ratios strategy / baseline, leaving out rounds where either figure is missing or the
+    baseline's is zero."""
+    if len(strategy) != len(baseline):
+        raise ValueError(f"paired rounds differ in number: {len(strategy)} and {len(baseline)}")
+    return tuple(s / b for s, b in zip(strategy, baseline, strict=True) if s is not None and b)
+
+
+def ratio_verdict(
+    strategy: Sequence[float | None],
+    baseline: Sequence[float | None],
+    kind: FigureKind,
+    *,
+    confidence: float = CONFIDENCE,
+    seed: int | None = None,
+) -> RatioVerdict:
+    """The strategy's figure against the baseline's, round by round: ``strategy[i]`` pairs ``baseline[i]``."""
+    ratios = paired_ratios(strategy, baseline)
+    raw = (
+        _median_of(strategy),
+        _median_of(baseline),
+        coefficient_of_variation(strategy),
+    )
+    if not ratios:
+        return RatioVerdict(None, None, (), len(strategy), *raw, False, None, "not measured")
+    ratio = float(statistics.median(ratios))
+    interval = median_interval(ratios, confidence=confidence, seed=seed)
+    resolved = interval is not None and interval.method == "bootstrap" and not interval.includes(1.0)
+    better = (ratio > 1) == kind.higher_is_better if resolved else None
+    words = verdict_words(ratio, interval, kind, len(ratios))
+    return RatioVerdict(ratio, interval, ratios, len(strategy), *raw, resolved, better, words)
+
+
+def _median_of(values: Sequence[float | None]) -> float | None:
+    present = [v for v in values if v is not None]
+    return float(statistics.median(present)) if present else None
+
+
+def verdict_words(ratio: float, interval: Interval | None, kind: FigureKind, rounds: int) -> str:
+    """'1.28x faster (1.21-1.35)', 'no difference resolved (0.97-1.04)', with how the interval was made when
+    it is not a bootstrap: a range of rounds is no confidence interval, so it never resolves a difference."""
+    if interval is None:
+        return f"{_factor_words(ratio, kind)} (one round: no interval)"
+    if interval.method == "range of rounds":
+        return (
+            f"{_factor_words(ratio, kind)}? too few rounds to tell "
+            f"({_format_range(interval.low, interval.high)} over {rounds} rounds)"
+        )
+    if interval.includes(1.0):
+        return f"no difference resolved ({_format_range(interval.low, interval.high)})"
+    if ratio >= 1:
+        return f"{_factor_words(ratio, kind)} ({_format_range(interval.low, interval.high)})"
+    return f"{_factor_words(ratio, kind)} ({_format_range(1 / interval.high, 1 / interval.low)})"
+
+
+def _factor_words(ratio: float, kind: FigureKind) -> str:
+    if ratio >= 1:
+        return f"{ratio:.2f}x {kind.more}"
+    return f"{1 / ratio:.2f}x {kind.less}"
+
+
+def _format_range(low: float, high: float) -> str:
+    return f"{low:.2f}-{high:.2f}"
+
+
+# ------------------------------------------------------------------------------------ precision (stop rule)
+
+
+@dataclass(frozen=True)
+class Precision:
+    reached: bool
+    target: float  # the half-width asked for, as a fraction (0.03 for --precision 3%)
+    within: tuple[str, ...]  # figures whose interval is within ±target
+    outside: tuple[str, ...]  # figures still wider, or without a bootstrap interval yet
+
+
+def precision_reached(verdicts: Mapping[str, RatioVerdict], target: float) -> Precision:
+    """Whether every headline ratio's interval is within ±``target`` of its estimate (``--precision``)."""
+    if not 0 < target < 1:
+        raise ValueError(f"precision must be a fraction between 0 and 1, got {target}")
+    within: list[str] = []
+    outside: list[str] = []
+    for name, verdict in verdicts.items():
+        width = verdict.half_width()
+        bootstrap = verdict.interval is not None and verdict.interval.method == "bootstrap"
+        (within if bootstrap and width is not None and width <= target else outside).append(name)
+    return Precision(not outside and bool(within), target, tuple(within), tuple(outside))
+
+
+# ------------------------------------------------------------------------------- comparing two runs (compare)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One figure of one strategy in a new run against an old run, over each run's rounds."""
+
+    name: str
+    kind: FigureKind
+    old_median: float | None
+    new_median: float | None
+    ratio: float | None  # new median / old median
+    old_interval: Interval | None
+    new_interval: Interval | None
+    rank_test_p: float | None  # Mann-Whitney U, two-sided
+    resolved: bool
+
+    @property
+    def worse_by(self) -> float | None:
+        """How much worse the new run is, as a fraction (0.3 for 30% slower); negative when better."""
+        if self.ratio is None:
+            return None
+        return 1 - self.ratio if self.kind.higher_is_better else self.ratio - 1
+
+    @property
+    def words(self) -> str:
+        if self.ratio is None:
+            return "not measured in both runs"
+        evidence = f"p={self.rank_test_p:.3f}" if self.rank_test_p is not None else "one round each"
+        if self.resolved:
+            return f"{_factor_words(self.ratio, self.kind)} ({evidence})"
+        return f"no change resolved ({self.ratio:.2f}x, {evidence})"
+
+
+def compare_rounds(
+    name: str,
+    old: Sequence[float | None],
+    new: Sequence[float | None],
+    kind: FigureKind,
+    *,
+    seed: int | None = None,
+) -> Change:
+    """A figure's rounds in two runs. The change is resolved when the two runs' bootstrap intervals of the
+    median do not overlap, or when a Mann-Whitney U test over the rounds rejects 'same distribution' at 0.05.
+
+    Ranges of a few rounds are not compared: two runs of three rounds fail to overlap by chance one time in
+    ten, and complete separation is what the rank test already weighs exactly (p = 2 / C(n+m, n)).
+    """
+    old_values = [v for v in old if v is not None]
+    new_values = [v for v in new if v is not None]
+    if not old_values or not new_values:
+        return Change(name, kind, None, None, None, None, None, None, False)
+    old_median, new_median = float(statistics.median(old_values)), float(statistics.median(new_values))
+    old_interval = median_interval(old_values, seed=seed)
+    new_interval = median_interval(new_values, seed=seed)
+    p_value: float | None = None
+    if len(old_values) >= 2 and len(new_values) >= 2:
+        p_value = float(stats.mannwhitneyu(old_values, new_values, alternative="two-sided").pvalue)
+    separate = (
+        old_interval is not None
+        and new_interval is not None
+        and old_interval.method == new_interval.method == "bootstrap"
+        and not old_interval.overlaps(new_interval)
+    )
+    rank_resolved = p_value is not None and p_value < RANK_TEST_ALPHA
+    ratio = new_median / old_median if old_median else None
+    return Change(
+        name,
+        kind,
+        old_median,
+        new_median,
+        ratio,
+        old_interval,
+        new_interval,
+        p_value,
+        separate or rank_resolved,
+    )
+
+
+def regressions(changes: Sequence[Change], percent: float) -> list[Change]:
+    """The changes that are resolved and worse than ``percent`` (``--fail-on-regression PCT``)."""
+    if percent < 0:
+        raise ValueError(f"--fail-on-regression takes a percentage of at least 0, got {percent}")
+    return [
+        change
+        for change in changes
+        if change.resolved and change.worse_by is not None and change.worse_by * 100 > percent
+    ]

@@ -1,0 +1,162 @@
+"""The machine probe: /proc/stat, /proc/loadavg and process times parsed from recorded text, and read live."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pkbench.probes import machine
+
+# Recorded on the 2-core machine (kernel 6.1), two seconds apart while pgbench ran and a build competed.
+PROC_STAT_BEFORE = """\
+cpu  4705163 1121 1032442 95320416 21807 0 18933 3312 0 0
+cpu0 2352100 560 516100 47660200 10900 0 9466 1656 0 0
+cpu1 2353063 561 516342 47660216 10907 0 9467 1656 0 0
+intr 1234567 0 0
+ctxt 987654321
+btime 1763800000
+processes 1234567
+procs_running 3
+procs_blocked 0
+"""
+PROC_STAT_AFTER = """\
+cpu  4705463 1121 1032502 95320446 21817 0 18943 3332 0 0
+cpu0 2352250 560 516130 47660215 10905 0 9471 1666 0 0
+cpu1 2353213 561 516372 47660231 10912 0 9472 1666 0 0
+intr 1234999 0 0
+"""
+LOADAVG = "2.71 1.93 1.20 5/612 123456\n"
+# A server backend: the name holds a space and a parenthesis, which must not shift the fields.
+BACKEND_STAT = (
+    "4242 (postgres: x (y)) S 4000 4000 4000 0 -1 4194560 1720 0 0 0 130 25 7 3 20 0 1 0 "
+    "51234 222330880 3342 18446744073709551615 1 1 0 0 0 0 4194304 19935232 84487 0 0 0 17 1 0 0 0 0 0"
+)
+
+
+def test_parse_proc_stat_reads_the_all_cpu_line() -> None:
+    ticks = machine.parse_proc_stat(PROC_STAT_BEFORE)
+    assert ticks.user == 4705163 and ticks.idle == 95320416 and ticks.steal == 3312
+    assert ticks.busy == 4705163 + 1121 + 1032442 + 0 + 18933
+    assert ticks.total == ticks.busy + 95320416 + 21807 + 3312
+    old_kernel = machine.parse_proc_stat("cpu  10 0 5 100\n")
+    assert old_kernel.iowait == 0 and old_kernel.steal == 0 and old_kernel.total == 115
+    with pytest.raises(ValueError, match="no 'cpu' line"):
+        machine.parse_proc_stat("intr 1\n")
+
+
+def test_parse_loadavg() -> None:
+    load = machine.parse_loadavg(LOADAVG)
+    assert (load.one, load.five, load.fifteen, load.runnable, load.processes) == (2.71, 1.93, 1.20, 5, 612)
+    with pytest.raises(ValueError, match="not /proc/loadavg"):
+        machine.parse_loadavg("garbage")
+
+
+def test_parse_process_stat_survives_odd_command_names() -> None:
+    times = machine.parse_process_stat(BACKEND_STAT)
+    assert (times.pid, times.parent, times.own_ticks, times.reaped_children_ticks) == (4242, 4000, 155, 10)
+
+
+def test_tree_ticks_counts_live_members_and_what_they_reaped() -> None:
+    def times(pid: int, parent: int, own: int, reaped: int) -> machine.ProcessTimes:
+        return machine.ProcessTimes(pid, parent, own, reaped)
+
+    before = {1: times(1, 0, 5, 0), 100: times(100, 1, 10, 0), 101: times(101, 100, 40, 0)}
+    # Backend 101 used 20 more ticks and exited: its whole 60 ticks are now in its parent's reaped ticks.
+    after = {1: times(1, 0, 5, 0), 100: times(100, 1, 12, 60), 102: times(102, 100, 7, 0)}
+    before_ticks, after_ticks = machine.tree_ticks(100, before), machine.tree_ticks(100, after)
+    assert before_ticks == 50 and after_ticks == 79
+    assert after_ticks - before_ticks == 2 + 20 + 7
+    assert machine.tree_ticks(999, after) is None
+
+
+def test_window_shares_of_the_machine(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    before = machine.MachineSnapshot(
+        10.0, machine.parse_proc_stat(PROC_STAT_BEFORE), machine.parse_loadavg(LOADAVG), 1000
+    )
+    after = machine.MachineSnapshot(
+        12.0, machine.parse_proc_stat(PROC_STAT_AFTER), machine.parse_loadavg(LOADAVG), 1300
+    )
+    figures = machine.window(before, after)
+    # 430 ticks elapsed in all: 300 user + 60 system + 10 softirq busy, 30 idle, 10 iowait, 20 steal.
+    assert figures.duration_s == 2.0 and figures.cores == 2
+    assert figures.busy_fraction == pytest.approx(370 / 430, abs=1e-4)
+    assert figures.own_fraction == pytest.approx(300 / 430, abs=1e-4)
+    assert figures.other_fraction == pytest.approx(70 / 430, abs=1e-4)
+    assert figures.steal_fraction == pytest.approx(20 / 430, abs=1e-4)
+    assert figures.iowait_fraction == pytest.approx(10 / 430, abs=1e-4)
+    assert figures.load_average_1min == 2.71
+
+
+def _window(other: float = 0.0, steal: float = 0.0) -> machine.MachineWindow:
+    return machine.MachineWindow(60.0, 0.9, 0.9 - other, other, steal, 0.0, 2.0, 2)
+
+
+def test_noise_warning_words() -> None:
+    assert machine.noise_warning(0.01, True, 10, _window()) is None
+    assert machine.noise_warning(0.08, False, 6, _window()) == (
+        "add rounds: the figure varied by 8% from round to round (now 6)"
+    )
+    assert (
+        machine.noise_warning(0.01, False, 3)
+        == "add rounds: 3 rounds give no confidence interval, 5 or more do"
+    )
+    busy = machine.noise_warning(0.12, False, 7, _window(other=0.31))
+    assert busy == (
+        "the machine was busy: 31% of CPU was used by other processes; "
+        "add rounds: the figure varied by 12% from round to round (now 7)"
+    )
+    # A resolved verdict needs no more rounds, but a busy or stolen-from machine is still said.
+    assert machine.noise_warning(0.12, True, 7, _window(steal=0.06)) == (
+        "the hypervisor took 6% of CPU from this machine (steal)"
+    )
+
+
+@pytest.mark.skipif(not Path("/proc/stat").exists(), reason="needs Linux /proc")
+def test_live_proc_sees_our_own_busy_child() -> None:
+    before = machine.snapshot()
+    assert before is not None
+    # A child that spins for a while, waited for: os.times() charges it to us.
+    subprocess.run(
+        [sys.executable, "-c", "import time\nt=time.process_time()\nwhile time.process_time()-t<0.5: pass"],
+        check=True,
+    )
+    after = machine.snapshot()
+    assert after is not None
+    figures = machine.window(before, after)
+    assert after.own_ticks - before.own_ticks >= 0.4 * os.sysconf("SC_CLK_TCK")
+    assert 0 < figures.busy_fraction <= 1 and 0 < figures.own_fraction <= 1
+    assert figures.duration_s >= 0.5 and figures.load_average_1min >= 0
+
+
+@pytest.mark.skipif(not Path("/proc/stat").exists(), reason="needs Linux /proc")
+def test_live_server_tree_is_counted_as_ours() -> None:
+    # A parent that starts a spinning child and waits for it: the tree's ticks grow by the child's CPU.
+    script = (
+        "import subprocess, sys, time\n"
+        "sys.stdout.write('ready\\n'); sys.stdout.flush(); sys.stdin.readline()\n"
+        "subprocess.run([sys.executable, '-c', 'import time\\nt=time.process_time()\\n"
+        "while time.process_time()-t<0.5: pass'])\n"
+        "sys.stdout.write('done\\n'); sys.stdout.flush(); sys.stdin.readline()\n"
+    )
+    parent = subprocess.Popen(
+        [sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert parent.stdout is not None and parent.stdin is not None
+        assert parent.stdout.readline() == "ready\n"
+        before = machine.tree_ticks(parent.pid, machine.read_processes())
+        parent.stdin.write("\n")
+        parent.stdin.flush()
+        assert parent.stdout.readline() == "done\n"
+        after = machine.tree_ticks(parent.pid, machine.read_processes())
+        assert before is not None and after is not None
+        assert after - before >= 0.4 * os.sysconf("SC_CLK_TCK")
+        parent.stdin.write("\n")
+        parent.stdin.flush()
+    finally:
+        parent.wait(timeout=30)
