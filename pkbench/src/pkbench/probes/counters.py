@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 
 import psycopg
 
-from pkbench.probes import Connection, Unavailable
+from pkbench.probes import Connection
+from pkbench.results import Unavailable
 
 
 @dataclass

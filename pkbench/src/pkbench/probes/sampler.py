@@ -11,7 +11,8 @@ from types import TracebackType
 import psycopg
 
 from pkbench.cluster import ConnectionInfo
-from pkbench.probes import Unavailable, activity, buffercache, sizes
+from pkbench.probes import activity, buffercache, sizes
+from pkbench.results import Unavailable
 
 # Wait events are cheap to read and bursty, so they are sampled more often than the buffer cache.
 WAIT_EVENT_INTERVAL_S = 1.0

@@ -156,7 +156,7 @@ def run_sections(run: Run, colors: dict[str, str]) -> list[Section]:
             f"Workload {workload}",
             next((str(w.get("description") or "") for _, w in run.measured_in(workload)), ""),
         )
-        section.tables.append(Table(tables.WORKLOAD_HEADERS, tables.workload_rows(run, workload)))
+        section.tables.append(Table(tables.workload_headers(), tables.workload_rows(run, workload)))
         builders = [
             charts.tps_over_time(run, workload, colors, f"chart-tps-{key}"),
             charts.latency_percentiles(run, workload, colors, f"chart-latency-{key}"),
