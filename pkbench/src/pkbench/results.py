@@ -11,6 +11,8 @@ import dataclasses
 import json
 import os
 import platform
+import types
+import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -221,7 +223,12 @@ def write(out_dir: Path, run: RunResult) -> None:
     _replace(out_dir / "results.json", json.dumps(run.to_json(), indent=2) + "\n")
 
 
-def load(out_dir: Path) -> dict[str, Any]:
+def load(out_dir: Path) -> RunResult:
+    """The run a results directory holds, as the typed objects the run wrote (series stay in their CSVs)."""
+    return from_json(load_json(out_dir))
+
+
+def load_json(out_dir: Path) -> dict[str, Any]:
     """results.json of a results directory, refused in one line when this pkbench cannot read its version."""
     path = out_dir / "results.json"
     try:
@@ -229,6 +236,49 @@ def load(out_dir: Path) -> dict[str, Any]:
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise PkbenchError(f"{path}: not a results.json ({e})") from e
     return checked(data, path)
+
+
+def from_json(data: dict[str, Any]) -> RunResult:
+    """The typed run of a checked results.json; a strategy combined over repeats stays as written."""
+    run = RunResult(
+        command=list(data.get("command") or []),
+        started_at=str(data.get("started_at")),
+        scenario=dict(data.get("scenario") or {}),
+        server=dict(data.get("server") or {}),
+        machine=dict(data.get("machine") or {}),
+        target=dict(data.get("target") or {}),
+        finished_at=data.get("finished_at"),
+    )
+    run.strategies = [
+        s if "repeats" in s else _typed(StrategyResult, s) for s in data.get("strategies") or []
+    ]
+    return run
+
+
+def _typed(cls: type[Any], data: dict[str, Any]) -> Any:
+    hints = typing.get_type_hints(cls)
+    return cls(
+        **{f.name: _value(hints[f.name], data[f.name]) for f in dataclasses.fields(cls) if f.name in data}
+    )
+
+
+def _value(hint: Any, value: Any) -> Any:
+    if value is None:
+        return None
+    origin, arguments = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        classes = [a for a in arguments if isinstance(a, type) and dataclasses.is_dataclass(a)]
+        if classes and isinstance(value, dict):
+            return _typed(classes[0], value)
+        inner = [a for a in arguments if a is not type(None)]
+        return _value(inner[0], value) if len(inner) == 1 else value
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint) and isinstance(value, dict):
+        return _typed(hint, value)
+    if origin is list:
+        return [_value(arguments[0], v) for v in value]
+    if origin is dict and len(arguments) == 2:
+        return {k: _value(arguments[1], v) for k, v in value.items()}
+    return value
 
 
 def checked(data: Any, where: Path | str) -> dict[str, Any]:
