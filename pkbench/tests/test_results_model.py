@@ -114,7 +114,7 @@ def test_summary_csv_has_one_row_per_strategy_workload_and_figure(tmp_path: Path
     assert float(tps["value"]) == pytest.approx(first["tps"]) and tps["unit"] == "tps"
 
 
-def test_a_metric_added_to_the_registry_appears_in_csv_report_and_compare(
+def test_a_metric_added_to_the_registry_appears_in_summary_csv_report_and_compare(
     tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
     def transactions_per_tps(_: metrics.JSON, workload: metrics.JSON) -> Figure:
@@ -134,6 +134,7 @@ def test_a_metric_added_to_the_registry_appears_in_csv_report_and_compare(
     request.addfinalizer(lambda: metrics.WORKLOAD_METRICS.remove(added))
     first, second = copy_run(WAR_REAL_PG15, tmp_path / "a"), copy_run(WAR_REAL_PG15, tmp_path / "b")
     rows = list(export.rows(results.load_json(first)))
+    assert "| seconds measured by tps (s) |" in summary.markdown(results.load_json(first))
     assert any(row[2] == "seconds-measured" for row in rows)
     assert "seconds measured" in write_report(first).read_text(encoding="utf-8")
     compared = write_comparison([first, second], tmp_path / "compare").read_text(encoding="utf-8")

@@ -16,7 +16,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from pkbench.metrics import key_index
+from pkbench.metrics import STRATEGY_METRICS, WORKLOAD_METRICS, Metric, key_index
 from pkbench.results import PREFILL_SNAPSHOT
 from pkbench.units import binary_size
 
@@ -281,7 +281,45 @@ def markdown(results: JSON) -> str:
     ]
     lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in table]
     lines += ["", _notes(results, headline), ""]
+    lines += _figures(results)
     return "\n".join(lines)
+
+
+def _figures(results: JSON) -> list[str]:
+    """Every figure of the metric registry, one table per workload and one per strategy figure."""
+    measured = _measured(results)
+    scopes: list[tuple[str, str, list[Metric]]] = [
+        (f"Workload {name}", name, WORKLOAD_METRICS) for name in Headline.of(results).workloads
+    ]
+    scopes.append(("Per strategy", "", STRATEGY_METRICS))
+    lines = []
+    for title, workload, metrics in scopes:
+        header = ["Strategy", *(f"{m.title} ({m.unit})" for m in metrics)]
+        rows = []
+        for strategy in measured:
+            found = next((w for w in strategy.get("workloads") or [] if w.get("name") == workload), None)
+            if workload and found is None:
+                continue
+            cells = [m.read(dict(strategy), found or {}) for m in metrics]
+            rows.append(
+                [
+                    strategy["name"],
+                    *(
+                        MISSING if c.value is None else m.fmt.format(c.value)
+                        for m, c in zip(metrics, cells, strict=True)
+                    ),
+                ]
+            )
+        if rows:
+            lines += [
+                f"## {title}",
+                "",
+                "| " + " | ".join(header) + " |",
+                "|" + "|".join("---" for _ in header) + "|",
+            ]
+            lines += ["| " + " | ".join(row) + " |" for row in rows]
+            lines.append("")
+    return lines
 
 
 def write(out_dir: Path, results: JSON) -> Path:
