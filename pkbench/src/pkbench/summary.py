@@ -31,13 +31,13 @@ SAME_SIZE = "same size"
 JSON = Mapping[str, Any]
 
 
-def _number(n: float | None, digits: int = 0) -> str:
-    return MISSING if n is None else f"{n:,.{digits}f}"
+def _number(n: float | None, digits: int = 0) -> str | None:
+    return None if n is None else f"{n:,.{digits}f}"
 
 
-def _seconds(n: float | None) -> str:
+def _seconds(n: float | None) -> str | None:
     if n is None:
-        return MISSING
+        return None
     # A fill of a few thousand rows takes milliseconds: "0.0 s" would read as nothing measured.
     return f"{n:.2f} s" if n < 1 else f"{n:,.1f} s"
 
@@ -164,6 +164,13 @@ def _insert_header(measured: Sequence[JSON]) -> tuple[str, bool]:
 
 
 def rows(results: JSON) -> tuple[list[str], list[list[str]]]:
+    """The table as text: a figure not measured is a dash."""
+    header, table = cells(results)
+    return header, [[MISSING if cell is None else cell for cell in row] for row in table]
+
+
+def cells(results: JSON) -> tuple[list[str], list[list[str | None]]]:
+    """The table's header and cells; None where the figure was not measured (the report says why)."""
     headline = Headline.of(results)
     strategies: Sequence[JSON] = results.get("strategies", [])
     measured = _measured(results)
@@ -191,17 +198,17 @@ def rows(results: JSON) -> tuple[list[str], list[list[str]]]:
         "Compared with the one before",
         *(["Compared with bigint"] if bigint else []),
     ]
-    table: list[list[str]] = []
+    table: list[list[str | None]] = []
     previous: JSON | None = None
     for s in strategies:
         if s.get("status") != "ok":
             table.append([s["name"], f"{s.get('status')}: {s.get('error') or ''}", *[""] * (len(header) - 2)])
             continue
-        row = [s["name"]]
+        row: list[str | None] = [s["name"]]
         if with_prefill:
             prefill = s.get("prefill") or {}
             time = _seconds(prefill.get("duration_s") if prefill.get("rows") else None)
-            if counts_differ and time != MISSING:
+            if counts_differ and time is not None:
                 time += f" ({prefill['rows']:,} rows)"
             row += [time, _number(prefill.get("rows_per_s") if prefill.get("rows") else None)]
         durations = s.get("step_durations_s") or {}
@@ -213,12 +220,12 @@ def rows(results: JSON) -> tuple[list[str], list[list[str]]]:
             hit = (window.get("hit_ratio") or {}).get(index) if index else None
             wal = window.get("wal_bytes_per_transaction")
             row += [
-                MISSING if hit is None else f"{hit * 100:.1f}%",
-                MISSING if wal is None else f"{wal:,.0f} B",
+                None if hit is None else f"{hit * 100:.1f}%",
+                None if wal is None else f"{wal:,.0f} B",
             ]
         size = headline.size(s)[1]
         row += [
-            MISSING if size is None else binary_size(size),
+            None if size is None else binary_size(size),
             comparison(s, previous, headline) if previous else "",
         ]
         if bigint:

@@ -62,19 +62,15 @@ class TableRow:
     cells: list[Cell] = field(default_factory=list)
 
 
-# What pkbench.summary writes for a figure it does not have.
-SUMMARY_MISSING = "\N{EN DASH}"
-
-
 def summary_table(run: Run) -> tuple[list[str], list[TableRow]]:
     """The Results Summary exactly as summary.md has it (pkbench.summary builds both)."""
-    headers, table = summary.rows(run.results)
+    headers, table = summary.cells(run.results)
     status = {str(s.get("name")): str(s.get("status", "ok")) for s in run.strategies}
     rows = []
-    for name, *texts in table:
+    for first, *texts in table:
+        name = str(first)
         cells = [
-            na("not measured; the workload tables give the reason") if t == SUMMARY_MISSING else Cell(t)
-            for t in texts
+            na("not measured; the workload tables give the reason") if t is None else Cell(t) for t in texts
         ]
         rows.append(TableRow(name, status.get(name, "ok"), cells))
     return headers, rows
