@@ -15,6 +15,7 @@ import psycopg
 
 from pkbench import cluster, export, pgbench, results, summary
 from pkbench.cluster import EmbeddedCluster, ExistingServer, Target
+from pkbench.errors import first_line
 from pkbench.memcap import MemoryCap
 from pkbench.options import Options, Plan, check_against_server, plan
 from pkbench.probes import buffercache
@@ -184,5 +185,5 @@ def _buffercache_availability(ws: Workspace) -> str | None:
         with ws.connection.connect() as conn:
             conn.execute("SELECT 1 FROM pg_buffercache LIMIT 1").fetchall()
     except psycopg.Error as e:
-        return f"pg_buffercache: {e.diag.message_primary or e}"
+        return f"pg_buffercache: {first_line(e)}"
     return None

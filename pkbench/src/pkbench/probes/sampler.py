@@ -11,6 +11,7 @@ from types import TracebackType
 import psycopg
 
 from pkbench.cluster import ConnectionInfo
+from pkbench.errors import first_line
 from pkbench.probes import activity, buffercache, sizes
 from pkbench.results import Unavailable
 
@@ -102,9 +103,7 @@ class Sampler:
                 self.busy_s += time.monotonic() - now
             except psycopg.Error as e:
                 # The server went away or refused: the runner notices and reports; stop quietly here.
-                self.unavailable.append(
-                    Unavailable("timeseries", f"sampling stopped: {e.diag.message_primary or e}")
-                )
+                self.unavailable.append(Unavailable("timeseries", f"sampling stopped: {first_line(e)}"))
                 return
             self._stop.wait(min(WAIT_EVENT_INTERVAL_S, self.interval_s))
 
