@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import signal
 import sys
 from pathlib import Path
@@ -10,9 +11,11 @@ import click
 import psycopg
 from rich.console import Console
 
-from pkbench import __version__, memcap, runner
+from pkbench import __version__, memcap, results, runner, summary
 from pkbench import scenario as scenario_module
-from pkbench.errors import PkbenchError
+from pkbench.console import RichReporter
+from pkbench.errors import PkbenchError, first_line
+from pkbench.options import check_text_file
 from pkbench.strategies import Catalog, load_config
 
 
@@ -72,6 +75,13 @@ def cli() -> None:
 @click.option(
     "--warmup", type=int, help="Seconds of each workload run before the measured window (excluded)."
 )
+@click.option(
+    "--set",
+    "overrides",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Set a scenario parameter (rows=1000) or a server setting (settings.work_mem=64MB). Repeatable.",
+)
 def run(
     scenario: str,
     strategies: str | None,
@@ -91,6 +101,7 @@ def run(
     memory_limit: str | None,
     repeat: int,
     warmup: int | None,
+    overrides: tuple[str, ...],
 ) -> None:
     """Run SCENARIO (a built-in name or a .toml file; default war) for each strategy and write the results.
 
@@ -127,12 +138,44 @@ def run(
         strategy_defs=strategy_defs,
         schema=schema,
         command=_redacted_argv(),
-        memory_limit_bytes=memcap.parse_size(memory_limit) if memory_limit is not None else None,
+        memory_limit_bytes=_memory_limit(memory_limit),
         repeat=repeat,
+        overrides=overrides,
     )
     if options.strategies == []:
         raise PkbenchError("--strategies: no strategy named")
-    runner.execute(options)
+    outcome = runner.execute(options, RichReporter())
+    stdout = Console()
+    summary.print_table(stdout if stdout.is_terminal else Console(width=240), outcome.run.to_json())
+    click.echo(f"pkbench: results in {outcome.out_dir}", err=True)
+    _exit_for(outcome)
+
+
+# The exit code of a run in which a strategy failed (pkbench/README.md lists every code).
+EXIT_STRATEGY_FAILED = 3
+
+
+def _exit_for(outcome: runner.Outcome) -> None:
+    """A failed strategy fails the command, naming it last; a skipped one (this server cannot run it) is
+    said on its own line."""
+    count = len(outcome.run.strategies)
+    if outcome.skipped:
+        named = "; ".join(f"{results.name_of(s)} ({results.error_of(s)})" for s in outcome.skipped)
+        click.echo(f"pkbench: {len(outcome.skipped)} of {count} strategies skipped: {named}", err=True)
+    if outcome.failed:
+        named = "; ".join(f"{results.name_of(s)} ({results.error_of(s)})" for s in outcome.failed)
+        _fail(f"{len(outcome.failed)} of {count} strategies failed: {named}", EXIT_STRATEGY_FAILED)
+
+
+def _memory_limit(text: str | None) -> int | None:
+    if text is None:
+        return None
+    try:
+        return memcap.parse_size(text)
+    except (OverflowError, ValueError) as e:
+        raise PkbenchError(
+            f"--memory-limit {text[:20]}{'...' if len(text) > 20 else ''}: too large a size"
+        ) from e
 
 
 def _redacted_argv() -> list[str]:
@@ -156,15 +199,38 @@ def _redacted_argv() -> list[str]:
 
 @cli.command(name="list")
 @click.option("--config", type=click.Path(path_type=Path), help="Also show the strategies of this TOML file.")
-def list_(config: Path | None) -> None:
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="json: one object with the strategies and scenarios, for scripts.",
+)
+def list_(config: Path | None, output_format: str) -> None:
     """Show the strategies and scenarios, one line each.
 
     \b
     Example:
         pkbench list
+        pkbench list --format json
     """
     console = Console()
+    if config is not None:
+        check_text_file(config, "--config")
     catalog = Catalog(load_config(config) if config else ())
+    if output_format == "json":
+        listing = {
+            "strategies": [
+                {"name": s.name, "column_type": s.column_type, "description": s.description} for s in catalog
+            ],
+            "scenarios": [
+                {"name": name, "description": scenario_module.load(name).description}
+                for name in scenario_module.builtin_names()
+            ],
+        }
+        click.echo(json.dumps(listing, indent=2))
+        return
     console.print("[bold]Strategies[/bold]")
     width = max(len(s.name) for s in catalog)
     for strategy in catalog:
@@ -237,7 +303,7 @@ def main() -> None:
     except click.ClickException as e:
         _fail(e.format_message(), e.exit_code)
     except psycopg.Error as e:
-        _fail(f"PostgreSQL: {(e.diag.message_primary or str(e)).strip().splitlines()[0]}")
+        _fail(f"PostgreSQL: {first_line(e)}")
     except OSError as e:
         _fail(f"{e.filename + ': ' if e.filename else ''}{e.strerror or e}")
 

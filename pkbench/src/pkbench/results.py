@@ -11,15 +11,18 @@ import dataclasses
 import json
 import os
 import platform
+import types
+import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pkbench import __version__
-from pkbench.probes import Unavailable
-from pkbench.probes.sizes import Sizes
+from pkbench.errors import PkbenchError
 
 SCHEMA_VERSION = 1
+# The snapshot step whose sizes are kept in StrategyResult.sizes_after_prefill rather than in snapshots.
+PREFILL_SNAPSHOT = "sizes_after_prefill"
 
 # file → its columns after the common strategy,workload,repeat,elapsed_s
 TIMESERIES_COLUMNS: dict[str, tuple[str, ...]] = {
@@ -30,6 +33,24 @@ TIMESERIES_COLUMNS: dict[str, tuple[str, ...]] = {
     "sizes": ("relation", "bytes"),
 }
 COMMON_COLUMNS = ("strategy", "workload", "repeat", "elapsed_s")
+
+
+@dataclass(frozen=True)
+class Unavailable:
+    """A figure a probe could not measure on this server, and why."""
+
+    metric: str
+    reason: str
+
+
+@dataclass
+class Sizes:
+    """The table, each of its indexes, the primary key, and the total (bytes)."""
+
+    table_bytes: int
+    primary_key_bytes: int | None
+    total_bytes: int
+    indexes: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -102,6 +123,26 @@ class StrategyResult:
     # Density step name → {relation: pgstatindex / pgstattuple figures} (the bloat scenario).
     density: dict[str, dict[str, Any]] = field(default_factory=dict)
     unavailable: list[Unavailable] = field(default_factory=list)
+
+    def record_sizes(self, step: str, sizes: Sizes) -> None:
+        """A snapshot step's sizes: the prefill snapshot has a field of its own, the others are by name."""
+        if step == PREFILL_SNAPSHOT:
+            self.sizes_after_prefill = sizes
+        else:
+            self.snapshots[step] = sizes
+
+
+def status_of(strategy: StrategyResult | dict[str, Any]) -> str:
+    """ok, failed or skipped, of a strategy measured once or combined over repeats."""
+    return str(strategy["status"] if isinstance(strategy, dict) else strategy.status)
+
+
+def name_of(strategy: StrategyResult | dict[str, Any]) -> str:
+    return str(strategy["name"] if isinstance(strategy, dict) else strategy.name)
+
+
+def error_of(strategy: StrategyResult | dict[str, Any]) -> str:
+    return str((strategy.get("error") if isinstance(strategy, dict) else strategy.error) or "")
 
 
 def machine() -> dict[str, Any]:
@@ -182,6 +223,74 @@ def write(out_dir: Path, run: RunResult) -> None:
     _replace(out_dir / "results.json", json.dumps(run.to_json(), indent=2) + "\n")
 
 
-def load(out_dir: Path) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((out_dir / "results.json").read_text())
+def load(out_dir: Path) -> RunResult:
+    """The run a results directory holds, as the typed objects the run wrote (series stay in their CSVs)."""
+    return from_json(load_json(out_dir))
+
+
+def load_json(out_dir: Path) -> dict[str, Any]:
+    """results.json of a results directory, refused in one line when this pkbench cannot read its version."""
+    path = out_dir / "results.json"
+    try:
+        data: dict[str, Any] = json.loads(path.read_text())
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise PkbenchError(f"{path}: not a results.json ({e})") from e
+    return checked(data, path)
+
+
+def from_json(data: dict[str, Any]) -> RunResult:
+    """The typed run of a checked results.json; a strategy combined over repeats stays as written."""
+    run = RunResult(
+        command=list(data.get("command") or []),
+        started_at=str(data.get("started_at")),
+        scenario=dict(data.get("scenario") or {}),
+        server=dict(data.get("server") or {}),
+        machine=dict(data.get("machine") or {}),
+        target=dict(data.get("target") or {}),
+        finished_at=data.get("finished_at"),
+    )
+    run.strategies = [
+        s if "repeats" in s else _typed(StrategyResult, s) for s in data.get("strategies") or []
+    ]
+    return run
+
+
+def _typed(cls: type[Any], data: dict[str, Any]) -> Any:
+    hints = typing.get_type_hints(cls)
+    return cls(
+        **{f.name: _value(hints[f.name], data[f.name]) for f in dataclasses.fields(cls) if f.name in data}
+    )
+
+
+def _value(hint: Any, value: Any) -> Any:
+    if value is None:
+        return None
+    origin, arguments = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        classes = [a for a in arguments if isinstance(a, type) and dataclasses.is_dataclass(a)]
+        if classes and isinstance(value, dict):
+            return _typed(classes[0], value)
+        inner = [a for a in arguments if a is not type(None)]
+        return _value(inner[0], value) if len(inner) == 1 else value
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint) and isinstance(value, dict):
+        return _typed(hint, value)
+    if origin is list:
+        return [_value(arguments[0], v) for v in value]
+    if origin is dict and len(arguments) == 2:
+        return {k: _value(arguments[1], v) for k, v in value.items()}
+    return value
+
+
+def checked(data: Any, where: Path | str) -> dict[str, Any]:
+    """The results of one run, if their schema_version is the one this pkbench writes."""
+    if not isinstance(data, dict):
+        raise PkbenchError(f"{where}: not a results.json (expected a JSON object)")
+    version = data.get("schema_version")
+    if version != SCHEMA_VERSION:
+        newer = isinstance(version, int) and version > SCHEMA_VERSION
+        raise PkbenchError(
+            f"{where}: schema_version {version} is {'newer than' if newer else 'not'} the version "
+            f"{SCHEMA_VERSION} this pkbench {__version__} reads"
+            + ("; upgrade pkbench to read it" if newer else "")
+        )
     return data

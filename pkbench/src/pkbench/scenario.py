@@ -2,15 +2,44 @@
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import BeforeValidator, Field
 
 from pkbench.errors import PkbenchError
+from pkbench.steps import (
+    KINDS,
+    MEASURING_STEPS,
+    TIMED_STEPS,
+    CopyStep,
+    DensityStep,
+    FillStep,
+    PgbenchStep,
+    Script,
+    SnapshotStep,
+    SqlStep,
+    Step,
+    schema,
+)
+
+__all__ = [
+    "CopyStep",
+    "DensityStep",
+    "FillStep",
+    "PgbenchStep",
+    "Scenario",
+    "Script",
+    "SnapshotStep",
+    "SqlStep",
+    "Step",
+]
 
 Value = int | float | str
 
@@ -18,83 +47,6 @@ _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 # Placeholders every SQL text may use besides the scenario's parameters.
 STRATEGY_PLACEHOLDERS = ("key_type", "key_default")
 REQUIRED_PARAMETERS = ("rows", "clients", "jobs", "duration_s")
-
-
-@dataclass(frozen=True)
-class SqlStep:
-    """Statements run one by one in autocommit (so VACUUM and CHECKPOINT work).
-
-    `if_permitted` statements run afterwards and may be refused for lack of privilege (CHECKPOINT on a server
-    given by --dsn); that is recorded as unavailable, not as a failure.
-    """
-
-    name: str
-    statements: tuple[str, ...]
-    if_permitted: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class FillStep:
-    """A batched INSERT repeated until `rows` rows are in, with a progress bar; timed as the prefill."""
-
-    name: str
-    rows_parameter: str
-    batch_parameter: str
-    statement: str
-    # When set, `rows` is the table's size after the step, not the rows it adds: successive fills then
-    # read as the sizes a study measures at (0, 1M, 5M ...), and a --rows override moves only the last.
-    total: bool = False
-
-
-@dataclass(frozen=True)
-class SnapshotStep:
-    """Record the sizes of the scenario's table and its indexes under this step's name."""
-
-    name: str
-
-
-@dataclass(frozen=True)
-class Script:
-    name: str
-    weight: int
-    sql: str
-
-
-@dataclass(frozen=True)
-class PgbenchStep:
-    """A measured workload: pgbench runs the weighted scripts while the probes sample the server."""
-
-    name: str
-    description: str
-    scripts: tuple[Script, ...]
-    # With pg_walinspect: the window's WAL split into full-page images and records, page splits, and the
-    # distinct blocks and splits of these relations (None: not inspected).
-    wal_inspect: tuple[str, ...] | None = None
-
-
-@dataclass(frozen=True)
-class DensityStep:
-    """Record pgstatindex of `indexes` and pgstattuple of `tables` under this step's name."""
-
-    name: str
-    indexes: tuple[str, ...]
-    tables: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class CopyStep:
-    """COPY rows into a table from the client (the rows come from `source`, a query); timed."""
-
-    name: str
-    source: str
-    target: str
-
-
-Step = SqlStep | FillStep | SnapshotStep | PgbenchStep | DensityStep | CopyStep
-# Steps that produce figures of their own: a scenario needs at least one.
-MEASURING_STEPS = (PgbenchStep, DensityStep)
-# Steps whose duration lands in step_durations_s.
-TIMED_STEPS = (SqlStep, FillStep, CopyStep)
 
 
 @dataclass(frozen=True)
@@ -114,131 +66,75 @@ class SummarySpec:
         return {"insert": self.insert, "timed": list(self.timed), "size": self.size}
 
 
+def _parameters(value: object) -> object:
+    if not isinstance(value, dict):
+        raise ValueError("must be a table")
+    for key, item in value.items():
+        if not isinstance(item, int | float | str) or isinstance(item, bool):
+            raise ValueError(f"parameter {key!r} must be a number or a string")
+        if isinstance(item, float) and not math.isfinite(item):
+            raise ValueError(f"parameter {key!r} must be a finite number")
+    return value
+
+
+def _setting_values(value: object) -> object:
+    if not isinstance(value, dict) or not all(isinstance(v, str | int | float) for v in value.values()):
+        raise ValueError("must be a table of strings and numbers")
+    return {str(k): str(v) for k, v in value.items()}
+
+
+def _steps(value: object) -> object:
+    if not isinstance(value, list) or not value or not all(isinstance(t, dict) for t in value):
+        raise ValueError("must be a non-empty list of [[steps]] tables")
+    return value
+
+
 SUMMARY_KEYS = ("insert", "timed", "size")
 
 
-def _summary(where: str, data: Any, steps: list[Step]) -> SummarySpec:
-    if not isinstance(data, dict):
-        raise PkbenchError(f"{where}: [summary] must be a table")
-    unknown = sorted(set(data) - set(SUMMARY_KEYS))
-    if unknown:
-        raise PkbenchError(
-            f"{where}: [summary] has unknown key(s) {', '.join(unknown)} (known: {', '.join(SUMMARY_KEYS)})"
-        )
+class SummarySchema(schema.Strict):
+    insert: schema.Text | None = None
+    timed: list[schema.Text] = Field(default_factory=list)
+    size: schema.Text | None = None
+
+
+class ScenarioFile(schema.Strict):
+    """A scenario file's top level; each [[steps]] table is checked by its kind's own Schema."""
+
+    name: schema.Text
+    description: str = ""
+    table: schema.Text = "records"
+    strategies: list[schema.Text] = Field(default_factory=lambda: ["bigint", "uuid-v4"])
+    parameters: Annotated[dict[str, int | float | str], BeforeValidator(_parameters)] = Field(
+        default_factory=dict
+    )
+    limits: Annotated[dict[str, str], BeforeValidator(_setting_values)] = Field(default_factory=dict)
+    settings: Annotated[dict[str, str], BeforeValidator(_setting_values)] = Field(default_factory=dict)
+    steps: Annotated[list[dict[str, Any]], BeforeValidator(_steps)]
+    summary: SummarySchema = Field(default_factory=SummarySchema)
+
+
+def _summary(where: str, spec: SummarySchema, steps: list[Step]) -> SummarySpec:
     by_name = {step.name: step for step in steps}
 
-    def step_of(key: str, name: object, kinds: tuple[type, ...], what: str) -> str:
-        if not isinstance(name, str) or not isinstance(by_name.get(name), kinds):
+    def step_of(key: str, name: str, kinds: tuple[type, ...], what: str) -> str:
+        if not isinstance(by_name.get(name), kinds):
             raise PkbenchError(
                 f"{where}: [summary] {key} must name a {what} step of this scenario (got {name!r})"
             )
         return name
 
     fills = [step.name for step in steps if isinstance(step, FillStep)]
-    insert = step_of("insert", data["insert"], (FillStep,), "fill") if "insert" in data else None
-    timed = data.get("timed", [])
-    if not isinstance(timed, list):
-        raise PkbenchError(f"{where}: [summary] timed must be a list of step names")
+    insert = step_of("insert", spec.insert, (FillStep,), "fill") if spec.insert is not None else None
     return SummarySpec(
         insert=insert or (fills[0] if fills else None),
-        timed=tuple(step_of("timed", name, TIMED_STEPS, "sql, fill or copy") for name in timed),
-        size=step_of("size", data["size"], (SnapshotStep,), "snapshot") if "size" in data else None,
+        timed=tuple(step_of("timed", name, TIMED_STEPS, "sql, fill or copy") for name in spec.timed),
+        size=step_of("size", spec.size, (SnapshotStep,), "snapshot") if spec.size is not None else None,
     )
 
 
-def _text(where: str, table: Mapping[str, Any], key: str, default: str | None = None) -> str:
-    value = table.get(key, default)
-    if not isinstance(value, str) or not value:
-        raise PkbenchError(f"{where}: '{key}' must be a non-empty string")
-    return value
-
-
-def _sql_step(where: str, table: Mapping[str, Any]) -> Step:
-    statements = table.get("statements", [])
-    if_permitted = table.get("if_permitted", [])
-    for key, value in (("statements", statements), ("if_permitted", if_permitted)):
-        if not isinstance(value, list) or not all(isinstance(s, str) for s in value):
-            raise PkbenchError(f"{where}: '{key}' must be a list of SQL strings")
-    if not statements and not if_permitted:
-        raise PkbenchError(f"{where}: 'statements' must be a non-empty list of SQL strings")
-    return SqlStep(_text(where, table, "name"), tuple(statements), tuple(if_permitted))
-
-
-def _fill_step(where: str, table: Mapping[str, Any]) -> Step:
-    total = table.get("total", False)
-    if not isinstance(total, bool):
-        raise PkbenchError(f"{where}: 'total' must be true or false")
-    return FillStep(
-        _text(where, table, "name"),
-        _text(where, table, "rows", "rows"),
-        _text(where, table, "batch_rows", "batch_rows"),
-        _text(where, table, "statement"),
-        total,
-    )
-
-
-def _names(where: str, table: Mapping[str, Any], key: str) -> tuple[str, ...]:
-    value = table.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
-        raise PkbenchError(f"{where}: '{key}' must be a list of relation names")
-    return tuple(value)
-
-
-def _density_step(where: str, table: Mapping[str, Any]) -> Step:
-    step = DensityStep(
-        _text(where, table, "name"), _names(where, table, "indexes"), _names(where, table, "tables")
-    )
-    if not step.indexes and not step.tables:
-        raise PkbenchError(f"{where}: name at least one of 'indexes' or 'tables'")
-    return step
-
-
-def _copy_step(where: str, table: Mapping[str, Any]) -> Step:
-    target = _text(where, table, "target")
-    if not re.match(r"(?is)^\s*COPY\s.*\sFROM\s+STDIN\b", target):
-        raise PkbenchError(f"{where}: 'target' must be a COPY ... FROM STDIN statement")
-    return CopyStep(_text(where, table, "name"), _text(where, table, "source"), target)
-
-
-def _snapshot_step(where: str, table: Mapping[str, Any]) -> Step:
-    return SnapshotStep(_text(where, table, "name"))
-
-
-def _pgbench_step(where: str, table: Mapping[str, Any]) -> Step:
-    raw = table.get("scripts")
-    if not isinstance(raw, list) or not raw:
-        raise PkbenchError(f"{where}: 'scripts' must be a non-empty list of {{name, weight, sql}} tables")
-    scripts = []
-    for i, entry in enumerate(raw, 1):
-        if not isinstance(entry, dict):
-            raise PkbenchError(f"{where}, script #{i}: expected a table {{name, weight, sql}}")
-        weight = entry.get("weight", 1)
-        if not isinstance(weight, int) or weight < 1:
-            raise PkbenchError(f"{where}, script #{i}: 'weight' must be a positive integer")
-        scripts.append(
-            Script(
-                _text(f"{where}, script #{i}", entry, "name"),
-                weight,
-                _text(f"{where}, script #{i}", entry, "sql"),
-            )
-        )
-    if len({s.name for s in scripts}) != len(scripts):
-        raise PkbenchError(f"{where}: script names must differ")
-    wal_inspect = _names(where, table, "wal_inspect") if "wal_inspect" in table else None
-    return PgbenchStep(
-        _text(where, table, "name"), str(table.get("description", "")), tuple(scripts), wal_inspect
-    )
-
-
-# One place to add a step kind: its parser here and its handler in runner.STEP_HANDLERS.
-STEP_KINDS: dict[str, Callable[[str, Mapping[str, Any]], Step]] = {
-    "sql": _sql_step,
-    "fill": _fill_step,
-    "snapshot": _snapshot_step,
-    "pgbench": _pgbench_step,
-    "density": _density_step,
-    "copy": _copy_step,
-}
+# The step kinds and their parsers live in pkbench.steps (STEP_KINDS is kept for readers of this module).
+STEP_KINDS = {name: kind.parse for name, kind in KINDS.items()}
 
 
 @dataclass(frozen=True)
@@ -286,7 +182,7 @@ class Scenario:
                 raise PkbenchError(f"scenario {self.name}: parameter {name!r} must not be negative")
         known = set(self.parameters) | set(STRATEGY_PLACEHOLDERS)
         for step in self.steps:
-            for text in _texts(step):
+            for text in step.texts():
                 extra = {"batch"} if isinstance(step, FillStep) else set()
                 unknown = set(_PLACEHOLDER.findall(text)) - known - extra
                 if unknown:
@@ -323,60 +219,32 @@ class Scenario:
         return _PLACEHOLDER.sub(substitute, text)
 
 
-def _texts(step: Step) -> list[str]:
-    if isinstance(step, SqlStep):
-        return [*step.statements, *step.if_permitted]
-    if isinstance(step, FillStep):
-        return [step.statement]
-    if isinstance(step, PgbenchStep):
-        return [s.sql for s in step.scripts]
-    if isinstance(step, CopyStep):
-        return [step.source, step.target]
-    return []
-
-
 def parse(text: str, source: str) -> Scenario:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise PkbenchError(f"scenario {source}: {e}") from e
     where = f"scenario {source}"
-    name = _text(where, data, "name")
-    steps_raw = data.get("steps")
-    if not isinstance(steps_raw, list) or not steps_raw:
-        raise PkbenchError(f"{where}: needs a list of [[steps]]")
+    checked = schema.validate(ScenarioFile, where, data)
     steps = []
-    for i, table in enumerate(steps_raw, 1):
-        kind = table.get("kind") if isinstance(table, dict) else None
-        parser = STEP_KINDS.get(kind) if isinstance(kind, str) else None
-        if parser is None:
+    for i, table in enumerate(checked.steps, 1):
+        kind = KINDS.get(str(table.get("kind")))
+        if kind is None:
             raise PkbenchError(
-                f"{where}, step #{i}: 'kind' must be one of {', '.join(STEP_KINDS)} (got {kind!r})"
+                f"{where}, step #{i}: 'kind' must be one of {', '.join(KINDS)} (got {table.get('kind')!r})"
             )
-        steps.append(parser(f"{where}, step #{i}", table))
-    sections: dict[str, dict[str, Any]] = {}
-    for section in ("parameters", "limits", "settings"):
-        value = data.get(section, {})
-        if not isinstance(value, dict):
-            raise PkbenchError(f"{where}: [{section}] must be a table")
-        sections[section] = value
-    for key, value in sections["parameters"].items():
-        if not isinstance(value, int | float | str) or isinstance(value, bool):
-            raise PkbenchError(f"{where}: parameter {key!r} must be a number or a string")
-    strategies = data.get("strategies", ["bigint", "uuid-v4"])
-    if not isinstance(strategies, list) or not all(isinstance(s, str) for s in strategies):
-        raise PkbenchError(f"{where}: 'strategies' must be a list of strategy names")
+        steps.append(kind.parse(f"{where}, step #{i}", table))
     scenario = Scenario(
-        name=name,
-        description=str(data.get("description", "")),
+        name=checked.name,
+        description=checked.description,
         source=source,
-        table=_text(where, data, "table", "records"),
-        strategies=tuple(strategies),
-        parameters=dict(sections["parameters"]),
-        limits={str(k): str(v) for k, v in sections["limits"].items()},
-        settings={str(k): str(v) for k, v in sections["settings"].items()},
+        table=checked.table,
+        strategies=tuple(checked.strategies),
+        parameters=dict(checked.parameters),
+        limits=dict(checked.limits),
+        settings=dict(checked.settings),
         steps=tuple(steps),
-        summary=_summary(where, data.get("summary", {}), steps),
+        summary=_summary(where, checked.summary, steps),
     )
     scenario.validate()
     return scenario
@@ -398,8 +266,27 @@ def load(name_or_path: str) -> Scenario:
             text = path.read_text()
         except OSError as e:
             raise PkbenchError(f"cannot read scenario {path}: {e.strerror}") from e
+        except UnicodeDecodeError as e:
+            raise PkbenchError(f"scenario {path}: not a TOML text file ({e.reason} at byte {e.start})") from e
         return parse(text, str(path))
     raise PkbenchError(
         f"unknown scenario {name_or_path!r} (built in: {', '.join(builtin_names())}; "
         "or give a path to a .toml file)"
     )
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of scenario files (docs/scenario.schema.json), from the models that check them."""
+    document = ScenarioFile.model_json_schema()
+    kinds = [kind.schema.model_json_schema() for kind in KINDS.values()]
+    definitions = document.setdefault("$defs", {})
+    for kind_schema in kinds:
+        definitions.update(kind_schema.pop("$defs", {}))
+    document["properties"]["steps"] = {
+        "type": "array",
+        "minItems": 1,
+        "items": {"oneOf": kinds},
+        "description": "The steps run for each strategy, in order; `kind` picks the step's schema.",
+    }
+    document["title"] = "pkbench scenario"
+    return document

@@ -16,6 +16,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from pkbench.metrics import STRATEGY_METRICS, WORKLOAD_METRICS, Metric, key_index
+from pkbench.results import PREFILL_SNAPSHOT
 from pkbench.units import binary_size
 
 MISSING = "\u2013"
@@ -29,27 +31,32 @@ SAME_SIZE = "same size"
 JSON = Mapping[str, Any]
 
 
-def _number(n: float | None, digits: int = 0) -> str:
-    return MISSING if n is None else f"{n:,.{digits}f}"
+def _number(n: float | None, digits: int = 0) -> str | None:
+    return None if n is None else f"{n:,.{digits}f}"
 
 
-def _seconds(n: float | None) -> str:
+def _seconds(n: float | None) -> str | None:
     if n is None:
-        return MISSING
+        return None
     # A fill of a few thousand rows takes milliseconds: "0.0 s" would read as nothing measured.
     return f"{n:.2f} s" if n < 1 else f"{n:,.1f} s"
 
 
 def _relative(this: float, other: float, better: str, worse: str, same: str) -> str:
-    """'10% faster' when `this` is smaller than `other` (time, size); the percentage is of the smaller."""
+    """'10% faster' when `this` is smaller than `other` (time, size), as a share of `other`.
+
+    "x% smaller" is 1 - this/other: half the size is "50% smaller". "x% slower/larger" is this/other - 1,
+    and from twice the other on it is said as a ratio ("3.0x larger"), which reads better than "200%".
+    """
     if this <= 0 or other <= 0:
         return ""
     if abs(this - other) / max(this, other) < SAME_WITHIN:
         return same
-    ratio = max(this, other) / min(this, other)
-    # "3.0x slower" reads better than "200% slower" once one takes twice the other.
+    if this < other:
+        return f"{(1 - this / other) * 100:.0f}% {better}"
+    ratio = this / other
     amount = f"{ratio:.1f}{TIMES}" if ratio >= 2 else f"{(ratio - 1) * 100:.0f}%"
-    return f"{amount} {better if this < other else worse}"
+    return f"{amount} {worse}"
 
 
 @dataclass(frozen=True)
@@ -82,12 +89,17 @@ class Headline:
     def size(self, strategy: JSON) -> tuple[str | None, float | None]:
         """(where the size was taken, total bytes of table and indexes) for the size column."""
         if self.size_step:
-            if self.size_step == "sizes_after_prefill":
-                sizes = strategy.get("sizes_after_prefill")
-            else:
-                sizes = (strategy.get("snapshots") or {}).get(self.size_step)
-            return self.size_step, _total(sizes)
+            return self.size_step, _total(sizes_at(strategy, self.size_step))
         return final_size_of(strategy)
+
+
+def sizes_at(strategy: JSON, step: str) -> JSON | None:
+    """The sizes a snapshot step recorded (the prefill snapshot is kept apart from the others)."""
+    if step == PREFILL_SNAPSHOT:
+        found = strategy.get(PREFILL_SNAPSHOT)
+    else:
+        found = (strategy.get("snapshots") or {}).get(step)
+    return found if isinstance(found, dict) else None
 
 
 def _measured(results: JSON) -> list[JSON]:
@@ -109,8 +121,8 @@ def final_size_of(strategy: JSON) -> tuple[str | None, float | None]:
     for name, sizes in reversed(list((strategy.get("snapshots") or {}).items())):
         if _total(sizes):
             return name, _total(sizes)
-    total = _total(strategy.get("sizes_after_prefill"))
-    return ("sizes_after_prefill", total) if total else (None, None)
+    total = _total(strategy.get(PREFILL_SNAPSHOT))
+    return (PREFILL_SNAPSHOT, total) if total else (None, None)
 
 
 def _seconds_per_row(strategy: JSON) -> float | None:
@@ -137,13 +149,6 @@ def comparison(this: JSON, other: JSON, headline: Headline) -> str:
     return f"{' and '.join(sames)} as {other['name']}" if sames else ""
 
 
-def _key_index(strategy: JSON) -> str | None:
-    """The primary key's index, else the table's only index (the wal scenario's unique index)."""
-    indexes = list((strategy.get("sizes_after_prefill") or {}).get("indexes") or {})
-    keys = [name for name in indexes if name.endswith("_pkey")]
-    return keys[0] if keys else indexes[0] if len(indexes) == 1 else None
-
-
 def _inserted(measured: Sequence[JSON]) -> bool:
     """Whether the headlined fill inserted rows (a fill that tops the table up may have had nothing to do)."""
     return any((s.get("prefill") or {}).get("rows") for s in measured)
@@ -159,6 +164,13 @@ def _insert_header(measured: Sequence[JSON]) -> tuple[str, bool]:
 
 
 def rows(results: JSON) -> tuple[list[str], list[list[str]]]:
+    """The table as text: a figure not measured is a dash."""
+    header, table = cells(results)
+    return header, [[MISSING if cell is None else cell for cell in row] for row in table]
+
+
+def cells(results: JSON) -> tuple[list[str], list[list[str | None]]]:
+    """The table's header and cells; None where the figure was not measured (the report says why)."""
     headline = Headline.of(results)
     strategies: Sequence[JSON] = results.get("strategies", [])
     measured = _measured(results)
@@ -166,7 +178,7 @@ def rows(results: JSON) -> tuple[list[str], list[list[str]]]:
     insert_header, counts_differ = _insert_header(measured)
     # The first workload's window shows the cache pressure of the inserts (the later ones share the cache).
     first = headline.workloads[0] if headline.workloads else ""
-    index = next((i for i in map(_key_index, measured) if i), None)
+    index = next((i for i in map(key_index, measured) if i), None)
     size_where = next((where for where, _ in map(headline.size, measured) if where), None)
     bigint = next((s for s in measured if s["name"] == BASELINE), None)
     header = [
@@ -186,17 +198,17 @@ def rows(results: JSON) -> tuple[list[str], list[list[str]]]:
         "Compared with the one before",
         *(["Compared with bigint"] if bigint else []),
     ]
-    table: list[list[str]] = []
+    table: list[list[str | None]] = []
     previous: JSON | None = None
     for s in strategies:
         if s.get("status") != "ok":
             table.append([s["name"], f"{s.get('status')}: {s.get('error') or ''}", *[""] * (len(header) - 2)])
             continue
-        row = [s["name"]]
+        row: list[str | None] = [s["name"]]
         if with_prefill:
             prefill = s.get("prefill") or {}
             time = _seconds(prefill.get("duration_s") if prefill.get("rows") else None)
-            if counts_differ and time != MISSING:
+            if counts_differ and time is not None:
                 time += f" ({prefill['rows']:,} rows)"
             row += [time, _number(prefill.get("rows_per_s") if prefill.get("rows") else None)]
         durations = s.get("step_durations_s") or {}
@@ -208,12 +220,12 @@ def rows(results: JSON) -> tuple[list[str], list[list[str]]]:
             hit = (window.get("hit_ratio") or {}).get(index) if index else None
             wal = window.get("wal_bytes_per_transaction")
             row += [
-                MISSING if hit is None else f"{hit * 100:.1f}%",
-                MISSING if wal is None else f"{wal:,.0f} B",
+                None if hit is None else f"{hit * 100:.1f}%",
+                None if wal is None else f"{wal:,.0f} B",
             ]
         size = headline.size(s)[1]
         row += [
-            MISSING if size is None else binary_size(size),
+            None if size is None else binary_size(size),
             comparison(s, previous, headline) if previous else "",
         ]
         if bigint:
@@ -276,7 +288,45 @@ def markdown(results: JSON) -> str:
     ]
     lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in table]
     lines += ["", _notes(results, headline), ""]
+    lines += _figures(results)
     return "\n".join(lines)
+
+
+def _figures(results: JSON) -> list[str]:
+    """Every figure of the metric registry, one table per workload and one per strategy figure."""
+    measured = _measured(results)
+    scopes: list[tuple[str, str, list[Metric]]] = [
+        (f"Workload {name}", name, WORKLOAD_METRICS) for name in Headline.of(results).workloads
+    ]
+    scopes.append(("Per strategy", "", STRATEGY_METRICS))
+    lines = []
+    for title, workload, metrics in scopes:
+        header = ["Strategy", *(f"{m.title} ({m.unit})" for m in metrics)]
+        rows = []
+        for strategy in measured:
+            found = next((w for w in strategy.get("workloads") or [] if w.get("name") == workload), None)
+            if workload and found is None:
+                continue
+            cells = [m.read(dict(strategy), found or {}) for m in metrics]
+            rows.append(
+                [
+                    strategy["name"],
+                    *(
+                        MISSING if c.value is None else m.fmt.format(c.value)
+                        for m, c in zip(metrics, cells, strict=True)
+                    ),
+                ]
+            )
+        if rows:
+            lines += [
+                f"## {title}",
+                "",
+                "| " + " | ".join(header) + " |",
+                "|" + "|".join("---" for _ in header) + "|",
+            ]
+            lines += ["| " + " | ".join(row) + " |" for row in rows]
+            lines.append("")
+    return lines
 
 
 def write(out_dir: Path, results: JSON) -> Path:

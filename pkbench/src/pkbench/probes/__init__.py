@@ -6,14 +6,6 @@ A probe that cannot measure on this server (no privilege, missing extension) say
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import psycopg
 
 Connection = psycopg.Connection[tuple[object, ...]]
-
-
-@dataclass(frozen=True)
-class Unavailable:
-    metric: str
-    reason: str

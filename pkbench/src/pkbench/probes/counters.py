@@ -6,7 +6,9 @@ from dataclasses import dataclass, field
 
 import psycopg
 
-from pkbench.probes import Connection, Unavailable
+from pkbench.errors import first_line
+from pkbench.probes import Connection
+from pkbench.results import Unavailable
 
 
 @dataclass
@@ -37,7 +39,7 @@ def _read_wal(conn: Connection, snapshot: Snapshot) -> None:
         snapshot.wal_bytes, snapshot.wal_records, snapshot.wal_fpi = (int(str(v)) for v in row)
     except psycopg.Error as e:
         for metric in ("wal_records", "wal_fpi"):
-            snapshot.unavailable.append(Unavailable(metric, f"pg_stat_wal: {e.diag.message_primary or e}"))
+            snapshot.unavailable.append(Unavailable(metric, f"pg_stat_wal: {first_line(e)}"))
     try:
         row = conn.execute("SELECT pg_current_wal_lsn()::text").fetchone()
         snapshot.wal_lsn = str(row[0]) if row else None

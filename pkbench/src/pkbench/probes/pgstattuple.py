@@ -14,6 +14,8 @@ from typing import Any
 
 import psycopg
 
+from pkbench.errors import first_line
+
 
 class PgstattupleUnavailable(Exception):
     """pgstattuple cannot be used here (missing extension or no privilege)."""
@@ -31,8 +33,7 @@ def _row(conn: psycopg.Connection[Any], sql: str, relation: str) -> dict[str, An
         conn.execute("CREATE EXTENSION IF NOT EXISTS pgstattuple")
         cursor = conn.execute(sql, {"relation": relation})
     except psycopg.Error as error:
-        message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise PgstattupleUnavailable(f"pgstattuple on {relation}: {message}") from error
+        raise PgstattupleUnavailable(f"pgstattuple on {relation}: {first_line(error)}") from error
     row = cursor.fetchone()
     assert row is not None and cursor.description is not None
     return {column.name: value for column, value in zip(cursor.description, row, strict=True)}

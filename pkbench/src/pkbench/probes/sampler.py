@@ -11,7 +11,9 @@ from types import TracebackType
 import psycopg
 
 from pkbench.cluster import ConnectionInfo
-from pkbench.probes import Unavailable, activity, buffercache, sizes
+from pkbench.errors import first_line
+from pkbench.probes import activity, buffercache, sizes
+from pkbench.results import Unavailable
 
 # Wait events are cheap to read and bursty, so they are sampled more often than the buffer cache.
 WAIT_EVENT_INTERVAL_S = 1.0
@@ -101,9 +103,7 @@ class Sampler:
                 self.busy_s += time.monotonic() - now
             except psycopg.Error as e:
                 # The server went away or refused: the runner notices and reports; stop quietly here.
-                self.unavailable.append(
-                    Unavailable("timeseries", f"sampling stopped: {e.diag.message_primary or e}")
-                )
+                self.unavailable.append(Unavailable("timeseries", f"sampling stopped: {first_line(e)}"))
                 return
             self._stop.wait(min(WAIT_EVENT_INTERVAL_S, self.interval_s))
 

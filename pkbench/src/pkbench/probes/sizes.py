@@ -2,17 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from pkbench.probes import Connection
-
-
-@dataclass
-class Sizes:
-    table_bytes: int
-    primary_key_bytes: int | None
-    total_bytes: int
-    indexes: dict[str, int] = field(default_factory=dict)
+from pkbench.results import Sizes
 
 
 def table_sizes(conn: Connection, schema: str, table: str) -> Sizes:

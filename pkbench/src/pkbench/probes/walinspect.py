@@ -19,6 +19,8 @@ from typing import Any
 
 import psycopg
 
+from pkbench.errors import first_line
+
 # nbtree's split records, by pg_walinspect's record_type name; the same names from PostgreSQL 15 to 18.
 BTREE_SPLIT_RECORDS = ("SPLIT_L", "SPLIT_R")
 
@@ -120,7 +122,7 @@ class WalWindow:
             self.conn.execute("CREATE EXTENSION IF NOT EXISTS pg_walinspect")
             self.conn.execute("SELECT pg_create_physical_replication_slot(%s, true, true)", (self.slot_name,))
         except psycopg.Error as error:
-            raise WalInspectUnavailable(f"pg_walinspect window: {_first_line(error)}") from error
+            raise WalInspectUnavailable(f"pg_walinspect window: {first_line(error)}") from error
         self._slot_held = True
         self.start_lsn = str(_scalar(self.conn, "SELECT pg_current_wal_lsn()"))
         return self
@@ -167,7 +169,7 @@ class WalWindow:
             records, record_bytes, fpi_bytes, splits = row
             blocks, splits_by_relation = self._per_relation(bounds, label_by_filenode)
         except psycopg.Error as error:
-            raise WalInspectUnavailable(f"pg_walinspect: {_first_line(error)}") from error
+            raise WalInspectUnavailable(f"pg_walinspect: {first_line(error)}") from error
         return WalInspection(
             start_lsn=self.start_lsn,
             end_lsn=end_lsn,
@@ -202,7 +204,3 @@ class WalWindow:
             blocks[label_by_filenode[filenode]] = block_count
             splits[label_by_filenode[filenode]] = split_count
         return blocks, splits
-
-
-def _first_line(error: psycopg.Error) -> str:
-    return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__

@@ -13,61 +13,15 @@ from dataclasses import dataclass
 
 import plotly.graph_objects as go
 
+from pkbench.metrics import JSON, STRATEGY_METRICS, WORKLOAD_METRICS, Figure, Metric, compared, figure
 from pkbench.report import charts, render, steps
-from pkbench.report.loading import JSON, Figure, Run, figure, nested_figure, workload_of
+from pkbench.report.loading import Run, workload_of
 from pkbench.report.palette import strategy_colors
 from pkbench.report.tables import NA, relative, signed_percent
-from pkbench.units import MIB
 
 LARGE_CHANGE = 0.10
 RUN_PATTERNS = ("", "/", ".", "x", "\\", "+", "-", "|")
 RUN_DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
-
-
-@dataclass(frozen=True)
-class Metric:
-    """A figure compared across runs, read from a strategy and one of its workloads (empty per strategy)."""
-
-    key: str
-    title: str
-    unit: str
-    higher_is_better: bool
-    read: Callable[[JSON, JSON], Figure]
-
-
-def workload_figure(key: str, scale: float = 1.0) -> Callable[[JSON, JSON], Figure]:
-    def read(_: JSON, workload: JSON) -> Figure:
-        found = figure(workload, key)
-        return found if found.value is None else Figure(found.value * scale)
-
-    return read
-
-
-def workload_nested_figure(group: str, key: str, scale: float = 1.0) -> Callable[[JSON, JSON], Figure]:
-    def read(_: JSON, workload: JSON) -> Figure:
-        found = nested_figure(workload, group, key)
-        return found if found.value is None else Figure(found.value * scale)
-
-    return read
-
-
-def primary_key_hit_ratio(strategy: JSON, workload: JSON) -> Figure:
-    """Hit ratio of the primary key index, found by the index name the run's sizes give it."""
-    ratios = workload.get("hit_ratio")
-    if not isinstance(ratios, dict):
-        return figure(workload, "hit_ratio")
-    sizes = strategy.get("sizes_after_prefill")
-    indexes = (sizes or {}).get("indexes") if isinstance(sizes, dict) else None
-    names = [name for name in indexes or {} if str(name).endswith("_pkey") and name in ratios]
-    if not names:
-        return Figure(None, "no primary key among the hit ratios")
-    found = nested_figure(workload, "hit_ratio", names[0])
-    return found if found.value is None else Figure(found.value * 100.0)
-
-
-def prefill_seconds(strategy: JSON, _: JSON) -> Figure:
-    prefill = strategy.get("prefill")
-    return figure(prefill if isinstance(prefill, dict) else None, "duration_s")
 
 
 def step_seconds(step: str) -> Callable[[JSON, JSON], Figure]:
@@ -93,7 +47,7 @@ def leaf_density(stage: str, index: str) -> Callable[[JSON, JSON], Figure]:
 
 def strategy_metrics(runs: list[Run]) -> list[Metric]:
     """Per-strategy figures worth comparing: prefill time, then whatever scenario steps recorded."""
-    metrics = [Metric("prefill", "prefill time", "s", False, prefill_seconds)]
+    metrics = compared(STRATEGY_METRICS)
     step_names: list[str] = []
     densities: list[tuple[str, str]] = []
     for run in runs:
@@ -120,24 +74,6 @@ def strategy_metrics(runs: list[Run]) -> list[Metric]:
         for stage, index in densities
     ]
     return metrics
-
-
-WORKLOAD_METRICS = (
-    Metric("tps", "TPS", "tps", True, workload_figure("tps")),
-    Metric("p95", "latency p95", "ms", False, workload_nested_figure("latency_ms", "p95")),
-    Metric("wal", "WAL bytes per transaction", "bytes", False, workload_figure("wal_bytes_per_transaction")),
-    Metric(
-        "fpi", "full-page images per transaction", "count", False, workload_figure("wal_fpi_per_transaction")
-    ),
-    Metric(
-        "size",
-        "total size at the end",
-        "MiB",
-        False,
-        workload_nested_figure("sizes_at_end", "total_bytes", 1 / MIB),
-    ),
-    Metric("hit", "primary key hit ratio", "%", True, primary_key_hit_ratio),
-)
 
 
 @dataclass(frozen=True)
@@ -220,7 +156,7 @@ def metric_value(run: Run, metric: Metric, strategy: str, scope: str | None) -> 
 def change_cell(value: Figure, baseline: Figure | None, metric: Metric) -> Change:
     if value.value is None:
         return Change(NA, value.reason or "not measured")
-    text = f"{value.value:,.0f}" if abs(value.value) >= 1000 else f"{value.value:.3g}"
+    text = metric.format(value.value)
     if baseline is None:
         return Change(text)
     moved = relative(value.value, baseline.value)
@@ -362,7 +298,7 @@ def render_comparison(runs: list[Run]) -> str:
     for run in runs:
         workloads += [w for w in run.workload_names() if w not in workloads]
     per_strategy = strategy_metrics(runs)
-    differences = [difference_table(runs, list(WORKLOAD_METRICS), workload) for workload in workloads]
+    differences = [difference_table(runs, compared(WORKLOAD_METRICS), workload) for workload in workloads]
     differences.append(difference_table(runs, per_strategy, None))
     sections = []
     for workload in workloads:
@@ -371,7 +307,7 @@ def render_comparison(runs: list[Run]) -> str:
         built = [tps_chart(runs, labels, workload, colors, f"chart-compare-tps-over-time-{key}")]
         built += [
             metric_chart(runs, labels, metric, workload, colors, f"chart-compare-{metric.key}-{key}")
-            for metric in WORKLOAD_METRICS
+            for metric in compared(WORKLOAD_METRICS)
         ]
         section.charts = [render.rendered(c) for c in built if c.figure is not None or c.all_notes()]
         sections.append(section)

@@ -9,6 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from pkbench.errors import PkbenchError
+from pkbench.metrics import Figure, figure, nested_figure, unavailable_reason
+from pkbench.results import PREFILL_SNAPSHOT, checked
+
+__all__ = ["Figure", "figure", "nested_figure", "unavailable_reason"]
 
 JSON = dict[str, Any]
 
@@ -18,51 +22,6 @@ SERIES_KINDS = ("tps", "buffercache", "usagecount", "wait_events", "sizes")
 
 class ResultsNotFoundError(PkbenchError):
     """The directory given to the report is not a readable pkbench results directory."""
-
-
-@dataclass(frozen=True)
-class Figure:
-    """One measured number, or why it is missing."""
-
-    value: float | None
-    reason: str | None = None
-
-    @property
-    def available(self) -> bool:
-        return self.value is not None
-
-
-def figure(obj: JSON | None, key: str) -> Figure:
-    """The number at OBJ[KEY]; when null or absent, the reason that `unavailable` of OBJ gives."""
-    if obj is None:
-        return Figure(None, "not measured")
-    value = obj.get(key)
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return Figure(None, unavailable_reason(obj, key))
-    return Figure(float(value))
-
-
-def nested_figure(obj: JSON | None, group: str, key: str) -> Figure:
-    """The number at OBJ[GROUP][KEY] (hit_ratio.records_pkey, latency_ms.p99); the reason comes from OBJ."""
-    inner = (obj or {}).get(group)
-    found = figure(inner if isinstance(inner, dict) else None, key)
-    if found.value is not None or obj is None:
-        return found
-    return Figure(None, unavailable_reason(obj, f"{group}.{key}"))
-
-
-def unavailable_reason(obj: JSON, metric: str) -> str:
-    """The reason `unavailable` of OBJ gives for METRIC or for its group (hit_ratio for hit_ratio.x)."""
-    reasons = {
-        str(entry.get("metric")): str(entry.get("reason") or "not measured")
-        for entry in obj.get("unavailable") or []
-        if isinstance(entry, dict)
-    }
-    while metric:
-        if metric in reasons:
-            return reasons[metric]
-        metric = metric.rpartition(".")[0]
-    return "not measured"
 
 
 @dataclass
@@ -116,7 +75,7 @@ class Run:
         for strategy in self.measured_strategies:
             snapshots = strategy.get("snapshots")
             if isinstance(snapshots, dict):
-                names += [str(n) for n in snapshots if n not in names and n != "sizes_after_prefill"]
+                names += [str(n) for n in snapshots if n not in names and n != PREFILL_SNAPSHOT]
         return names
 
     def size_moments(self, strategy: JSON) -> list[tuple[str, JSON | None, str]]:
@@ -129,7 +88,7 @@ class Run:
             valid = sizes if isinstance(sizes, dict) else None
             moments.append((label, valid, "" if valid else unavailable_reason(owner, key)))
 
-        add("after prefill", strategy, "sizes_after_prefill")
+        add("after prefill", strategy, PREFILL_SNAPSHOT)
         for name in self.workload_names():
             add(f"end of {name}", workload_of(strategy, name) or {}, "sizes_at_end")
         found = strategy.get("snapshots")
@@ -169,6 +128,7 @@ def load_run(directory: Path) -> Run:
         raise ResultsNotFoundError(f"{results_path}: cannot be read as JSON ({exc})") from exc
     if not isinstance(results, dict):
         raise ResultsNotFoundError(f"{results_path}: expected a JSON object at the top level")
+    results = checked(results, results_path)
     run = Run(directory=directory, results=results)
     declared = results.get("timeseries") or {}
     for kind in SERIES_KINDS:

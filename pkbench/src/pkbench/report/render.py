@@ -12,7 +12,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup
 from plotly.offline import get_plotlyjs
 
-from pkbench.report import charts, steps, tables
+from pkbench.report import charts, stacks, steps, tables
 from pkbench.report.loading import Run
 from pkbench.report.palette import strategy_colors
 from pkbench.units import binary_size
@@ -156,7 +156,7 @@ def run_sections(run: Run, colors: dict[str, str]) -> list[Section]:
             f"Workload {workload}",
             next((str(w.get("description") or "") for _, w in run.measured_in(workload)), ""),
         )
-        section.tables.append(Table(tables.WORKLOAD_HEADERS, tables.workload_rows(run, workload)))
+        section.tables.append(Table(tables.workload_headers(), tables.workload_rows(run, workload)))
         builders = [
             charts.tps_over_time(run, workload, colors, f"chart-tps-{key}"),
             charts.latency_percentiles(run, workload, colors, f"chart-latency-{key}"),
@@ -167,8 +167,8 @@ def run_sections(run: Run, colors: dict[str, str]) -> list[Section]:
         if density is not None:
             builders.append(density)
         builders += [
-            charts.stacked_over_time(run, spec, workload, colors, f"chart-{spec.kind}-{key}")
-            for spec in charts.STACKS
+            stacks.stacked_over_time(run, spec, workload, colors, f"chart-{spec.kind}-{key}")
+            for spec in stacks.STACKS
         ]
         section.charts = [rendered(chart) for chart in builders]
         sections.append(section)

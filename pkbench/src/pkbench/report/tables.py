@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pkbench import summary
-from pkbench.report.loading import JSON, Figure, Run, figure, nested_figure, unavailable_reason
+from pkbench.metrics import Metric, report_columns
+from pkbench.report.loading import JSON, Figure, Run, figure, unavailable_reason
 from pkbench.units import binary_size
 
 
@@ -61,34 +62,26 @@ class TableRow:
     cells: list[Cell] = field(default_factory=list)
 
 
-# What pkbench.summary writes for a figure it does not have.
-SUMMARY_MISSING = "\N{EN DASH}"
-
-
 def summary_table(run: Run) -> tuple[list[str], list[TableRow]]:
     """The Results Summary exactly as summary.md has it (pkbench.summary builds both)."""
-    headers, table = summary.rows(run.results)
+    headers, table = summary.cells(run.results)
     status = {str(s.get("name")): str(s.get("status", "ok")) for s in run.strategies}
     rows = []
-    for name, *texts in table:
+    for first, *texts in table:
+        name = str(first)
         cells = [
-            na("not measured; the workload tables give the reason") if t == SUMMARY_MISSING else Cell(t)
-            for t in texts
+            na("not measured; the workload tables give the reason") if t is None else Cell(t) for t in texts
         ]
         rows.append(TableRow(name, status.get(name, "ok"), cells))
     return headers, rows
 
 
-WORKLOAD_HEADERS = [
-    "strategy",
-    "transactions",
-    "failed",
-    "tps",
-    "latency mean (ms)",
-    "p95 (ms)",
-    "p99 (ms)",
-    "WAL bytes / tx",
-    "full-page images / tx",
+def workload_headers() -> list[str]:
+    """The workload table's headers: the registry's figures first, then the composite cells below."""
+    return ["strategy", *(str(m.column) for m in report_columns()), *DETAIL_HEADERS]
+
+
+DETAIL_HEADERS = [
     "full-page image bytes",
     "page splits",
     "distinct blocks in WAL",
@@ -107,13 +100,13 @@ def workload_rows(run: Run, workload: str) -> list[TableRow]:
     for name, found in run.measured_in(workload):
         spread = spreads.get(name)
 
-        def cell(path: str, fmt: str, found: JSON = found, spread: object = spread) -> Cell:
-            group, _, key = path.rpartition(".")
-            shown = formatted(nested_figure(found, group, key) if group else figure(found, key), fmt)
+        def cell(metric: Metric, found: JSON = found, spread: object = spread) -> Cell:
+            shown = formatted(metric.read({}, found), metric.fmt)
+            path = metric.path or metric.key
             bounds = spread.get(f"workloads.{workload}.{path}") if isinstance(spread, dict) else None
             if shown.missing or not isinstance(bounds, list) or len(bounds) != 2:
                 return shown
-            low, high = (fmt.format(bound) for bound in bounds)
+            low, high = (metric.fmt.format(bound) for bound in bounds)
             return Cell(f"{shown.text} ({low}\N{EN DASH}{high})")
 
         checkpoints = found.get("checkpoints")
@@ -123,16 +116,11 @@ def workload_rows(run: Run, workload: str) -> list[TableRow]:
         else:
             checkpoint_cell = na(figure(found, "checkpoints").reason)
         cells = [
-            cell("transactions", "{:,.0f}"),
-            cell("failed_transactions", "{:,.0f}"),
-            cell("tps", "{:,.1f}"),
-            cell("latency_ms.mean", "{:,.2f}"),
-            cell("latency_ms.p95", "{:,.2f}"),
-            cell("latency_ms.p99", "{:,.2f}"),
-            cell("wal_bytes_per_transaction", "{:,.0f}"),
-            cell("wal_fpi_per_transaction", "{:,.3f}"),
+            *(cell(metric) for metric in report_columns()),
             size_cell(figure(found, "wal_fpi_bytes")),
-            with_per_transaction(cell("page_splits", "{:,.0f}"), found, "page_splits_per_transaction"),
+            with_per_transaction(
+                formatted(figure(found, "page_splits"), "{:,.0f}"), found, "page_splits_per_transaction"
+            ),
             distinct_blocks(found),
             checkpoint_cell,
             sampling_cost(found),

@@ -1,0 +1,201 @@
+"""The metric registry: every figure pkbench compares, defined once.
+
+Each Metric says its key, label, unit, which direction is better, how it is read from a strategy's results
+(and one of its workloads, for per-workload figures) and how it is formatted. The exporters (summary.csv, the
+comparison's tables and charts, the report's workload table) iterate over WORKLOAD_METRICS and
+STRATEGY_METRICS: adding a figure is one entry here plus the probe that measures it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pkbench.results import PREFILL_SNAPSHOT
+from pkbench.units import MIB
+
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One measured number, or why it is missing."""
+
+    value: float | None
+    reason: str | None = None
+
+    @property
+    def available(self) -> bool:
+        return self.value is not None
+
+
+def unavailable_reason(obj: JSON, metric: str) -> str:
+    """The reason `unavailable` of OBJ gives for METRIC or for its group (hit_ratio for hit_ratio.x)."""
+    reasons = {
+        str(entry.get("metric")): str(entry.get("reason") or "not measured")
+        for entry in obj.get("unavailable") or []
+        if isinstance(entry, dict)
+    }
+    while metric:
+        if metric in reasons:
+            return reasons[metric]
+        metric = metric.rpartition(".")[0]
+    return "not measured"
+
+
+def figure(obj: JSON | None, key: str) -> Figure:
+    """The number at OBJ[KEY]; when null or absent, the reason that `unavailable` of OBJ gives."""
+    if obj is None:
+        return Figure(None, "not measured")
+    value = obj.get(key)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return Figure(None, unavailable_reason(obj, key))
+    return Figure(float(value))
+
+
+def nested_figure(obj: JSON | None, group: str, key: str) -> Figure:
+    """The number at OBJ[GROUP][KEY] (hit_ratio.records_pkey, latency_ms.p99); the reason comes from OBJ."""
+    inner = (obj or {}).get(group)
+    found = figure(inner if isinstance(inner, dict) else None, key)
+    if found.value is not None or obj is None:
+        return found
+    return Figure(None, unavailable_reason(obj, f"{group}.{key}"))
+
+
+def key_index(strategy: Mapping[str, Any]) -> str | None:
+    """The primary key's index (PostgreSQL names it <table>_pkey), else the table's only index (the wal
+    scenario's unique index): the one way every reader finds it."""
+    sizes = strategy.get(PREFILL_SNAPSHOT)
+    indexes = list((sizes.get("indexes") or {}) if isinstance(sizes, dict) else {})
+    keys = [str(name) for name in indexes if str(name).endswith("_pkey")]
+    return keys[0] if keys else str(indexes[0]) if len(indexes) == 1 else None
+
+
+Reader = Callable[[JSON, JSON], Figure]
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A figure read from a strategy and one of its workloads (an empty workload for per-strategy ones).
+
+    `path` is where a workload figure sits (latency_ms.p95), which also names its spread over repeats;
+    `column` is its header in the report's workload table (None: not shown there); `compared` puts it in
+    `compare`'s tables and charts; `fmt` formats it in tables.
+    """
+
+    key: str
+    title: str
+    unit: str
+    higher_is_better: bool
+    read: Reader
+    fmt: str = "{:,.3g}"
+    column: str | None = None
+    compared: bool = True
+    path: str | None = None
+
+    def format(self, value: float) -> str:
+        """A figure in the comparison, whatever its size: thousands grouped, else three significant digits."""
+        return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.3g}"
+
+
+def at_path(path: str, scale: float = 1.0) -> Reader:
+    """The workload's figure at PATH (tps, latency_ms.p95), scaled."""
+    group, _, key = path.rpartition(".")
+
+    def read(_: JSON, workload: JSON) -> Figure:
+        found = nested_figure(workload, group, key) if group else figure(workload, key)
+        return found if found.value is None else Figure(found.value * scale)
+
+    return read
+
+
+def workload_metric(
+    key: str,
+    title: str,
+    unit: str,
+    higher_is_better: bool,
+    path: str,
+    fmt: str,
+    column: str | None,
+    compared: bool = True,
+) -> Metric:
+    return Metric(key, title, unit, higher_is_better, at_path(path), fmt, column, compared, path)
+
+
+def primary_key_hit_ratio(strategy: JSON, workload: JSON) -> Figure:
+    """Hit ratio (%) of the key index in the workload's window."""
+    ratios = workload.get("hit_ratio")
+    if not isinstance(ratios, dict):
+        return figure(workload, "hit_ratio")
+    index = key_index(strategy)
+    if index is None or index not in ratios:
+        return Figure(None, "no primary key among the hit ratios")
+    found = nested_figure(workload, "hit_ratio", index)
+    return found if found.value is None else Figure(found.value * 100.0)
+
+
+def prefill_figure(key: str) -> Reader:
+    def read(strategy: JSON, _: JSON) -> Figure:
+        prefill = strategy.get("prefill")
+        return figure(prefill if isinstance(prefill, dict) else None, key)
+
+    return read
+
+
+# In the order the report's workload table shows them.
+WORKLOAD_METRICS: list[Metric] = [
+    workload_metric(
+        "transactions", "transactions", "count", True, "transactions", "{:,.0f}", "transactions", False
+    ),
+    workload_metric(
+        "failed", "failed transactions", "count", False, "failed_transactions", "{:,.0f}", "failed", False
+    ),
+    workload_metric("tps", "TPS", "tps", True, "tps", "{:,.1f}", "tps"),
+    workload_metric(
+        "latency-mean", "latency mean", "ms", False, "latency_ms.mean", "{:,.2f}", "latency mean (ms)", False
+    ),
+    workload_metric("p95", "latency p95", "ms", False, "latency_ms.p95", "{:,.2f}", "p95 (ms)"),
+    workload_metric("p99", "latency p99", "ms", False, "latency_ms.p99", "{:,.2f}", "p99 (ms)", False),
+    workload_metric(
+        "wal",
+        "WAL bytes per transaction",
+        "bytes",
+        False,
+        "wal_bytes_per_transaction",
+        "{:,.0f}",
+        "WAL bytes / tx",
+    ),
+    workload_metric(
+        "fpi",
+        "full-page images per transaction",
+        "count",
+        False,
+        "wal_fpi_per_transaction",
+        "{:,.3f}",
+        "full-page images / tx",
+    ),
+    Metric(
+        "size",
+        "total size at the end",
+        "MiB",
+        False,
+        at_path("sizes_at_end.total_bytes", 1 / MIB),
+        "{:,.1f}",
+        path="sizes_at_end.total_bytes",
+    ),
+    Metric("hit", "primary key hit ratio", "%", True, primary_key_hit_ratio, "{:.1f}"),
+]
+
+STRATEGY_METRICS: list[Metric] = [
+    Metric("prefill", "prefill time", "s", False, prefill_figure("duration_s"), "{:,.2f}"),
+]
+
+
+def compared(metrics: list[Metric]) -> list[Metric]:
+    return [m for m in metrics if m.compared]
+
+
+def report_columns() -> list[Metric]:
+    """The workload figures the report's workload table shows, leading its other columns."""
+    return [m for m in WORKLOAD_METRICS if m.column is not None]

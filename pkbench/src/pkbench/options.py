@@ -1,0 +1,180 @@
+"""What `pkbench run` was asked to do, checked in one place before anything is started: plan()."""
+
+from __future__ import annotations
+
+import math
+import re
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+from pkbench import cluster
+from pkbench import scenario as scenario_module
+from pkbench.errors import PkbenchError
+from pkbench.scenario import Scenario
+from pkbench.strategies import Catalog, Strategy, load_config, parse_definition
+
+_SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
+# PostgreSQL's bigint: the most rows, clients or seconds any parameter can mean.
+BIGINT_MAX = 2**63 - 1
+# The command-line option that sets a scenario parameter, to name it in a refusal.
+OPTION_OF = {
+    "rows": "--rows",
+    "clients": "--clients",
+    "jobs": "--jobs",
+    "duration_s": "--duration",
+    "sampling_interval_s": "--sample-every",
+    "warmup_s": "--warmup",
+}
+
+
+@dataclass
+class Options:
+    scenario: str = "war"
+    strategies: Sequence[str] | None = None
+    parameters: dict[str, int | float | str | None] = field(default_factory=dict)
+    out: Path | None = None
+    dsn: str | None = None
+    keep: bool = False
+    pg_bin: Path | None = None
+    port: int | None = None
+    config: Path | None = None
+    strategy_defs: Sequence[str] = ()
+    schema: str | None = None
+    command: Sequence[str] = ()
+    # Put in front of the postgres command (e.g. to start the server inside a cgroup).
+    start_wrapper: Sequence[str] = ()
+    machine_overrides: dict[str, Any] = field(default_factory=dict)
+    # The embedded server runs inside a cgroup memory limit of this many bytes (--memory-limit).
+    memory_limit_bytes: int | None = None
+    # Every strategy runs this many times, interleaved; figures are medians with their spread.
+    repeat: int = 1
+    # --set KEY=VALUE: a scenario parameter (rows, parameters.rows) or a server setting (settings.work_mem).
+    overrides: Sequence[str] = ()
+
+
+@dataclass
+class Plan:
+    """Everything checked before anything is started."""
+
+    scenario: Scenario
+    strategies: list[Strategy]
+    out_dir: Path
+    pgbench: Path
+    server_bindir: Path | None
+
+
+def plan(options: Options) -> Plan:
+    extra: list[Strategy] = []
+    if options.config is not None:
+        check_text_file(options.config, "--config")
+        extra += load_config(options.config)
+    extra += [parse_definition(d) for d in options.strategy_defs]
+    catalog = Catalog(extra)
+    _check_numbers(options.parameters)
+    parameters, settings = _overrides(options.overrides)
+    _check_numbers(parameters)
+    loaded = scenario_module.load(options.scenario)
+    if settings:
+        loaded = replace(loaded, settings={**loaded.settings, **settings})
+    loaded = loaded.with_parameters({**parameters, **options.parameters})
+    chosen = catalog.select(options.strategies or loaded.strategies)
+    out_dir = options.out or Path(f"pkbench-results-{datetime.now().strftime('%Y%m%d-%H%M%S')}")
+    if out_dir.exists():
+        raise PkbenchError(f"output directory {out_dir} exists; pick another with --out")
+    if options.schema is not None and not _SCHEMA_NAME.match(options.schema):
+        raise PkbenchError(f"--schema {options.schema!r}: use lower-case letters, digits and '_'")
+    if options.memory_limit_bytes is not None and options.dsn is not None:
+        raise PkbenchError("--memory-limit applies to the embedded server only, not with --dsn")
+    if options.memory_limit_bytes is not None and not 0 < options.memory_limit_bytes <= BIGINT_MAX:
+        raise PkbenchError(f"--memory-limit must be a size of at most {BIGINT_MAX:,} bytes")
+    if options.repeat < 1:
+        raise PkbenchError(f"--repeat must be at least 1 (got {options.repeat})")
+    if options.schema is not None and options.dsn is None:
+        raise PkbenchError("--schema only applies with --dsn")
+    pgbench_path = cluster.find_pgbench(options.pg_bin)
+    bindir = None if options.dsn else cluster.find_server_bindir(options.pg_bin)
+    if options.port is not None and not 1 <= options.port <= 65535:
+        raise PkbenchError(f"--port {options.port}: must be between 1 and 65535")
+    return Plan(loaded, chosen, out_dir, pgbench_path, bindir)
+
+
+def check_text_file(path: Path, option: str) -> None:
+    """A binary file is one line here; a missing one is left for its reader to name."""
+    try:
+        path.read_bytes().decode()
+    except OSError:
+        return
+    except UnicodeDecodeError as e:
+        raise PkbenchError(f"{option} {path}: not a TOML text file ({e.reason} at byte {e.start})") from e
+
+
+def _check_numbers(parameters: dict[str, int | float | str | None]) -> None:
+    """Every number finite, not negative and within bigint: it reaches SQL and pgbench as written."""
+    for name, value in parameters.items():
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            continue
+        option = OPTION_OF.get(name, f"parameter {name}")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise PkbenchError(f"{option} must be a finite number (got {value})")
+        if value < 0:
+            raise PkbenchError(f"{option} must not be negative (got {value})")
+        if value > BIGINT_MAX:
+            raise PkbenchError(f"{option} must be at most {BIGINT_MAX:,} (got {value:,})")
+
+
+def _overrides(assignments: Sequence[str]) -> tuple[dict[str, int | float | str | None], dict[str, str]]:
+    """--set KEY=VALUE as scenario parameters and server settings; VALUE is read as TOML, else as text."""
+    parameters: dict[str, int | float | str | None] = {}
+    settings: dict[str, str] = {}
+    for assignment in assignments:
+        key, sign, text = assignment.partition("=")
+        key = key.strip()
+        if not sign or not key:
+            raise PkbenchError(
+                f"--set {assignment!r}: expected KEY=VALUE, e.g. rows=100000 or settings.work_mem=64MB"
+            )
+        try:
+            value: Any = tomllib.loads(f"value = {text}")["value"]
+        except tomllib.TOMLDecodeError:
+            value = text
+        section, dot, name = key.rpartition(".")
+        if section == "settings" and dot:
+            settings[name] = str(value).lower() if isinstance(value, bool) else str(value)
+        elif (
+            section in ("", "parameters")
+            and isinstance(value, int | float | str)
+            and not isinstance(value, bool)
+        ):
+            parameters[name] = value if isinstance(value, int | float | str) else str(value)
+        else:
+            raise PkbenchError(
+                f"--set {key}: give a parameter (rows=...) or a server setting (settings.NAME=...) "
+                "with a number or text value"
+            )
+    return parameters, settings
+
+
+# Connections pkbench holds besides pgbench's clients: the probe, the sampler, and a spare for the steps.
+PKBENCH_CONNECTIONS = 3
+
+
+def check_against_server(the_plan: Plan, conn: psycopg.Connection[tuple[object, ...]]) -> None:
+    """What only the server can tell: whether it accepts the connections the plan needs."""
+    clients = the_plan.scenario.parameters.get("clients")
+    row = conn.execute(
+        "SELECT current_setting('max_connections')::int"
+        " - current_setting('superuser_reserved_connections')::int"
+    ).fetchone()
+    available = int(str(row[0])) if row else None
+    if isinstance(clients, int) and available is not None and clients + PKBENCH_CONNECTIONS > available:
+        raise PkbenchError(
+            f"--clients {clients}: the server accepts {available} connections and pkbench needs "
+            f"{PKBENCH_CONNECTIONS} of its own; use at most {available - PKBENCH_CONNECTIONS} clients "
+            "(or raise max_connections, e.g. --set settings.max_connections=...)"
+        )

@@ -1,0 +1,65 @@
+"""`density` steps: pgstatindex of each index and pgstattuple of each table, under the step's name."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import Field
+
+from pkbench.errors import PkbenchError
+from pkbench.probes import pgstattuple
+from pkbench.steps import schema
+from pkbench.steps.context import StepContext
+
+PGSTATTUPLE_EXTENSION = "pgstattuple"
+
+
+@dataclass(frozen=True)
+class DensityStep:
+    """Record pgstatindex of `indexes` and pgstattuple of `tables` under this step's name."""
+
+    name: str
+    indexes: tuple[str, ...]
+    tables: tuple[str, ...]
+
+    def texts(self) -> list[str]:
+        return []
+
+
+class Schema(schema.StepSchema):
+    kind: Literal["density"]
+    indexes: schema.RelationNames = Field(default_factory=list)
+    tables: schema.RelationNames = Field(default_factory=list)
+
+
+def parse(where: str, table: Mapping[str, Any]) -> DensityStep:
+    checked = schema.validate(Schema, where, table)
+    step = DensityStep(checked.name, tuple(checked.indexes), tuple(checked.tables))
+    if not step.indexes and not step.tables:
+        raise PkbenchError(f"{where}: name at least one of 'indexes' or 'tables'")
+    return step
+
+
+def run(ctx: StepContext, step: DensityStep) -> None:
+    reason = ctx.ws.ensure_extension(PGSTATTUPLE_EXTENSION)
+    if reason:
+        raise PkbenchError(f"{step.name}: {reason}")
+    figures: dict[str, Any] = {}
+    with ctx.connect() as conn:
+        try:
+            for index in step.indexes:
+                figures[index] = pgstattuple.index_density(conn, ctx.render(index))
+            for table in step.tables:
+                figures[table] = pgstattuple.table_tuples(conn, ctx.render(table))
+        except pgstattuple.PgstattupleUnavailable as error:
+            raise PkbenchError(f"{step.name}: {error}") from error
+    ctx.result.density[step.name] = figures
+    described = ", ".join(
+        f"{name} leaf density {values['avg_leaf_density']:.0%}"
+        for name, values in figures.items()
+        if values.get("avg_leaf_density") is not None
+    )
+    if described:
+        ctx.reporter.info(f"  {step.name}: {described}")

@@ -1,0 +1,202 @@
+"""`pgbench` steps: a measured workload, pgbench running weighted scripts while the probes sample."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import psycopg
+from pydantic import BeforeValidator
+
+from pkbench import pgbench
+from pkbench.errors import PkbenchError
+from pkbench.probes import counters
+from pkbench.probes.sampler import Sampler
+from pkbench.probes.sizes import table_sizes
+from pkbench.results import Unavailable, WorkloadResult
+from pkbench.steps import schema, wal, workload
+from pkbench.steps.context import StepContext
+
+
+@dataclass(frozen=True)
+class Script:
+    name: str
+    weight: int
+    sql: str
+
+
+@dataclass(frozen=True)
+class PgbenchStep:
+    """A measured workload: pgbench runs the weighted scripts while the probes sample the server."""
+
+    name: str
+    description: str
+    scripts: tuple[Script, ...]
+    # With pg_walinspect: the window's WAL split into full-page images and records, page splits, and the
+    # distinct blocks and splits of these relations (None: not inspected).
+    wal_inspect: tuple[str, ...] | None = None
+
+    def texts(self) -> list[str]:
+        return [s.sql for s in self.scripts]
+
+
+class ScriptSchema(schema.Strict):
+    name: schema.Text
+    weight: schema.PositiveInt = 1
+    sql: schema.Text
+
+
+def _scripts(value: object) -> object:
+    if not isinstance(value, list) or not value:
+        raise ValueError("must be a non-empty list of {name, weight, sql} tables")
+    return value
+
+
+class Schema(schema.StepSchema):
+    kind: Literal["pgbench"]
+    description: str = ""
+    scripts: Annotated[list[ScriptSchema], BeforeValidator(_scripts)]
+    wal_inspect: schema.RelationNames | None = None
+
+
+def parse(where: str, table: Mapping[str, Any]) -> PgbenchStep:
+    checked = schema.validate(Schema, where, table)
+    scripts = tuple(Script(s.name, s.weight, s.sql) for s in checked.scripts)
+    if len({s.name for s in scripts}) != len(scripts):
+        raise PkbenchError(f"{where}: script names must differ")
+    wal_inspect = tuple(checked.wal_inspect) if checked.wal_inspect is not None else None
+    return PgbenchStep(checked.name, checked.description, scripts, wal_inspect)
+
+
+def wait_for_clients_to_leave(conn: psycopg.Connection[tuple[object, ...]], timeout_s: float = 10.0) -> None:
+    """Backends flush their WAL and I/O counters when they exit; read the counters after that."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'pgbench'"
+            " AND datname = current_database() AND usename = current_user"
+        ).fetchone()
+        if row is None or int(str(row[0])) == 0:
+            return
+        time.sleep(0.1)
+
+
+def run(ctx: StepContext, step: PgbenchStep) -> None:
+    params = ctx.parameters
+    duration = ctx.int_parameter("duration_s")
+    interval = float(params.get("sampling_interval_s", 5))
+    progress_interval = int(params.get("progress_interval_s", 5))
+    # pgbench prints nothing before its first progress interval: keep a few samples even in short runs.
+    progress_interval = max(1, min(progress_interval, duration // 3 or 1))
+    scripts = [pgbench.ScriptFile(s.name, s.weight, ctx.render(s.sql)) for s in step.scripts]
+    workdir = ctx.out_dir / "pgbench" / ctx.file_label / step.name
+    result = WorkloadResult(step.name, step.description, sampling_interval_s=interval or None)
+    if ctx.buffercache_reason:
+        result.unavailable.append(Unavailable("buffercache", ctx.buffercache_reason))
+    _warm_up(ctx, step, scripts, workdir / "warmup")
+    probe = ctx.ws.connection.connect()
+    version_num = ctx.target.server.version_num
+    with (
+        probe,
+        ctx.reporter.progress(f"  {step.name}", duration) as bar,
+        wal.window(ctx, probe, step.wal_inspect, result) as window,
+    ):
+        before = counters.read(probe, ctx.ws.schema, version_num)
+
+        def on_progress(elapsed: float, sample: pgbench.ProgressSample | None) -> None:
+            bar.update(min(elapsed, duration), f"{sample.tps:,.0f} tps" if sample else "")
+
+        sampler = Sampler(
+            ctx.ws.connection,
+            ctx.ws.schema,
+            version_num,
+            interval,
+            ctx.buffercache_reason is None,
+            local_server=ctx.target.server.embedded,
+        )
+        with sampler:
+            outcome = _pgbench(ctx, scripts, duration, progress_interval, workdir, on_progress)
+        wait_for_clients_to_leave(probe)
+        after = counters.read(probe, ctx.ws.schema, version_num)
+        inspection = wal.inspect(ctx, window, step.wal_inspect, result)
+        result.sizes_at_end = table_sizes(probe, ctx.ws.schema, ctx.table)
+    result.unavailable += sampler.unavailable
+    result.sampling_busy_s = round(sampler.busy_s, 3) if interval else None
+    result.sampling_cpu_s = sampler.cpu_s if interval else None
+    _record_series(ctx, step.name, outcome, sampler)
+    reason = pgbench.failure_reason(outcome)
+    ctx.result.workloads.append(result)
+    if reason:
+        raise PkbenchError(f"{step.name}: {reason}")
+    workload.fill(
+        result,
+        outcome,
+        scripts,
+        counters.window(before, after),
+        inspection,
+        wal_inspected=step.wal_inspect is not None,
+    )
+    ctx.reporter.info(
+        f"  {step.name}: {result.tps or 0:,.0f} tps, WAL {result.wal_bytes_per_transaction or 0:,.0f} "
+        "bytes/transaction"
+    )
+
+
+def _pgbench(
+    ctx: StepContext,
+    scripts: Sequence[pgbench.ScriptFile],
+    duration_s: int,
+    progress_interval_s: int,
+    workdir: Path,
+    on_progress: Callable[[float, pgbench.ProgressSample | None], None],
+) -> pgbench.Run:
+    """pgbench on the run's schema with the scenario's clients and threads (measured window or warm-up)."""
+    return pgbench.run(
+        ctx.pgbench_path,
+        ctx.ws.connection.pgbench_database(),
+        ctx.ws.connection.environment(ctx.ws.search_path),
+        scripts,
+        clients=ctx.int_parameter("clients"),
+        jobs=ctx.int_parameter("jobs"),
+        duration_s=duration_s,
+        progress_interval_s=progress_interval_s,
+        workdir=workdir,
+        on_progress=on_progress,
+        check_alive=ctx.target.check_alive,
+    )
+
+
+def _warm_up(
+    ctx: StepContext, step: PgbenchStep, scripts: Sequence[pgbench.ScriptFile], workdir: Path
+) -> None:
+    """--warmup: the same scripts in a pgbench run of their own, before any counter or window is read."""
+    warmup = int(ctx.parameters.get("warmup_s", 0))
+    if warmup <= 0:
+        return
+    with ctx.reporter.progress(f"  {step.name} warm-up", warmup) as bar:
+        outcome = _pgbench(
+            ctx,
+            scripts,
+            warmup,
+            max(1, warmup // 3),
+            workdir,
+            lambda elapsed, _: bar.update(min(elapsed, warmup)),
+        )
+    reason = pgbench.failure_reason(outcome)
+    if reason:
+        raise PkbenchError(f"{step.name} warm-up: {reason}")
+    with ctx.ws.connection.connect() as conn:
+        wait_for_clients_to_leave(conn)
+
+
+def _record_series(ctx: StepContext, workload_name: str, outcome: pgbench.Run, sampler: Sampler) -> None:
+    lead = (ctx.strategy_name, workload_name, ctx.repeat)
+    for sample in outcome.progress:
+        ctx.series["tps"].append(
+            (*lead, sample.elapsed_s, sample.tps, sample.latency_ms_mean, sample.latency_ms_stddev)
+        )
+    for name, rows in sampler.rows.items():
+        ctx.series[name].extend((*lead, *row) for row in rows)

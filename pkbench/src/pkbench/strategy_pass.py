@@ -1,0 +1,104 @@
+"""One strategy's pass over the scenario's steps: its generator chosen, a fresh table, each step in turn."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import psycopg
+
+from pkbench import results, steps
+from pkbench.cluster import Target
+from pkbench.errors import PkbenchError, ServerDied, first_line
+from pkbench.reporting import Reporter
+from pkbench.scenario import Scenario
+from pkbench.steps import StepContext
+from pkbench.strategies import Generator, Strategy
+from pkbench.workspace import Workspace
+
+
+def choose_generator(strategy: Strategy, ws: Workspace, version_num: int) -> tuple[Generator | None, str]:
+    """The first generator this server can run, or None and why none can."""
+    reasons = []
+    for generator in strategy.generators:
+        if version_num < generator.min_server_version:
+            reasons.append(
+                f"{generator.expression} needs PostgreSQL {generator.min_server_version // 10000}+"
+            )
+            continue
+        missing_extension = next(
+            (r for r in (ws.ensure_extension(e) for e in generator.extensions) if r is not None), None
+        )
+        if missing_extension:
+            reasons.append(missing_extension)
+            continue
+        missing = ws.missing_functions(generator.functions)
+        if missing:
+            where = f" (extension {', '.join(generator.extensions)})" if generator.extensions else ""
+            reasons.append(f"function {', '.join(m + '()' for m in missing)} not found{where}")
+            continue
+        return generator, ""
+    return None, "; ".join(reasons)
+
+
+@dataclass
+class StrategyPass:
+    """One strategy's pass over the scenario's steps (one repeat of it)."""
+
+    scenario: Scenario
+    pgbench_path: Path
+    out_dir: Path
+    target: Target
+    ws: Workspace
+    strategy: Strategy
+    run_result: results.RunResult
+    buffercache_reason: str | None
+    reporter: Reporter
+    repeat: int
+
+    def run(self) -> results.StrategyResult:
+        strategy, ws = self.strategy, self.ws
+        result = results.StrategyResult(strategy.name, strategy.description, strategy.column_type, None)
+        try:
+            generator, reason = choose_generator(strategy, ws, self.target.server.version_num)
+            if generator is None:
+                result.status, result.error = "skipped", reason
+                return result
+            result.default_expression = generator.expression
+            ws.reset()
+            context = self._context(generator, result)
+            with context.connect() as conn:
+                for statement in generator.prelude:
+                    conn.execute(statement)
+            for step in self.scenario.steps:
+                self.target.check_alive()
+                steps.run(context, step)
+        except ServerDied:
+            raise
+        except (PkbenchError, psycopg.Error) as e:
+            self.target.check_alive()
+            result.status, result.error = "failed", first_line(e)
+        return result
+
+    def _context(self, generator: Generator, result: results.StrategyResult) -> StepContext:
+        scenario = self.scenario
+
+        def render(text: str, **extra: int | float | str) -> str:
+            return scenario.render(text, self.strategy.column_type, generator.column_clause, **extra)
+
+        return StepContext(
+            target=self.target,
+            ws=self.ws,
+            pgbench_path=self.pgbench_path,
+            out_dir=self.out_dir,
+            strategy_name=self.strategy.name,
+            table=scenario.table,
+            parameters=scenario.parameters,
+            insert_step=scenario.summary.insert,
+            render=render,
+            buffercache_reason=self.buffercache_reason,
+            result=result,
+            series=self.run_result.series,
+            reporter=self.reporter,
+            repeat=self.repeat,
+        )

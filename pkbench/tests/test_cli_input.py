@@ -1,0 +1,106 @@
+"""What the command line does with odd input and with failures: one line, a code that tells the truth."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+from test_cli_errors import assert_one_line_error
+
+from pkbench import runner
+from pkbench.errors import PkbenchError
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--memory-limit", "9" * 400], "--memory-limit"),
+        (["--sample-every", "nan"], "--sample-every must be a finite number"),
+        (["--rows", str(2**63)], "--rows must be at most 9,223,372,036,854,775,807"),
+        (["--set", "rows=-5"], "--rows must not be negative"),
+        (["--set", "batch_rows=1e400"], "parameter batch_rows must be a finite number"),
+        (["--set", "rows"], "expected KEY=VALUE"),
+        (["--set", "strategies.x=1"], "--set strategies.x: give a parameter"),
+    ],
+)
+def test_out_of_range_options_are_one_line(args: list[str], expected: str, tmp_path: Path) -> None:
+    assert_one_line_error(run_cli("run", *args, "--out", str(tmp_path / "out"), timeout=60), expected)
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_binary_config_file_is_one_line(tmp_path: Path) -> None:
+    config = tmp_path / "strategies.toml"
+    config.write_bytes(bytes(range(256)))
+    result = run_cli("run", "--config", str(config), "--out", str(tmp_path / "out"), timeout=60)
+    assert_one_line_error(result, "not a TOML text file")
+    assert_one_line_error(run_cli("list", "--config", str(config), timeout=60), "not a TOML text file")
+
+
+def test_set_overrides_parameters_and_server_settings_without_copying_the_file(tmp_path: Path) -> None:
+    options = runner.Options(
+        scenario="war",
+        out=tmp_path / "out",
+        overrides=["rows=1234", "parameters.batch_rows=17", "settings.work_mem=64MB", "settings.fsync=off"],
+    )
+    planned = runner.plan(options)
+    assert planned.scenario.parameters["rows"] == 1234 and planned.scenario.parameters["batch_rows"] == 17
+    assert planned.scenario.settings["work_mem"] == "64MB" and planned.scenario.settings["fsync"] == "off"
+    # A command-line option given as well wins over --set.
+    options.parameters = {"rows": 99}
+    assert runner.plan(options).scenario.parameters["rows"] == 99
+
+
+def test_the_plan_refuses_an_unknown_placeholder_parameter_type(tmp_path: Path) -> None:
+    with pytest.raises(PkbenchError, match="parameter 'rows' must be an integer"):
+        runner.plan(runner.Options(out=tmp_path / "out", overrides=["rows=many"]))
+
+
+def test_list_as_json_names_every_strategy_and_scenario() -> None:
+    result = run_cli("list", "--format", "json", timeout=60)
+    assert result.returncode == 0, result.stderr
+    listing = json.loads(result.stdout)
+    names = {s["name"] for s in listing["strategies"]}
+    assert {"bigint", "uuid-v4", "uuid-v7"} <= names
+    assert all(s["column_type"] and s["description"] for s in listing["strategies"])
+    assert {s["name"] for s in listing["scenarios"]} >= {"war", "wal", "bloat", "read", "insert-scaling"}
+
+
+def test_too_many_clients_for_the_server_is_one_line(tmp_path: Path) -> None:
+    result = run_cli(
+        "run", "--clients", "500", "--rows", "100", "--out", str(tmp_path / "out"), tmpdir=None, timeout=300
+    )
+    assert_one_line_error(result, "--clients 500: the server accepts")
+
+
+def test_a_failed_strategy_exits_3_naming_it_and_keeps_the_results(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = run_cli(
+        "run",
+        "--strategies",
+        "bigint,boom",
+        "--strategy-def",
+        "boom=bigint:(1/0)::bigint",
+        "--rows",
+        "200",
+        "--duration",
+        "1",
+        "--clients",
+        "1",
+        "--sample-every",
+        "0",
+        "--out",
+        str(out),
+        timeout=300,
+    )
+    assert result.returncode == 3, result.stderr
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("pkbench: error: 1 of 2 strategies failed: boom (") and "division by zero" in last
+    data = json.loads((out / "results.json").read_text())
+    assert [s["status"] for s in data["strategies"]] == ["ok", "failed"]
+    with (out / "summary.csv").open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert rows and {r["strategy"] for r in rows} == {"bigint"}
+    assert any(r["figure"] == "tps" and r["value"] for r in rows)
