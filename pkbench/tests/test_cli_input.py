@@ -24,6 +24,11 @@ from pkbench.errors import PkbenchError
         (["--set", "batch_rows=1e400"], "parameter batch_rows must be a finite number"),
         (["--set", "rows"], "expected KEY=VALUE"),
         (["--set", "strategies.x=1"], "--set strategies.x: give a parameter"),
+        (["--pg", "18", "--pg-bin", "/usr/bin"], "--pg and --pg-bin both choose the server build"),
+        (
+            ["--pg", "18", "--dsn", "postgresql://nobody@127.0.0.1:1/x"],
+            "--pg applies to the embedded server only",
+        ),
     ],
 )
 def test_out_of_range_options_are_one_line(args: list[str], expected: str, tmp_path: Path) -> None:

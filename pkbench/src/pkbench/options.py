@@ -17,6 +17,7 @@ from pkbench import cluster
 from pkbench import scenario as scenario_module
 from pkbench.errors import PkbenchError
 from pkbench.scenario import Scenario
+from pkbench.server_builds import server_bindir
 from pkbench.strategies import Catalog, Strategy, load_config, parse_definition
 
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
@@ -42,6 +43,8 @@ class Options:
     dsn: str | None = None
     keep: bool = False
     pg_bin: Path | None = None
+    # --pg MAJOR: the embedded server from that major's build (Debian's, or a wheel such as pkbench[pg18]).
+    pg_major: int | None = None
     port: int | None = None
     config: Path | None = None
     strategy_defs: Sequence[str] = ()
@@ -97,8 +100,15 @@ def plan(options: Options) -> Plan:
         raise PkbenchError(f"--repeat must be at least 1 (got {options.repeat})")
     if options.schema is not None and options.dsn is None:
         raise PkbenchError("--schema only applies with --dsn")
-    pgbench_path = cluster.find_pgbench(options.pg_bin)
-    bindir = None if options.dsn else cluster.find_server_bindir(options.pg_bin)
+    pg_bin = options.pg_bin
+    if options.pg_major is not None:
+        if options.pg_bin is not None:
+            raise PkbenchError("--pg and --pg-bin both choose the server build: give one of them")
+        if options.dsn is not None:
+            raise PkbenchError("--pg applies to the embedded server only, not with --dsn")
+        pg_bin = server_bindir(options.pg_major)
+    pgbench_path = cluster.find_pgbench(pg_bin)
+    bindir = None if options.dsn else cluster.find_server_bindir(pg_bin)
     if options.port is not None and not 1 <= options.port <= 65535:
         raise PkbenchError(f"--port {options.port}: must be between 1 and 65535")
     return Plan(loaded, chosen, out_dir, pgbench_path, bindir)
