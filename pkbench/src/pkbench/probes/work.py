@@ -27,8 +27,9 @@ from typing import Any
 
 import psycopg
 
-from pkbench.probes import Connection, Unavailable
+from pkbench.probes import Connection
 from pkbench.probes.machine import ProcessTimes, parse_process_stat, read_processes
+from pkbench.results import Unavailable
 
 PROC = Path("/proc")
 ENDED_BACKENDS_TIMEOUT_S = 10.0
