@@ -48,8 +48,10 @@ def server_tmpdir() -> Iterator[Path]:
     shutil.rmtree(path, ignore_errors=True)
 
 
-def run_cli(*args: str, tmpdir: Path | None = None, timeout: float = 600) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "NO_COLOR": "1"}
+def run_cli(
+    *args: str, tmpdir: Path | None = None, timeout: float = 600, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NO_COLOR": "1", **(env or {})}
     if tmpdir is not None:
         env["TMPDIR"] = str(tmpdir)
     return subprocess.run([*PKBENCH, *args], capture_output=True, text=True, timeout=timeout, env=env)

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import shlex
+import stat
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,6 +16,7 @@ import pytest
 from conftest import run_cli
 
 from pkbench.cluster import EmbeddedCluster, find_pgbench, find_server_bindir
+from pkbench.connection import ConnectionInfo, PrivateSecrets
 
 PASSWORD = "s3cret-Pa55word-for-tests"
 
@@ -172,3 +177,134 @@ def test_a_wrong_password_is_one_line(
     assert "password authentication failed" in result.stderr
     assert "wrong-pw-xyz" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def _short_run(*args: str, out: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return run_cli(
+        "run",
+        *args,
+        "--rows",
+        "200",
+        "--duration",
+        "2",
+        "--clients",
+        "1",
+        "--strategies",
+        "bigint",
+        "--out",
+        str(out),
+        timeout=300,
+        env=env,
+    )
+
+
+def _assert_measured(result: subprocess.CompletedProcess[str], out: Path) -> None:
+    assert result.returncode == 0, result.stderr
+    data = json.loads((out / "results.json").read_text())
+    strategy = data["strategies"][0]
+    assert strategy["status"] == "ok", strategy
+    assert strategy["workloads"][0]["transactions"] > 0
+    assert PASSWORD not in result.stdout + result.stderr + files_text(out)
+
+
+def _no_pg_environment() -> dict[str, str]:
+    return {k: "" for k in os.environ if k.startswith("PG")}
+
+
+def test_the_readme_dsn_example_runs_with_pgpassword(
+    server: tuple[EmbeddedCluster, psycopg.Connection[Any]], tmp_path: Path
+) -> None:
+    cluster, _ = server
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    line = next(line for line in readme.splitlines() if line.startswith("PGPASSWORD=... pkbench run --dsn"))
+    words = shlex.split(line)
+    assert words[:4] == ["PGPASSWORD=...", "pkbench", "run", "--dsn"]
+    assert words[4] == "postgresql://bench@db.example:5432/bench"
+    # The example as written, on this server and smaller: its host, and fewer rows than a real benchmark.
+    args = [w.replace("db.example:5432/bench", f"127.0.0.1:{cluster.port}/postgres") for w in words[2:]]
+    args = [("200" if w == "1000000" else w) for w in args]
+    out = tmp_path / "out"
+    result = run_cli(
+        *args,
+        "--duration",
+        "2",
+        "--clients",
+        "1",
+        "--strategies",
+        "bigint",
+        "--out",
+        str(out),
+        timeout=300,
+        env={**_no_pg_environment(), "PGPASSWORD": PASSWORD},
+    )
+    _assert_measured(result, out)
+
+
+def test_a_password_from_a_passfile_reaches_pgbench(
+    server: tuple[EmbeddedCluster, psycopg.Connection[Any]], tmp_path: Path
+) -> None:
+    cluster, _ = server
+    passfile = tmp_path / "pgpass"
+    passfile.write_text(f"127.0.0.1:{cluster.port}:*:bench:{PASSWORD}\n")
+    passfile.chmod(0o600)
+    out = tmp_path / "out"
+    result = _short_run(
+        "--dsn",
+        f"postgresql://bench@127.0.0.1:{cluster.port}/postgres",
+        out=out,
+        env={**_no_pg_environment(), "PGPASSFILE": str(passfile)},
+    )
+    _assert_measured(result, out)
+
+
+def test_a_partial_dsn_from_pkbench_dsn_completed_by_the_libpq_environment(
+    server: tuple[EmbeddedCluster, psycopg.Connection[Any]], tmp_path: Path
+) -> None:
+    """PGHOST and PGPORT complete the DSN for the probes and pgbench alike (pgbench gets them resolved)."""
+    cluster, _ = server
+    out = tmp_path / "out"
+    result = _short_run(
+        out=out,
+        env={
+            **_no_pg_environment(),
+            "PKBENCH_DSN": "user=bench dbname=postgres",
+            "PGHOST": "127.0.0.1",
+            "PGPORT": str(cluster.port),
+            "PGPASSWORD": PASSWORD,
+        },
+    )
+    _assert_measured(result, out)
+    data = json.loads((out / "results.json").read_text())
+    assert data["target"]["connection"] == f"host=127.0.0.1 port={cluster.port} user=bench dbname=postgres"
+
+
+def test_a_run_whose_pgbench_cannot_connect_fails_before_measuring(
+    server: tuple[EmbeddedCluster, psycopg.Connection[Any]], tmp_path: Path
+) -> None:
+    """psycopg's libpq knows require_auth (libpq 16+); the installed pgbench's libpq 15 refuses it."""
+    cluster, admin = server
+    before = schemas(admin)
+    out = tmp_path / "out"
+    result = _short_run("--dsn", dsn(cluster) + "?require_auth=scram-sha-256", out=out)
+    assert result.returncode != 0
+    assert result.stderr.startswith("pkbench: error: pgbench cannot connect to host=127.0.0.1"), result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert PASSWORD not in result.stderr
+    assert schemas(admin) == before
+
+
+def test_secrets_reach_a_client_by_environment_and_a_private_file_only(tmp_path: Path) -> None:
+    connection = ConnectionInfo({"host": "h", "user": "u"}, "pw-secret", "key-secret")
+    with PrivateSecrets(connection) as ready:
+        assert ready.service_file is not None
+        service_file = ready.service_file
+        assert "secret" not in ready.pgbench_database()
+        assert stat.S_IMODE(service_file.stat().st_mode) == 0o600
+        assert stat.S_IMODE(service_file.parent.stat().st_mode) == 0o700
+        env = ready.environment("s")
+        assert env["PGPASSWORD"] == "pw-secret"
+        assert (
+            env["PGSERVICEFILE"] == str(service_file) and "sslpassword=key-secret" in service_file.read_text()
+        )
+        assert env["PGOPTIONS"] == "-c search_path=s"
+    assert not service_file.exists() and not service_file.parent.exists()
