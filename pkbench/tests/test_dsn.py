@@ -308,3 +308,33 @@ def test_secrets_reach_a_client_by_environment_and_a_private_file_only(tmp_path:
         )
         assert env["PGOPTIONS"] == "-c search_path=s"
     assert not service_file.exists() and not service_file.parent.exists()
+
+
+def test_a_strategy_expression_with_a_second_statement_is_refused_and_touches_nothing(
+    server: tuple[EmbeddedCluster, psycopg.Connection[Any]], tmp_path: Path
+) -> None:
+    cluster, admin = server
+    admin.execute("CREATE TABLE public.foo (x int)")
+    admin.execute("GRANT ALL ON public.foo TO bench")
+    before = schemas(admin)
+    result = run_cli(
+        "run",
+        "--dsn",
+        dsn(cluster),
+        "--strategy-def",
+        "evil=uuid:gen_random_uuid()); DROP TABLE public.foo; --",
+        "--strategies",
+        "evil",
+        "--rows",
+        "10",
+        "--duration",
+        "1",
+        "--out",
+        str(tmp_path / "out"),
+        timeout=120,
+    )
+    assert result.returncode != 0
+    assert result.stderr.startswith("pkbench: error: strategy 'evil': default "), result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert admin.execute("SELECT to_regclass('public.foo') IS NOT NULL").fetchone() == (True,)
+    assert schemas(admin) == before

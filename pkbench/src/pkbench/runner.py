@@ -154,6 +154,7 @@ def execute(options: Options, console: Console | None = None) -> Path:
         target,
         Workspace(target.connection, schema, drop_on_exit=bool(options.dsn) and not options.keep) as ws,
     ):
+        ws.check_expressions(the_plan.strategies)
         if isinstance(target, EmbeddedCluster) and options.keep:
             console.print(f"pkbench: keeping the cluster in {target.directory}")
         run = _new_run(options, the_plan, target, ws)

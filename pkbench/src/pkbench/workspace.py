@@ -4,6 +4,7 @@ anything else on the server."""
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from types import TracebackType
 
@@ -13,6 +14,7 @@ from psycopg import sql
 from pkbench import __version__
 from pkbench.cluster import ConnectionInfo
 from pkbench.errors import PkbenchError
+from pkbench.strategies import Strategy, check_expression
 
 MARK = "created by pkbench"
 
@@ -73,6 +75,23 @@ class Workspace:
                 return f"cannot create extension {name}: {e.diag.message_primary or e}"
         self.created_extensions.append(name)
         return None
+
+    def check_expressions(self, strategies: Iterable[Strategy]) -> None:
+        """Refuse a user-defined strategy whose type or default is not one expression of that type.
+
+        Checked once its extensions are there (a strategy whose extension cannot be had is skipped later
+        and never reaches SQL).
+        """
+        for strategy in strategies:
+            if strategy.builtin:
+                continue
+            for generator in strategy.generators:
+                if any(self.ensure_extension(e) is not None for e in generator.extensions):
+                    continue
+                with self.connection.connect(search_path=self.search_path) as conn:
+                    problem = check_expression(conn, generator.expression, strategy.column_type)
+                if problem:
+                    raise PkbenchError(f"strategy {strategy.name!r}: {problem}")
 
     def missing_functions(self, names: tuple[str, ...]) -> list[str]:
         if not names:
