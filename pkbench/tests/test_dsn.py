@@ -7,13 +7,14 @@ import os
 import shlex
 import stat
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
-from conftest import run_cli
+from conftest import PKBENCH, run_cli
 
 from pkbench.cluster import EmbeddedCluster, find_pgbench, find_server_bindir
 from pkbench.connection import ConnectionInfo, PrivateSecrets
@@ -338,3 +339,72 @@ def test_a_strategy_expression_with_a_second_statement_is_refused_and_touches_no
     assert len(result.stderr.strip().splitlines()) == 1
     assert admin.execute("SELECT to_regclass('public.foo') IS NOT NULL").fetchone() == (True,)
     assert schemas(admin) == before
+
+
+def _run_in_background(cluster: EmbeddedCluster, out: Path, *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [
+            *PKBENCH,
+            "run",
+            "--dsn",
+            dsn(cluster),
+            "--rows",
+            "200",
+            "--clients",
+            "1",
+            "--out",
+            str(out),
+            "--strategies",
+            "bigint",
+            *args,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+
+
+def test_two_runs_started_at_once_get_their_own_schemas(
+    server: tuple[EmbeddedCluster, psycopg.Connection[Any]], tmp_path: Path
+) -> None:
+    cluster, admin = server
+    before = schemas(admin)
+    runs = [_run_in_background(cluster, tmp_path / f"out{i}", "--duration", "3") for i in (1, 2)]
+    outcomes = [run.communicate(timeout=300) for run in runs]
+    for run, (_, stderr) in zip(runs, outcomes, strict=True):
+        assert run.returncode == 0, stderr
+    used = [json.loads((tmp_path / f"out{i}" / "results.json").read_text()) for i in (1, 2)]
+    assert used[0]["target"]["schema"] != used[1]["target"]["schema"]
+    for data in used:
+        assert data["strategies"][0]["status"] == "ok", data["strategies"]
+    assert schemas(admin) == before
+
+
+def test_a_second_run_on_a_schema_in_use_is_refused_and_leaves_it_alone(
+    server: tuple[EmbeddedCluster, psycopg.Connection[Any]], tmp_path: Path
+) -> None:
+    cluster, admin = server
+    first = _run_in_background(cluster, tmp_path / "out1", "--schema", "pkbench_shared", "--duration", "6")
+    deadline = time.monotonic() + 60
+    while "pkbench_shared" not in schemas(admin):
+        assert first.poll() is None and time.monotonic() < deadline, first.communicate()
+        time.sleep(0.1)
+    second = run_cli(
+        "run",
+        "--dsn",
+        dsn(cluster),
+        "--schema",
+        "pkbench_shared",
+        "--out",
+        str(tmp_path / "out2"),
+        timeout=120,
+    )
+    assert second.returncode != 0
+    assert second.stderr.strip() == (
+        "pkbench: error: schema 'pkbench_shared' is in use by another pkbench run; pick another with --schema"
+    )
+    _, stderr = first.communicate(timeout=300)
+    assert first.returncode == 0, stderr
+    data = json.loads((tmp_path / "out1" / "results.json").read_text())
+    assert data["strategies"][0]["status"] == "ok", data["strategies"]

@@ -37,7 +37,7 @@ from pkbench.scenario import (
 )
 from pkbench.stats import aggregate, interleaved_order
 from pkbench.strategies import Catalog, Generator, Strategy, load_config, parse_definition
-from pkbench.workspace import Workspace
+from pkbench.workspace import Workspace, default_schema_name
 
 EMBEDDED_SCHEMA = "pkbench"
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
@@ -132,7 +132,7 @@ def execute(options: Options, console: Console | None = None) -> Path:
     memory_cap: MemoryCap | contextlib.nullcontext[None] = contextlib.nullcontext()
     if options.dsn:
         target = ExistingServer(options.dsn, the_plan.pgbench)
-        schema = options.schema or f"pkbench_{datetime.now().strftime('%Y%m%d_%H%M%S')}"
+        schema = options.schema or default_schema_name()
     else:
         assert the_plan.server_bindir is not None
         start_wrapper = list(options.start_wrapper)

@@ -4,6 +4,7 @@ anything else on the server."""
 from __future__ import annotations
 
 import contextlib
+import secrets
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from types import TracebackType
@@ -19,6 +20,11 @@ from pkbench.strategies import Strategy, check_expression
 MARK = "created by pkbench"
 
 
+def default_schema_name() -> str:
+    """A name no other run picks: the start time to the second, then random bits."""
+    return f"pkbench_{datetime.now(UTC).strftime('%Y%m%d_%H%M%S')}_{secrets.token_hex(4)}"
+
+
 class Workspace:
     """Everything a run creates lives in `schema`; extensions it had to create are recorded and dropped."""
 
@@ -28,12 +34,41 @@ class Workspace:
         self.drop_on_exit = drop_on_exit
         self.created_extensions: list[str] = []
         self._created_schema = False
+        self._lock: psycopg.Connection[tuple[object, ...]] | None = None
 
     @property
     def search_path(self) -> str:
         return f"{self.schema},public"
 
     def __enter__(self) -> Workspace:
+        self._take_lock()
+        try:
+            self._claim()
+        except BaseException:
+            self._release_lock()
+            raise
+        return self
+
+    def _take_lock(self) -> None:
+        """A session advisory lock on the schema's name, held for the whole run: a second run on the same
+        schema is refused instead of dropping the first one's tables."""
+        self._lock = self.connection.connect()
+        row = self._lock.execute(
+            "SELECT pg_try_advisory_lock(hashtext('pkbench'), hashtext(%s))", (self.schema,)
+        ).fetchone()
+        if not row or not row[0]:
+            self._release_lock()
+            raise PkbenchError(
+                f"schema {self.schema!r} is in use by another pkbench run; pick another with --schema"
+            )
+
+    def _release_lock(self) -> None:
+        lock, self._lock = self._lock, None
+        if lock is not None:
+            with contextlib.suppress(psycopg.Error):
+                lock.close()
+
+    def _claim(self) -> None:
         with self.connection.connect() as conn:
             row = conn.execute(
                 "SELECT coalesce(obj_description(oid, 'pg_namespace'), '') FROM pg_namespace"
@@ -46,7 +81,6 @@ class Workspace:
                 "(pick another with --schema)"
             )
         self.reset()
-        return self
 
     def reset(self) -> None:
         """An empty schema for the next strategy."""
@@ -108,11 +142,31 @@ class Workspace:
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
+        try:
+            self._drop()
+        finally:
+            self._release_lock()
+
+    def _other_runs(self, conn: psycopg.Connection[tuple[object, ...]]) -> bool:
+        """Whether another pkbench run holds its schema lock in this database now."""
+        ours = self._lock.info.backend_pid if self._lock is not None else 0
+        row = conn.execute(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 2"
+            " AND classid = hashtext('pkbench')::oid AND pid <> %s"
+            " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+            (ours,),
+        ).fetchone()
+        return bool(row and int(str(row[0])) > 0)
+
+    def _drop(self) -> None:
         if not self.drop_on_exit:
             return
         # Best effort on the way out (the server may be the reason we are leaving).
         with contextlib.suppress(psycopg.Error, PkbenchError), self.connection.connect() as conn:
             if self._created_schema:
                 conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(self.schema)))
+            if self._other_runs(conn):
+                # Another run may be using them; it did not create them, so it will not drop them either.
+                return
             for extension in reversed(self.created_extensions):
                 conn.execute(sql.SQL("DROP EXTENSION IF EXISTS {}").format(sql.Identifier(extension)))
