@@ -7,15 +7,17 @@ embedded one always stops its server and removes its directory on the way out, w
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import pwd
 import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -23,10 +25,9 @@ from typing import Protocol
 
 import psycopg
 
-from pkbench.connection import ConnectionInfo, PrivateSecrets, first_line, parse, resolve
+from pkbench.connection import ConnectionInfo as ConnectionInfo
+from pkbench.connection import PrivateSecrets, first_line, parse, resolve
 from pkbench.errors import PkbenchError, ServerDied
-
-__all__ = ["ConnectionInfo", "EmbeddedCluster", "ExistingServer", "ServerInfo", "Target"]
 
 SERVER_USER = "postgres"
 # Written into the embedded cluster's directory: which pkbench process owns it (pid and start time).
@@ -155,6 +156,82 @@ def check_port_free(port: int) -> None:
             raise PkbenchError(f"port {port} is in use; pick another with --port or leave it out") from None
 
 
+def _process_start(pid: int) -> str | None:
+    """When process `pid` started (clock ticks since boot), None if there is no such live process: with the
+    pid it names one process, even after the pid is reused."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except (OSError, ValueError):
+        return None
+    fields = stat.rsplit(")", 1)[-1].split()
+    if len(fields) < 20 or fields[0] in ("Z", "X"):
+        return None
+    return fields[19]
+
+
+def _owner_line() -> str:
+    return f"{os.getpid()} {_process_start(os.getpid())}\n"
+
+
+def _stop_postmaster(data_dir: Path) -> None:
+    """Stop the postmaster of `data_dir` if one still runs (immediate shutdown, then SIGKILL)."""
+    try:
+        pid = int((data_dir / "postmaster.pid").read_text().split()[0])
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+    except (OSError, ValueError, IndexError):
+        return
+    if str(data_dir) not in cmdline:
+        return
+    for sig in (signal.SIGQUIT, signal.SIGKILL):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, sig)
+        deadline = time.monotonic() + 10
+        while _process_start(pid) is not None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        if _process_start(pid) is None:
+            return
+
+
+def remove_orphaned_clusters(parent: Path | None = None) -> list[str]:
+    """Stop and remove the embedded clusters whose pkbench is gone (killed with SIGKILL, or by the OOM
+    killer, so it could not clean up); one line about each."""
+    parent = parent or Path(tempfile.gettempdir())
+    notes = []
+    for directory in sorted(parent.glob("pkbench-*")):
+        try:
+            pid_text, started = (directory / OWNER_FILE).read_text().split()
+            pid = int(pid_text)
+        except (OSError, ValueError):
+            continue
+        if _process_start(pid) == started:
+            continue
+        _stop_postmaster(directory / "data")
+        shutil.rmtree(directory, ignore_errors=True)
+        if not directory.exists():
+            notes.append(
+                f"pkbench: stopped and removed {directory}, an embedded cluster left by pkbench pid {pid}, "
+                "which is gone"
+            )
+    return notes
+
+
+def _die_with_parent() -> Callable[[], None] | None:
+    """A preexec function that has the kernel send SIGQUIT (immediate shutdown) to the server when pkbench
+    dies, however it dies. The signal follows the thread that started the server: start it from the main
+    thread."""
+    if not sys.platform.startswith("linux"):
+        return None
+    libc = ctypes.CDLL(None, use_errno=True)
+    parent = os.getpid()
+
+    def preexec() -> None:
+        libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGQUIT), 0, 0, 0)
+        if os.getppid() != parent:
+            os._exit(1)
+
+    return preexec
+
+
 class EmbeddedCluster:
     """initdb into a temporary directory, start postgres on a free port, always stop and clean up.
 
@@ -232,8 +309,12 @@ class EmbeddedCluster:
         self.close()
 
     def _create(self) -> None:
+        for note in remove_orphaned_clusters():
+            print(note, file=sys.stderr)
         self.directory = Path(tempfile.mkdtemp(prefix="pkbench-"))
         self.directory.chmod(0o700)
+        # Lets a later run recognise this directory as orphaned if we die without cleaning up.
+        (self.directory / OWNER_FILE).write_text(_owner_line())
         if self._as_root:
             entry = self._server_user()
             os.chown(self.directory, entry.pw_uid, entry.pw_gid)
@@ -280,6 +361,7 @@ class EmbeddedCluster:
                 stdin=subprocess.DEVNULL,
                 cwd=self.directory,
                 start_new_session=True,
+                preexec_fn=_die_with_parent(),
                 **self._user_kwargs(),  # type: ignore[call-overload]
             )
         self.connection = ConnectionInfo(
@@ -333,6 +415,9 @@ class EmbeddedCluster:
         if self.directory is not None and not self.keep:
             shutil.rmtree(self.directory, ignore_errors=True)
             self.directory = None
+        elif self.directory is not None:
+            # A kept directory is the user's now: no later run may take it for an orphan.
+            (self.directory / OWNER_FILE).unlink(missing_ok=True)
 
 
 class ExistingServer:
