@@ -102,6 +102,8 @@ class StrategyResult:
     # Density step name → {relation: pgstatindex / pgstattuple figures} (the bloat scenario).
     density: dict[str, dict[str, Any]] = field(default_factory=dict)
     unavailable: list[Unavailable] = field(default_factory=list)
+    # Where the generator comes from: "core", "extension sequuid", "sequuid PL/pgSQL port".
+    generator_source: str | None = None
 
 
 def machine() -> dict[str, Any]:

@@ -321,6 +321,7 @@ def _run_strategy(
             result.status, result.error = "skipped", reason
             return result
         result.default_expression = generator.expression
+        result.generator_source = ws.generator_source(generator)
         ws.reset()
         context = StrategyRun(
             the_plan, target, ws, strategy, generator, result, run, buffercache_reason, console, repeat

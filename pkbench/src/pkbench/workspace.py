@@ -12,10 +12,10 @@ from types import TracebackType
 import psycopg
 from psycopg import sql
 
-from pkbench import __version__
+from pkbench import __version__, port
 from pkbench.cluster import ConnectionInfo
 from pkbench.errors import PkbenchError
-from pkbench.strategies import Strategy, check_expression
+from pkbench.strategies import Generator, Strategy, check_expression
 
 MARK = "created by pkbench"
 
@@ -34,6 +34,8 @@ class Workspace:
         self.drop_on_exit = drop_on_exit
         self.created_extensions: list[str] = []
         self._created_schema = False
+        # Extensions stood in for by a port installed in the schema (reinstalled after each reset).
+        self.ported_extensions: dict[str, list[str]] = {}
         self._lock: psycopg.Connection[tuple[object, ...]] | None = None
 
     @property
@@ -89,15 +91,51 @@ class Workspace:
             conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(name))
             conn.execute(sql.SQL("CREATE SCHEMA {}").format(name))
             stamp = datetime.now(UTC).isoformat(timespec="seconds")
-            conn.execute(
-                sql.SQL("COMMENT ON SCHEMA {} IS {}").format(
-                    name, sql.Literal(f"{MARK} {__version__} at {stamp}; safe to drop")
-                )
-            )
+            self._mark(conn, stamp)
         self._created_schema = True
+        for extension in self.ported_extensions:
+            self.ported_extensions[extension] = self._install_port()
+
+    def _mark(self, conn: psycopg.Connection[tuple[object, ...]], stamp: str | None = None) -> None:
+        stamp = stamp or datetime.now(UTC).isoformat(timespec="seconds")
+        conn.execute(
+            sql.SQL("COMMENT ON SCHEMA {} IS {}").format(
+                sql.Identifier(self.schema), sql.Literal(f"{MARK} {__version__} at {stamp}; safe to drop")
+            )
+        )
+
+    def _install_port(self) -> list[str]:
+        """sequuid's PL/pgSQL port in the schema; what it had to leave out."""
+        with self.connection.connect(search_path=self.schema) as conn:
+            installed = port.install(conn, self.schema)
+            # The port comments its helpers' schema, which here is ours: the mark must stay.
+            self._mark(conn)
+        return installed.left_out
+
+    def generator_source(self, generator: Generator) -> str:
+        """Where the generator's functions come from, for the results."""
+        ported = [e for e in generator.extensions if e in self.ported_extensions]
+        if ported:
+            return port.SOURCE
+        if generator.extensions:
+            return "extension " + ", ".join(generator.extensions)
+        return "core"
 
     def ensure_extension(self, name: str) -> str | None:
-        """Install an extension if it is missing and we may; None when present, else why not."""
+        """Install an extension if it is missing and we may, else its port if it has one; None when either
+        is there, else why not."""
+        if name in self.ported_extensions:
+            return None
+        reason = self._create_extension(name)
+        if reason is None or name != port.EXTENSION:
+            return reason
+        try:
+            self.ported_extensions[name] = self._install_port()
+        except psycopg.Error as e:
+            return f"{reason}; its PL/pgSQL port failed too: {e.diag.message_primary or e}"
+        return None
+
+    def _create_extension(self, name: str) -> str | None:
         with self.connection.connect() as conn:
             if conn.execute("SELECT 1 FROM pg_extension WHERE extname = %s", (name,)).fetchone():
                 return None
