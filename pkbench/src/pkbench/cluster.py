@@ -196,7 +196,10 @@ def remove_orphaned_clusters(parent: Path | None = None) -> list[str]:
     """Stop and remove the embedded clusters whose pkbench is gone (killed with SIGKILL, or by the OOM
     killer, so it could not clean up); one line about each."""
     parent = parent or Path(tempfile.gettempdir())
-    notes = []
+    notes: list[str] = []
+    if _process_start(os.getpid()) is None:
+        # No /proc: an owner cannot be told alive from gone, so nothing is taken for an orphan.
+        return notes
     for directory in sorted(parent.glob("pkbench-*")):
         try:
             pid_text, started = (directory / OWNER_FILE).read_text().split()
