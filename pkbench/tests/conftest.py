@@ -14,10 +14,13 @@ from typing import Any
 
 import psycopg
 import pytest
+from psycopg import sql
 
 from pkbench.cluster import EmbeddedCluster, find_pgbench, find_server_bindir
 
 PKBENCH = [sys.executable, "-m", "pkbench"]
+# A run that measures something in seconds: a few rows, one client, a two-second window.
+SHORT_RUN = ("--rows", "200", "--duration", "2", "--clients", "1")
 
 # Server binaries the probe tests run on: the installed server, and another major version when
 # PKBENCH_TEST_PG_BIN names its binaries (see test_pg_versions.py; ./dev test fetches PostgreSQL 18).
@@ -37,6 +40,21 @@ def embedded_connection(bindir: Path | None) -> Iterator[psycopg.Connection[Any]
     cluster = EmbeddedCluster(find_server_bindir(bindir), find_pgbench(None), {"shared_buffers": "32MB"})
     with cluster, psycopg.connect(cluster.connection.conninfo(), autocommit=True) as connection:
         yield connection
+
+
+def require_passwords(
+    cluster: EmbeddedCluster, admin: psycopg.Connection[Any], role: str, password: str
+) -> None:
+    """TCP logins other than the superuser's need a scram-sha-256 password; `role` gets one and may create
+    schemas in database postgres (what a benchmark user on a managed service has)."""
+    assert cluster.directory is not None
+    (cluster.directory / "data" / "pg_hba.conf").write_text(
+        "local all all trust\nhost all postgres 127.0.0.1/32 trust\nhost all all 127.0.0.1/32 scram-sha-256\n"
+    )
+    admin.execute("SELECT pg_reload_conf()")
+    name = sql.Identifier(role)
+    admin.execute(sql.SQL("CREATE ROLE {} LOGIN PASSWORD {}").format(name, sql.Literal(password)))
+    admin.execute(sql.SQL("GRANT CREATE ON DATABASE postgres TO {}").format(name))
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from typing import Any
 
 import psycopg
 import pytest
-from conftest import PKBENCH, run_cli
+from conftest import PKBENCH, SHORT_RUN, require_passwords, run_cli
 
 from pkbench.cluster import EmbeddedCluster, find_pgbench, find_server_bindir
 from pkbench.connection import ConnectionInfo, PrivateSecrets
@@ -28,14 +28,8 @@ def server() -> Iterator[tuple[EmbeddedCluster, psycopg.Connection[Any]]]:
     with cluster, psycopg.connect(cluster.connection.conninfo(), autocommit=True) as admin:
         assert cluster.directory is not None
         # TCP connections need a password: pgbench only gets in if the password reaches it (by environment).
-        (cluster.directory / "data" / "pg_hba.conf").write_text(
-            "local all all trust\nhost all postgres 127.0.0.1/32 trust\n"
-            "host all all 127.0.0.1/32 scram-sha-256\n"
-        )
-        admin.execute("SELECT pg_reload_conf()")
-        admin.execute(f"CREATE ROLE bench LOGIN PASSWORD '{PASSWORD}'")
+        require_passwords(cluster, admin, "bench", PASSWORD)
         admin.execute("CREATE ROLE visitor LOGIN PASSWORD 'visitor'")
-        admin.execute("GRANT CREATE ON DATABASE postgres TO bench")
         admin.execute("CREATE SCHEMA not_ours")
         admin.execute("CREATE TABLE not_ours.keep_me (x int)")
         admin.execute("GRANT ALL ON SCHEMA not_ours TO bench")
@@ -181,21 +175,9 @@ def test_a_wrong_password_is_one_line(
 
 
 def _short_run(*args: str, out: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """A short run of bigint; `args` come last, so they win."""
     return run_cli(
-        "run",
-        *args,
-        "--rows",
-        "200",
-        "--duration",
-        "2",
-        "--clients",
-        "1",
-        "--strategies",
-        "bigint",
-        "--out",
-        str(out),
-        timeout=300,
-        env=env,
+        "run", *SHORT_RUN, "--strategies", "bigint", "--out", str(out), *args, timeout=300, env=env
     )
 
 
@@ -221,23 +203,11 @@ def test_the_readme_dsn_example_runs_with_pgpassword(
     words = shlex.split(line)
     assert words[:4] == ["PGPASSWORD=...", "pkbench", "run", "--dsn"]
     assert words[4] == "postgresql://bench@db.example:5432/bench"
-    # The example as written, on this server and smaller: its host, and fewer rows than a real benchmark.
-    args = [w.replace("db.example:5432/bench", f"127.0.0.1:{cluster.port}/postgres") for w in words[2:]]
-    args = [("200" if w == "1000000" else w) for w in args]
+    # The example as written, on this server; the smaller --rows given after it wins.
+    args = [w.replace("db.example:5432/bench", f"127.0.0.1:{cluster.port}/postgres") for w in words[3:]]
     out = tmp_path / "out"
-    result = run_cli(
-        *args,
-        "--duration",
-        "2",
-        "--clients",
-        "1",
-        "--strategies",
-        "bigint",
-        "--out",
-        str(out),
-        timeout=300,
-        env={**_no_pg_environment(), "PGPASSWORD": PASSWORD},
-    )
+    env = {**_no_pg_environment(), "PGPASSWORD": PASSWORD}
+    result = _short_run(*args, "--rows", "200", out=out, env=env)
     _assert_measured(result, out)
 
 
@@ -254,6 +224,22 @@ def test_a_password_from_a_passfile_reaches_pgbench(
         f"postgresql://bench@127.0.0.1:{cluster.port}/postgres",
         out=out,
         env={**_no_pg_environment(), "PGPASSFILE": str(passfile)},
+    )
+    _assert_measured(result, out)
+
+
+def test_a_service_file_with_the_password_reaches_pgbench(
+    server: tuple[EmbeddedCluster, psycopg.Connection[Any]], tmp_path: Path
+) -> None:
+    cluster, _ = server
+    service_file = tmp_path / "pg_service.conf"
+    service_file.write_text(
+        f"[bench]\nhost=127.0.0.1\nport={cluster.port}\nuser=bench\ndbname=postgres\npassword={PASSWORD}\n"
+    )
+    service_file.chmod(0o600)
+    out = tmp_path / "out"
+    result = _short_run(
+        "--dsn", "service=bench", out=out, env={**_no_pg_environment(), "PGSERVICEFILE": str(service_file)}
     )
     _assert_measured(result, out)
 
@@ -318,21 +304,14 @@ def test_a_strategy_expression_with_a_second_statement_is_refused_and_touches_no
     admin.execute("CREATE TABLE public.foo (x int)")
     admin.execute("GRANT ALL ON public.foo TO bench")
     before = schemas(admin)
-    result = run_cli(
-        "run",
+    result = _short_run(
         "--dsn",
         dsn(cluster),
         "--strategy-def",
         "evil=uuid:gen_random_uuid()); DROP TABLE public.foo; --",
         "--strategies",
         "evil",
-        "--rows",
-        "10",
-        "--duration",
-        "1",
-        "--out",
-        str(tmp_path / "out"),
-        timeout=120,
+        out=tmp_path / "out",
     )
     assert result.returncode != 0
     assert result.stderr.startswith("pkbench: error: strategy 'evil': default "), result.stderr
@@ -346,16 +325,13 @@ def _run_in_background(cluster: EmbeddedCluster, out: Path, *args: str) -> subpr
         [
             *PKBENCH,
             "run",
-            "--dsn",
-            dsn(cluster),
-            "--rows",
-            "200",
-            "--clients",
-            "1",
-            "--out",
-            str(out),
+            *SHORT_RUN,
             "--strategies",
             "bigint",
+            "--out",
+            str(out),
+            "--dsn",
+            dsn(cluster),
             *args,
         ],
         stdout=subprocess.PIPE,

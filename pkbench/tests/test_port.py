@@ -16,7 +16,7 @@ from typing import Any
 
 import psycopg
 import pytest
-from conftest import run_cli
+from conftest import SHORT_RUN, require_passwords, run_cli
 
 from pkbench import port
 from pkbench.cluster import EmbeddedCluster, find_pgbench, find_server_bindir
@@ -68,14 +68,7 @@ def server() -> Iterator[tuple[EmbeddedCluster, psycopg.Connection[Any]]]:
         bindir = _installation_without_sequuid(root)
         cluster = EmbeddedCluster(bindir, find_pgbench(None), {"shared_buffers": "32MB"})
         with cluster, psycopg.connect(cluster.connection.conninfo(), autocommit=True) as admin:
-            assert cluster.directory is not None
-            (cluster.directory / "data" / "pg_hba.conf").write_text(
-                "local all all trust\nhost all postgres 127.0.0.1/32 trust\n"
-                "host all all 127.0.0.1/32 scram-sha-256\n"
-            )
-            admin.execute("SELECT pg_reload_conf()")
-            admin.execute(f"CREATE ROLE bench LOGIN PASSWORD '{PASSWORD}'")
-            admin.execute("GRANT CREATE ON DATABASE postgres TO bench")
+            require_passwords(cluster, admin, "bench", PASSWORD)
             yield cluster, admin
     finally:
         shutil.rmtree(root, ignore_errors=True)
@@ -98,21 +91,10 @@ def test_every_sequuid_strategy_runs_on_the_port_where_the_extension_is_missing(
         admin.execute("CREATE EXTENSION sequuid")
     before = _objects(admin)
     out = tmp_path / "out"
+    dsn = f"postgresql://bench:{PASSWORD}@127.0.0.1:{cluster.port}/postgres"
+    strategies = ",".join(SEQUUID_STRATEGIES)
     result = run_cli(
-        "run",
-        "--dsn",
-        f"postgresql://bench:{PASSWORD}@127.0.0.1:{cluster.port}/postgres",
-        "--strategies",
-        ",".join(SEQUUID_STRATEGIES),
-        "--rows",
-        "300",
-        "--duration",
-        "1",
-        "--clients",
-        "1",
-        "--out",
-        str(out),
-        timeout=600,
+        "run", *SHORT_RUN, "--dsn", dsn, "--strategies", strategies, "--out", str(out), timeout=600
     )
     assert result.returncode == 0, result.stderr
     data = json.loads((out / "results.json").read_text())
