@@ -301,8 +301,9 @@ def test_a_strategy_expression_with_a_second_statement_is_refused_and_touches_no
     server: tuple[EmbeddedCluster, psycopg.Connection[Any]], tmp_path: Path
 ) -> None:
     cluster, admin = server
+    # bench's own table outside pkbench's schema: bench could drop it, pkbench must not.
     admin.execute("CREATE TABLE public.foo (x int)")
-    admin.execute("GRANT ALL ON public.foo TO bench")
+    admin.execute("ALTER TABLE public.foo OWNER TO bench")
     before = schemas(admin)
     result = _short_run(
         "--dsn",
