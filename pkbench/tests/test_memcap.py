@@ -12,8 +12,9 @@ import psycopg
 import pytest
 
 from pkbench import memcap
-from pkbench.cluster import SERVER_USER, EmbeddedCluster, find_pgbench, find_server_bindir
+from pkbench.cluster import SERVER_USER, EmbeddedCluster
 from pkbench.memcap import MemoryCap, MemoryCapError, find_hierarchy, parse_size
+from pkbench.server_builds import find_pgbench, find_server_bindir
 
 MB = 1024**2
 

@@ -10,8 +10,9 @@ from typing import Any
 import psycopg
 import pytest
 
-from pkbench.cluster import EmbeddedCluster, find_pgbench, find_server_bindir
-from pkbench.strategies import Catalog
+from pkbench.cluster import EmbeddedCluster
+from pkbench.server_builds import find_pgbench, find_server_bindir
+from pkbench.strategies import Catalog, check_expression
 
 
 @pytest.fixture(scope="module")
@@ -49,3 +50,27 @@ def test_every_core_strategy_default_gives_distinct_keys(conn: psycopg.Connectio
         assert row is not None
         assert row[0] == 1000
         assert row[1] == (32 if name == "uuid-v4-char32" else 36)
+
+
+@pytest.mark.parametrize(
+    ("expression", "column_type"),
+    [
+        ("gen_random_uuid()); DROP TABLE public.foo; --", "uuid"),
+        ("gen_random_uuid())::uuid, (1", "uuid"),
+        ("gen_random_uuid()", "uuid; DROP TABLE public.foo"),
+        ("1", "uuid"),
+        ("gen_random_uuid()", "no_such_type"),
+    ],
+)
+def test_check_expression_refuses_anything_but_one_expression_of_the_type(
+    conn: psycopg.Connection[Any], expression: str, column_type: str
+) -> None:
+    conn.execute("CREATE TABLE IF NOT EXISTS public.foo (x int)")
+    assert check_expression(conn, expression, column_type) is not None
+    assert conn.execute("SELECT to_regclass('public.foo') IS NOT NULL").fetchone() == (True,)
+
+
+def test_check_expression_accepts_each_builtin_default(conn: psycopg.Connection[Any]) -> None:
+    for name in ("uuid-v4", "uuid-v4-text", "uuid-v4-char32"):
+        strategy = Catalog().get(name)
+        assert check_expression(conn, strategy.generators[0].expression, strategy.column_type) is None

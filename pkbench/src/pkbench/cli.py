@@ -43,7 +43,7 @@ def cli() -> None:
 @click.option("--duration", type=int, callback=_positive, help="Seconds per measured workload.")
 @click.option("--sample-every", type=float, help="Seconds between probe samples (0: no sampling).")
 @click.option("--out", type=click.Path(path_type=Path), help="Results directory (must not exist).")
-@click.option("--dsn", help="Run against this existing server, in a schema of its own.")
+@click.option("--dsn", envvar="PKBENCH_DSN", help="Run against this existing server, in a schema of its own.")
 @click.option("--schema", help="With --dsn: the schema to create (default pkbench_<timestamp>).")
 @click.option(
     "--keep", is_flag=True, help="Keep the temporary cluster directory (or, with --dsn, the schema)."

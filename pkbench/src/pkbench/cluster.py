@@ -13,6 +13,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
@@ -22,53 +23,14 @@ from types import TracebackType
 from typing import Protocol
 
 import psycopg
-from psycopg import conninfo as pg_conninfo
 
+from pkbench import ownership
+from pkbench.connection import ConnectionInfo as ConnectionInfo
+from pkbench.connection import PrivateSecrets, first_line, parse, resolve
 from pkbench.errors import PkbenchError, ServerDied
 
 SERVER_USER = "postgres"
-# Connection parameters that are secrets: never in argv, output or files.
-_SECRET_KEYS = ("password", "sslpassword")
-
-
-@dataclass(frozen=True)
-class ConnectionInfo:
-    """libpq connection parameters, with the password kept apart so it never lands in argv or files."""
-
-    params: Mapping[str, str]
-    password: str | None = None
-
-    def conninfo(self, **extra: str) -> str:
-        secret = {"password": self.password} if self.password else {}
-        return pg_conninfo.make_conninfo(**{**self.params, **secret, **extra})
-
-    def connect(
-        self, *, search_path: str | None = None, autocommit: bool = True
-    ) -> psycopg.Connection[tuple[object, ...]]:
-        extra = {"options": f"-c search_path={search_path}"} if search_path else {}
-        extra.setdefault("application_name", "pkbench")
-        try:
-            return psycopg.connect(self.conninfo(**extra), autocommit=autocommit, connect_timeout=10)
-        except psycopg.OperationalError as e:
-            raise PkbenchError(f"cannot connect to {self.redacted()}: {_first_line(str(e))}") from e
-
-    def pgbench_database(self) -> str:
-        """pgbench's dbname argument: a conninfo string without secrets."""
-        return pg_conninfo.make_conninfo(**self.params)
-
-    def environment(self, search_path: str | None = None) -> dict[str, str]:
-        """Variables for a client process (pgbench): the password travels here, not in argv."""
-        env = {k: v for k, v in os.environ.items() if not k.startswith("PG")}
-        if self.password:
-            env["PGPASSWORD"] = self.password
-        if search_path:
-            env["PGOPTIONS"] = f"-c search_path={search_path}"
-        return env
-
-    def redacted(self) -> str:
-        keys = ("host", "port", "user", "dbname")
-        shown = " ".join(f"{k}={self.params[k]}" for k in keys if k in self.params)
-        return shown or "the default server"
+# Written into the embedded cluster's directory: which pkbench process owns it (pid and start time).
 
 
 @dataclass(frozen=True)
@@ -125,62 +87,6 @@ class Target(Protocol):
     pgbench: Path
 
     def check_alive(self) -> None: ...
-
-
-def _first_line(text: str) -> str:
-    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
-    return lines[0] if lines else text.strip()
-
-
-def _has_server(bindir: Path) -> bool:
-    return all((bindir / name).is_file() for name in ("initdb", "postgres"))
-
-
-def _candidate_bindirs() -> list[Path]:
-    found: list[Path] = []
-    pg_config = shutil.which("pg_config")
-    if pg_config:
-        with contextlib.suppress(OSError, subprocess.SubprocessError):
-            out = subprocess.run(
-                [pg_config, "--bindir"], capture_output=True, text=True, timeout=10, check=True
-            )
-            found.append(Path(out.stdout.strip()))
-    debian = Path("/usr/lib/postgresql")
-    if debian.is_dir():
-        versions = sorted(
-            (p for p in debian.iterdir() if p.name.isdigit()), key=lambda p: int(p.name), reverse=True
-        )
-        found.extend(p / "bin" for p in versions)
-    return found
-
-
-def find_server_bindir(pg_bin: Path | None) -> Path:
-    if pg_bin is not None:
-        if not _has_server(pg_bin):
-            raise PkbenchError(f"--pg-bin {pg_bin}: no initdb and postgres there")
-        return pg_bin
-    for bindir in _candidate_bindirs():
-        if _has_server(bindir):
-            return bindir
-    raise PkbenchError(
-        "no PostgreSQL server binaries found (initdb, postgres): "
-        "install postgresql-15 (Debian) or pass --pg-bin DIR"
-    )
-
-
-def find_pgbench(pg_bin: Path | None) -> Path:
-    """pgbench from --pg-bin, else the installed one (a pgbench 15 drives newer servers fine)."""
-    candidates = [pg_bin] if pg_bin else []
-    candidates += _candidate_bindirs()
-    for bindir in candidates:
-        if (bindir / "pgbench").is_file():
-            return bindir / "pgbench"
-    on_path = shutil.which("pgbench")
-    if on_path:
-        return Path(on_path)
-    raise PkbenchError(
-        "pgbench not found: install postgresql-contrib / postgresql-15 (Debian) or pass --pg-bin DIR"
-    )
 
 
 def free_port() -> int:
@@ -274,8 +180,12 @@ class EmbeddedCluster:
         self.close()
 
     def _create(self) -> None:
+        for note in ownership.remove_orphaned_clusters():
+            print(note, file=sys.stderr)
         self.directory = Path(tempfile.mkdtemp(prefix="pkbench-"))
         self.directory.chmod(0o700)
+        # Lets a later run recognise this directory as orphaned if we die without cleaning up.
+        (self.directory / ownership.OWNER_FILE).write_text(ownership.owner_line())
         if self._as_root:
             entry = self._server_user()
             os.chown(self.directory, entry.pw_uid, entry.pw_gid)
@@ -296,7 +206,7 @@ class EmbeddedCluster:
             **self._user_kwargs(),  # type: ignore[call-overload]
         )
         if result.returncode != 0:
-            raise PkbenchError(f"initdb failed: {_first_line(result.stderr or result.stdout)}")
+            raise PkbenchError(f"initdb failed: {first_line(result.stderr or result.stdout)}")
 
     def _start(self) -> None:
         assert self.directory is not None
@@ -322,6 +232,7 @@ class EmbeddedCluster:
                 stdin=subprocess.DEVNULL,
                 cwd=self.directory,
                 start_new_session=True,
+                preexec_fn=ownership.die_with_parent(),
                 **self._user_kwargs(),  # type: ignore[call-overload]
             )
         self.connection = ConnectionInfo(
@@ -375,40 +286,75 @@ class EmbeddedCluster:
         if self.directory is not None and not self.keep:
             shutil.rmtree(self.directory, ignore_errors=True)
             self.directory = None
+        elif self.directory is not None:
+            # A kept directory is the user's now: no later run may take it for an orphan.
+            (self.directory / ownership.OWNER_FILE).unlink(missing_ok=True)
 
 
 class ExistingServer:
-    """A server given by --dsn: nothing is started, stopped or removed here."""
+    """A server given by --dsn: nothing is started, stopped or removed here.
+
+    The DSN is resolved once on entry (see pkbench.connection); probes and pgbench use that one result, and
+    pgbench is checked to get in with it before anything is created.
+    """
 
     def __init__(self, dsn: str, pgbench: Path) -> None:
-        try:
-            params = pg_conninfo.conninfo_to_dict(dsn)
-        except psycopg.ProgrammingError:
-            raise PkbenchError("--dsn is not a valid connection string or URL") from None
-        password = params.pop("password", None)
-        for key in _SECRET_KEYS:
-            params.pop(key, None)
+        given = parse(dsn)
+        self._dsn = dsn
         self.connection = ConnectionInfo(
-            {k: str(v) for k, v in params.items()}, str(password) if password is not None else None
+            {k: v for k, v in given.items() if k not in ("password", "sslpassword")}
         )
         self.pgbench = pgbench
         self.server = ServerInfo("", 0, False, False)
+        self._secrets: PrivateSecrets | None = None
 
     def __enter__(self) -> ExistingServer:
-        self.server = describe(self.connection, embedded=False)
-        with self.connection.connect() as conn:
-            row = conn.execute("SELECT has_database_privilege(current_database(), 'CREATE')").fetchone()
-        if not row or not row[0]:
-            raise PkbenchError(
-                f"{self.connection.redacted()}: the user may not create a schema in this "
-                "database (needs CREATE on the database)"
-            )
+        self._secrets = PrivateSecrets(resolve(self._dsn))
+        self.connection = self._secrets.__enter__()
+        try:
+            self.server = describe(self.connection, embedded=False)
+            with self.connection.connect() as conn:
+                row = conn.execute("SELECT has_database_privilege(current_database(), 'CREATE')").fetchone()
+            if not row or not row[0]:
+                raise PkbenchError(
+                    f"{self.connection.redacted()}: the user may not create a schema in this "
+                    "database (needs CREATE on the database)"
+                )
+            check_pgbench_connects(self.pgbench, self.connection)
+        except BaseException:
+            self._secrets.__exit__(None, None, None)
+            raise
         return self
 
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        return None
+        if self._secrets is not None:
+            self._secrets.__exit__(exc_type, exc, tb)
 
     def check_alive(self) -> None:
         return None
+
+
+def check_pgbench_connects(pgbench: Path, connection: ConnectionInfo) -> None:
+    """One pgbench transaction with the run's parameters: a pgbench that cannot get in fails the run now."""
+    with tempfile.TemporaryDirectory(prefix="pkbench-check-") as directory:
+        script = Path(directory) / "connect.sql"
+        script.write_text("SELECT 1;\n")
+        try:
+            result = subprocess.run(
+                [str(pgbench), "-n", "-c", "1", "-t", "1", "-f", str(script), connection.pgbench_database()],
+                capture_output=True,
+                text=True,
+                env=connection.environment(),
+                cwd=directory,
+                timeout=60,
+            )
+        except subprocess.TimeoutExpired:
+            raise PkbenchError(f"pgbench did not connect to {connection.redacted()} within 60 s") from None
+    if result.returncode != 0:
+        lines = [line for line in result.stderr.splitlines() if "error" in line or "FATAL" in line]
+        raise PkbenchError(
+            f"pgbench cannot connect to {connection.redacted()} with the parameters pkbench uses: "
+            f"{first_line(chr(10).join(lines) or result.stderr or result.stdout)}"
+        )

@@ -13,11 +13,10 @@ from typing import Any
 
 import psycopg
 
-from pkbench import cluster
 from pkbench import scenario as scenario_module
 from pkbench.errors import PkbenchError
 from pkbench.scenario import Scenario
-from pkbench.server_builds import server_bindir
+from pkbench.server_builds import find_pgbench, find_server_bindir, server_bindir
 from pkbench.strategies import Catalog, Strategy, load_config, parse_definition
 
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
@@ -107,8 +106,8 @@ def plan(options: Options) -> Plan:
         if options.dsn is not None:
             raise PkbenchError("--pg applies to the embedded server only, not with --dsn")
         pg_bin = server_bindir(options.pg_major)
-    pgbench_path = cluster.find_pgbench(pg_bin)
-    bindir = None if options.dsn else cluster.find_server_bindir(pg_bin)
+    pgbench_path = find_pgbench(pg_bin)
+    bindir = None if options.dsn else find_server_bindir(pg_bin)
     if options.port is not None and not 1 <= options.port <= 65535:
         raise PkbenchError(f"--port {options.port}: must be between 1 and 65535")
     return Plan(loaded, chosen, out_dir, pgbench_path, bindir)

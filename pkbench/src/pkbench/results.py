@@ -123,6 +123,8 @@ class StrategyResult:
     # Density step name → {relation: pgstatindex / pgstattuple figures} (the bloat scenario).
     density: dict[str, dict[str, Any]] = field(default_factory=dict)
     unavailable: list[Unavailable] = field(default_factory=list)
+    # Where the generator comes from: "core", "extension sequuid", "sequuid PL/pgSQL port".
+    generator_source: str | None = None
 
     def record_sizes(self, step: str, sizes: Sizes) -> None:
         """A snapshot step's sizes: the prefill snapshot has a field of its own, the others are by name."""

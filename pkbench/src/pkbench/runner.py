@@ -22,7 +22,7 @@ from pkbench.probes import buffercache
 from pkbench.reporting import Reporter, Silent
 from pkbench.stats import aggregate, interleaved_order
 from pkbench.strategy_pass import StrategyPass
-from pkbench.workspace import Workspace
+from pkbench.workspace import Workspace, default_schema_name
 
 __all__ = ["Options", "Outcome", "Plan", "execute", "plan"]
 
@@ -58,7 +58,7 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
     machine_overrides = dict(options.machine_overrides)
     if options.dsn:
         target = ExistingServer(options.dsn, the_plan.pgbench)
-        schema = options.schema or f"pkbench_{datetime.now().strftime('%Y%m%d_%H%M%S')}"
+        schema = options.schema or default_schema_name()
     else:
         assert the_plan.server_bindir is not None
         start_wrapper = list(options.start_wrapper)
@@ -80,6 +80,7 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
         target,
         Workspace(target.connection, schema, drop_on_exit=bool(options.dsn) and not options.keep) as ws,
     ):
+        ws.check_expressions(the_plan.strategies)
         if isinstance(target, EmbeddedCluster) and options.keep:
             reporter.info(f"pkbench: keeping the cluster in {target.directory}")
         with ws.connection.connect() as conn:

@@ -47,6 +47,57 @@ def _has_server(bindir: Path) -> bool:
     return all((bindir / name).is_file() for name in ("initdb", "postgres", "pg_config"))
 
 
+def _can_start_server(bindir: Path) -> bool:
+    return all((bindir / name).is_file() for name in ("initdb", "postgres"))
+
+
+def _candidate_bindirs() -> list[Path]:
+    found: list[Path] = []
+    pg_config = shutil.which("pg_config")
+    if pg_config:
+        with contextlib.suppress(OSError, subprocess.SubprocessError):
+            out = subprocess.run(
+                [pg_config, "--bindir"], capture_output=True, text=True, timeout=10, check=True
+            )
+            found.append(Path(out.stdout.strip()))
+    debian = Path("/usr/lib/postgresql")
+    if debian.is_dir():
+        versions = sorted(
+            (p for p in debian.iterdir() if p.name.isdigit()), key=lambda p: int(p.name), reverse=True
+        )
+        found.extend(p / "bin" for p in versions)
+    return found
+
+
+def find_server_bindir(pg_bin: Path | None) -> Path:
+    if pg_bin is not None:
+        if not _can_start_server(pg_bin):
+            raise PkbenchError(f"--pg-bin {pg_bin}: no initdb and postgres there")
+        return pg_bin
+    for bindir in _candidate_bindirs():
+        if _can_start_server(bindir):
+            return bindir
+    raise PkbenchError(
+        "no PostgreSQL server binaries found (initdb, postgres): "
+        "install postgresql-15 (Debian) or pass --pg-bin DIR"
+    )
+
+
+def find_pgbench(pg_bin: Path | None) -> Path:
+    """pgbench from --pg-bin, else the installed one (a pgbench 15 drives newer servers fine)."""
+    candidates = [pg_bin] if pg_bin else []
+    candidates += _candidate_bindirs()
+    for bindir in candidates:
+        if (bindir / "pgbench").is_file():
+            return bindir / "pgbench"
+    on_path = shutil.which("pgbench")
+    if on_path:
+        return Path(on_path)
+    raise PkbenchError(
+        "pgbench not found: install postgresql-contrib / postgresql-15 (Debian) or pass --pg-bin DIR"
+    )
+
+
 def _version_of(bindir: Path) -> str | None:
     try:
         out = subprocess.run(

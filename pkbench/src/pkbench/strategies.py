@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import psycopg
+
 from pkbench.errors import PkbenchError
 
 
@@ -24,10 +26,11 @@ class Generator:
 
     @property
     def column_clause(self) -> str:
-        """What follows the key column's type in CREATE TABLE."""
+        """What follows the key column's type in CREATE TABLE (the expression in parentheses, as it was
+        checked by check_expression)."""
         if self.expression.upper().startswith("GENERATED "):
             return self.expression
-        return f"DEFAULT {self.expression}"
+        return f"DEFAULT ({self.expression})"
 
 
 @dataclass(frozen=True)
@@ -213,6 +216,32 @@ def _from_table(path: Path, index: int, entry: Mapping[str, Any]) -> Strategy:
         raise PkbenchError(f"{where}: 'extensions' must be a list of extension names")
     description = entry.get("description") or f"user-defined: {entry['type']} default {entry['default']}"
     return custom(entry["name"], entry["type"], entry["default"], str(description), extensions)
+
+
+def check_expression(conn: psycopg.Connection[Any], expression: str, column_type: str) -> str | None:
+    """Why `expression` is not one expression of `column_type` on this server, or None when it is.
+
+    The server parses it inside `SELECT (expression)::type` as an unnamed prepared statement (the extended
+    protocol takes exactly one statement) and describes it without running it: it must give one column of
+    the declared type. Anything else (a second statement, a second column, a syntax error) is refused.
+    """
+    try:
+        row = conn.execute("SELECT to_regtype(%s)::oid", (column_type,)).fetchone()
+    except psycopg.Error as e:
+        return f"type {column_type!r} is not a type name: {e.diag.message_primary or e}"
+    if row is None or row[0] is None:
+        return f"type {column_type!r} does not exist"
+    expected = int(row[0])
+    statement = f"SELECT ({expression})::{column_type}".encode()
+    pgconn = conn.pgconn
+    parsed = pgconn.prepare(b"", statement)
+    if parsed.status != psycopg.pq.ExecStatus.COMMAND_OK:
+        message = (parsed.error_field(psycopg.pq.DiagnosticField.MESSAGE_PRIMARY) or b"").decode()
+        return f"default {expression!r} is not a single expression of type {column_type}: {message}"
+    described = pgconn.describe_prepared(b"")
+    if described.nfields != 1 or described.ftype(0) != expected:
+        return f"default {expression!r} is not a single expression of type {column_type}"
+    return None
 
 
 class Catalog:

@@ -65,6 +65,7 @@ class StrategyPass:
                 result.status, result.error = "skipped", reason
                 return result
             result.default_expression = generator.expression
+            result.generator_source = ws.generator_source(generator)
             ws.reset()
             context = self._context(generator, result)
             with context.connect() as conn:
