@@ -109,3 +109,35 @@ def test_a_failed_strategy_exits_3_naming_it_and_keeps_the_results(tmp_path: Pat
         rows = list(csv.DictReader(f))
     assert rows and {r["strategy"] for r in rows} == {"bigint"}
     assert any(r["figure"] == "tps" and r["value"] for r in rows)
+
+
+def test_a_skipped_strategy_exits_4_naming_it(tmp_path: Path) -> None:
+    config = tmp_path / "strategies.toml"
+    config.write_text(
+        '[[strategy]]\nname = "needs-missing"\ntype = "bigint"\ndefault = "1"\n'
+        'extensions = ["no_such_extension_anywhere"]\n'
+    )
+    out = tmp_path / "out"
+    result = run_cli(
+        "run",
+        "--config",
+        str(config),
+        "--strategies",
+        "bigint,needs-missing",
+        "--rows",
+        "200",
+        "--duration",
+        "1",
+        "--clients",
+        "1",
+        "--sample-every",
+        "0",
+        "--out",
+        str(out),
+        timeout=300,
+    )
+    assert result.returncode == 4, result.stderr
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("pkbench: error: 1 of 2 strategies skipped: needs-missing (")
+    data = json.loads((out / "results.json").read_text())
+    assert [s["status"] for s in data["strategies"]] == ["ok", "skipped"]

@@ -6,6 +6,7 @@ import json
 import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 import psycopg
@@ -160,20 +161,26 @@ def run(
     _exit_for(outcome)
 
 
-# The exit code of a run in which a strategy failed (pkbench/README.md lists every code).
+# The exit codes of a run that did not run every requested strategy (pkbench/README.md lists every code).
 EXIT_STRATEGY_FAILED = 3
+EXIT_STRATEGY_SKIPPED = 4
 
 
 def _exit_for(outcome: runner.Outcome) -> None:
-    """A failed strategy fails the command, naming it last; a skipped one (this server cannot run it) is
-    said on its own line."""
+    """0 only when every requested strategy ran: a failed one fails the command, and a skipped one (this
+    server cannot run it) too, with its own code; the last line names each."""
     count = len(outcome.run.strategies)
-    if outcome.skipped:
-        named = "; ".join(f"{results.name_of(s)} ({results.error_of(s)})" for s in outcome.skipped)
-        click.echo(f"pkbench: {len(outcome.skipped)} of {count} strategies skipped: {named}", err=True)
+
+    def unfinished(which: list[results.StrategyResult | dict[str, Any]], what: str) -> str:
+        named = "; ".join(f"{results.name_of(s)} ({results.error_of(s)})" for s in which)
+        return f"{len(which)} of {count} strategies {what}: {named}"
+
     if outcome.failed:
-        named = "; ".join(f"{results.name_of(s)} ({results.error_of(s)})" for s in outcome.failed)
-        _fail(f"{len(outcome.failed)} of {count} strategies failed: {named}", EXIT_STRATEGY_FAILED)
+        if outcome.skipped:
+            click.echo(f"pkbench: {unfinished(outcome.skipped, 'skipped')}", err=True)
+        _fail(unfinished(outcome.failed, "failed"), EXIT_STRATEGY_FAILED)
+    if outcome.skipped:
+        _fail(unfinished(outcome.skipped, "skipped"), EXIT_STRATEGY_SKIPPED)
 
 
 def _memory_limit(text: str | None) -> int | None:
