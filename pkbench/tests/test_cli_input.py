@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import SHORT_RUN, run_cli
 from test_cli_errors import assert_one_line_error
 
 from pkbench import runner
@@ -88,12 +88,7 @@ def test_a_failed_strategy_exits_3_naming_it_and_keeps_the_results(tmp_path: Pat
         "bigint,boom",
         "--strategy-def",
         "boom=bigint:(1/0)::bigint",
-        "--rows",
-        "200",
-        "--duration",
-        "1",
-        "--clients",
-        "1",
+        *SHORT_RUN,
         "--sample-every",
         "0",
         "--out",
@@ -124,12 +119,7 @@ def test_a_skipped_strategy_exits_4_naming_it(tmp_path: Path) -> None:
         str(config),
         "--strategies",
         "bigint,needs-missing",
-        "--rows",
-        "200",
-        "--duration",
-        "1",
-        "--clients",
-        "1",
+        *SHORT_RUN,
         "--sample-every",
         "0",
         "--out",
