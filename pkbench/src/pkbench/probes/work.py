@@ -193,13 +193,15 @@ def _ended_processes(postmaster: int, proc: Path, unavailable: list[Unavailable]
 def _statement_totals(
     conn: Connection, create_extension: bool, unavailable: list[Unavailable]
 ) -> StatementTotals | None:
+    # pg_settings hides shared_preload_libraries from a user without pg_read_all_settings (NULL: unknown);
+    # then querying the extension tells whether the library is loaded.
     row = conn.execute(
-        "SELECT 'pg_stat_statements' = ANY(string_to_array("
-        " replace(current_setting('shared_preload_libraries'), ' ', ''), ',')),"
+        "SELECT (SELECT 'pg_stat_statements' = ANY(string_to_array(replace(setting, ' ', ''), ','))"
+        "          FROM pg_settings WHERE name = 'shared_preload_libraries'),"
         " EXISTS (SELECT FROM pg_extension WHERE extname = 'pg_stat_statements')"
     ).fetchone()
     assert row is not None
-    loaded, installed = bool(row[0]), bool(row[1])
+    loaded, installed = row[0] is not False, bool(row[1])
     reason = None
     if not loaded:
         reason = "pg_stat_statements is not in shared_preload_libraries"
