@@ -17,6 +17,8 @@ import pytest
 from conftest import run_cli
 
 from pkbench import results
+from pkbench.cluster import with_statement_statistics
+from pkbench.server_builds import find_server_bindir
 
 ROWS = 50_000
 SCENARIO = f"""
@@ -158,3 +160,17 @@ def test_the_work_figures_reach_summary_csv_and_summary_md(run: dict[str, Any]) 
     summary = (run["out"] / "summary.md").read_text()
     assert "shared buffers dirtied per transaction (blocks)" in summary
     assert "backend CPU per transaction (ms)" in summary
+
+
+def test_the_embedded_cluster_preloads_pg_stat_statements_unless_told_otherwise(tmp_path: Path) -> None:
+    bindir = find_server_bindir(None)
+    assert with_statement_statistics(bindir, {"work_mem": "4MB"}) == {
+        "work_mem": "4MB",
+        "shared_preload_libraries": "pg_stat_statements",
+    }
+    assert with_statement_statistics(bindir, {"shared_preload_libraries": ""}) == {
+        "shared_preload_libraries": ""
+    }
+    # A build without the module would not start with it preloaded.
+    (tmp_path / "bin").mkdir()
+    assert with_statement_statistics(tmp_path / "bin", {}) == {}
