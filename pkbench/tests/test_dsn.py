@@ -386,3 +386,53 @@ def test_a_second_run_on_a_schema_in_use_is_refused_and_leaves_it_alone(
     assert first.returncode == 0, stderr
     data = json.loads((tmp_path / "out1" / "results.json").read_text())
     assert data["strategies"][0]["status"] == "ok", data["strategies"]
+
+
+def test_pg_stat_statements_is_used_when_the_server_has_it_and_never_created(
+    server: tuple[EmbeddedCluster, psycopg.Connection[Any]],
+    tmp_path: Path,
+) -> None:
+    cluster, admin = server
+
+    def insert_window(out: Path) -> dict[str, Any]:
+        result = run_cli(
+            "run",
+            "--dsn",
+            dsn(cluster),
+            "--rows",
+            "500",
+            "--duration",
+            "2",
+            "--clients",
+            "2",
+            "--strategies",
+            "bigint",
+            "--out",
+            str(out),
+            timeout=300,
+        )
+        assert result.returncode == 0, result.stderr
+        workload: dict[str, Any] = json.loads((out / "results.json").read_text())["strategies"][0][
+            "workloads"
+        ][0]
+        return workload
+
+    # The test's server preloads the library (as every embedded cluster does) but has no extension.
+    assert admin.execute("SELECT 1 FROM pg_extension WHERE extname = 'pg_stat_statements'").fetchone() is None
+    work = insert_window(tmp_path / "without")["work_per_transaction"]
+    assert admin.execute("SELECT 1 FROM pg_extension WHERE extname = 'pg_stat_statements'").fetchone() is None
+    reasons = {u["metric"]: u["reason"] for u in work["unavailable"]}
+    assert work["shared_blocks_dirtied"] is None
+    assert "pg_stat_statements extension is not created" in reasons["shared_blocks_dirtied"]
+    assert (
+        work["sources"]["shared_blocks_hit"].startswith("pg_stat_database") and work["shared_blocks_hit"] > 0
+    )
+    assert work["backend_cpu_ms"] is None and reasons["backend_cpu_ms"].startswith("the server is not local")
+
+    admin.execute("CREATE EXTENSION pg_stat_statements")
+    try:
+        work = insert_window(tmp_path / "with")["work_per_transaction"]
+    finally:
+        admin.execute("DROP EXTENSION pg_stat_statements")
+    assert work["sources"]["shared_blocks_dirtied"].startswith("pg_stat_statements")
+    assert work["shared_blocks_dirtied"] is not None and work["wal_bytes"] > 0

@@ -30,6 +30,9 @@ from pkbench.connection import PrivateSecrets, first_line, parse, resolve
 from pkbench.errors import PkbenchError, ServerDied
 
 SERVER_USER = "postgres"
+# Preloaded by the embedded server: the only source of the buffers a statement dirtied and wrote, for the
+# work per transaction (probes/work.py). An existing server keeps its own shared_preload_libraries.
+STATEMENT_STATISTICS = "pg_stat_statements"
 # Written into the embedded cluster's directory: which pkbench process owns it (pid and start time).
 
 
@@ -215,7 +218,7 @@ class EmbeddedCluster:
         else:
             check_port_free(self.port)
         settings = {
-            **self.settings,
+            **with_statement_statistics(self.bindir, self.settings),
             "port": str(self.port),
             "listen_addresses": "127.0.0.1",
             "unix_socket_directories": str(self.directory),
@@ -289,6 +292,29 @@ class EmbeddedCluster:
         elif self.directory is not None:
             # A kept directory is the user's now: no later run may take it for an orphan.
             (self.directory / ownership.OWNER_FILE).unlink(missing_ok=True)
+
+
+def with_statement_statistics(bindir: Path, settings: Mapping[str, str]) -> dict[str, str]:
+    """SETTINGS with pg_stat_statements preloaded when they name no shared_preload_libraries and this build
+    has it (a build without it would not start with it preloaded; the work probe then says it is missing).
+    An explicit shared_preload_libraries, even empty, is used as given."""
+    if "shared_preload_libraries" in settings or not _has_library(bindir, STATEMENT_STATISTICS):
+        return dict(settings)
+    return {**settings, "shared_preload_libraries": STATEMENT_STATISTICS}
+
+
+def _has_library(bindir: Path, name: str) -> bool:
+    """Whether the server build in BINDIR has the loadable module NAME (Debian and the wheels keep their
+    modules in bin/../lib; pg_config says where when it is there)."""
+    libdir = bindir.parent / "lib"
+    pg_config = bindir / "pg_config"
+    if pg_config.is_file():
+        with contextlib.suppress(OSError, subprocess.SubprocessError):
+            found = subprocess.run(
+                [str(pg_config), "--pkglibdir"], capture_output=True, text=True, timeout=30, check=True
+            )
+            libdir = Path(found.stdout.strip())
+    return (libdir / f"{name}.so").is_file()
 
 
 class ExistingServer:

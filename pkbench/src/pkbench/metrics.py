@@ -143,6 +143,31 @@ def prefill_figure(key: str) -> Reader:
     return read
 
 
+# Work per transaction (results.WorkPerTransaction), lower is better: key, title, unit, field, format, and
+# the report's column.
+WORK_FIGURES = (
+    ("buffers-hit", "shared buffers hit", "blocks", "shared_blocks_hit", "{:,.2f}", "buffers hit / tx"),
+    ("buffers-read", "shared buffers read", "blocks", "shared_blocks_read", "{:,.3f}", "buffers read / tx"),
+    (
+        "buffers-dirtied",
+        "shared buffers dirtied",
+        "blocks",
+        "shared_blocks_dirtied",
+        "{:,.3f}",
+        "buffers dirtied / tx",
+    ),
+    (
+        "buffers-written",
+        "shared buffers written",
+        "blocks",
+        "shared_blocks_written",
+        "{:,.3f}",
+        "buffers written / tx",
+    ),
+    ("backend-cpu", "backend CPU", "ms", "backend_cpu_ms", "{:,.3f}", "backend CPU ms / tx"),
+    ("os-read", "bytes read from the OS", "bytes", "os_read_bytes", "{:,.0f}", "OS read bytes / tx"),
+)
+
 # In the order the report's workload table shows them.
 WORKLOAD_METRICS: list[Metric] = [
     workload_metric(
@@ -174,6 +199,18 @@ WORKLOAD_METRICS: list[Metric] = [
         "wal_fpi_per_transaction",
         "{:,.3f}",
         "full-page images / tx",
+    ),
+    *(
+        workload_metric(
+            key,
+            f"{title} per transaction",
+            unit,
+            False,
+            f"work_per_transaction.{field}",
+            fmt,
+            column,
+        )
+        for key, title, unit, field, fmt, column in WORK_FIGURES
     ),
     Metric(
         "size",

@@ -13,6 +13,7 @@ import os
 import platform
 import types
 import typing
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -71,6 +72,49 @@ class StatementResult:
 
 
 @dataclass
+class WorkPerTransaction:
+    """One window's work divided by its transactions (probes/work.py): what a transaction cost the server, in
+    units the machine's noise does not move. None where a source was missing (``unavailable`` says why)."""
+
+    transactions: int
+    shared_blocks_hit: float | None = None
+    shared_blocks_read: float | None = None
+    shared_blocks_dirtied: float | None = None
+    shared_blocks_written: float | None = None
+    wal_bytes: float | None = None
+    wal_fpi: float | None = None
+    backend_cpu_ms: float | None = None
+    os_read_bytes: float | None = None  # rchar of the ended backends
+    storage_read_bytes: float | None = None  # read_bytes of the ended backends
+    # Figure name -> where it was read (pg_stat_statements, pg_stat_database, pg_stat_wal, /proc).
+    sources: dict[str, str] = field(default_factory=dict)
+    unavailable: list[Unavailable] = field(default_factory=list)
+
+    def figures(self) -> dict[str, float | None]:
+        """The per-transaction figures by name, in the order the class declares them."""
+        return {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if f.name not in ("transactions", "sources", "unavailable")
+        }
+
+
+@dataclass
+class MachineWindow:
+    """Shares of the machine's whole CPU capacity (all cores) over a window, as fractions in [0, 1]
+    (probes/machine.py)."""
+
+    duration_s: float
+    busy_fraction: float
+    own_fraction: float
+    other_fraction: float  # busy, but not by the benchmark: other processes on this machine
+    steal_fraction: float
+    iowait_fraction: float
+    load_average_1min: float  # at the end of the window
+    cores: int | None
+
+
+@dataclass
 class WorkloadResult:
     name: str
     description: str
@@ -103,6 +147,9 @@ class WorkloadResult:
     page_splits_per_transaction: float | None = None
     page_splits_by_relation: dict[str, int] | None = None
     wal_distinct_blocks: dict[str, int] | None = None
+    # Snapshots around the window: its work per transaction, and how busy the machine was meanwhile.
+    work_per_transaction: WorkPerTransaction | None = None
+    machine_window: MachineWindow | None = None
     unavailable: list[Unavailable] = field(default_factory=list)
 
 
@@ -251,13 +298,12 @@ def from_json(data: dict[str, Any]) -> RunResult:
         target=dict(data.get("target") or {}),
         finished_at=data.get("finished_at"),
     )
-    run.strategies = [
-        s if "repeats" in s else _typed(StrategyResult, s) for s in data.get("strategies") or []
-    ]
+    run.strategies = [s if "repeats" in s else typed(StrategyResult, s) for s in data.get("strategies") or []]
     return run
 
 
-def _typed(cls: type[Any], data: dict[str, Any]) -> Any:
+def typed(cls: type[Any], data: Mapping[str, Any]) -> Any:
+    """An object of the results model from its JSON (fields the class lacks are dropped)."""
     hints = typing.get_type_hints(cls)
     return cls(
         **{f.name: _value(hints[f.name], data[f.name]) for f in dataclasses.fields(cls) if f.name in data}
@@ -271,11 +317,11 @@ def _value(hint: Any, value: Any) -> Any:
     if origin in (typing.Union, types.UnionType):
         classes = [a for a in arguments if isinstance(a, type) and dataclasses.is_dataclass(a)]
         if classes and isinstance(value, dict):
-            return _typed(classes[0], value)
+            return typed(classes[0], value)
         inner = [a for a in arguments if a is not type(None)]
         return _value(inner[0], value) if len(inner) == 1 else value
     if isinstance(hint, type) and dataclasses.is_dataclass(hint) and isinstance(value, dict):
-        return _typed(hint, value)
+        return typed(hint, value)
     if origin is list:
         return [_value(arguments[0], v) for v in value]
     if origin is dict and len(arguments) == 2:

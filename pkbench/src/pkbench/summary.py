@@ -17,7 +17,8 @@ from rich.console import Console
 from rich.table import Table
 
 from pkbench.metrics import STRATEGY_METRICS, WORKLOAD_METRICS, Metric, key_index
-from pkbench.results import PREFILL_SNAPSHOT
+from pkbench.probes.machine import busy_machine
+from pkbench.results import PREFILL_SNAPSHOT, MachineWindow, typed
 from pkbench.units import binary_size
 
 MISSING = "\u2013"
@@ -288,8 +289,29 @@ def markdown(results: JSON) -> str:
     ]
     lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in table]
     lines += ["", _notes(results, headline), ""]
+    noise = machine_noise(results)
+    lines += [noise, ""] if noise else []
     lines += _figures(results)
     return "\n".join(lines)
+
+
+def machine_noise(results: JSON) -> str | None:
+    """One line when the machine was busy with other work during some measured windows: the worst of them."""
+    windows = [
+        (strategy["name"], workload.get("name"), typed(MachineWindow, workload["machine_window"]))
+        for strategy in _measured(results)
+        for workload in strategy.get("workloads") or []
+        if isinstance(workload.get("machine_window"), dict)
+    ]
+    busy = [(w.other_fraction + w.steal_fraction, s, n, w) for s, n, w in windows if busy_machine(w)]
+    if not busy:
+        return None
+    _, strategy, workload, worst = max(busy, key=lambda found: found[0])
+    return (
+        f"Machine noise: the machine was busy during {len(busy)} of {len(windows)} measured windows; the "
+        f"most, {strategy} {workload}: {'; '.join(busy_machine(worst))}. TPS and latency move with it; "
+        "work per transaction (buffers, WAL, CPU) does not."
+    )
 
 
 def _figures(results: JSON) -> list[str]:

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from pkbench.results import MachineWindow
 from pkbench.verdict import MIN_BOOTSTRAP_ROUNDS
 
 PROC = Path("/proc")
@@ -154,20 +155,6 @@ def snapshot(server_pids: Iterable[int] = (), proc: Path = PROC) -> MachineSnaps
     return MachineSnapshot(time.monotonic(), cpu, load, own)
 
 
-@dataclass(frozen=True)
-class MachineWindow:
-    """Shares of the machine's whole CPU capacity (all cores) over a window, as fractions in [0, 1]."""
-
-    duration_s: float
-    busy_fraction: float
-    own_fraction: float
-    other_fraction: float  # busy, but not by the benchmark: other processes on this machine
-    steal_fraction: float
-    iowait_fraction: float
-    load_average_1min: float  # at the end of the window
-    cores: int | None
-
-
 def window(before: MachineSnapshot, after: MachineSnapshot) -> MachineWindow:
     ticks = after.cpu.total - before.cpu.total
 
@@ -188,6 +175,16 @@ def window(before: MachineSnapshot, after: MachineSnapshot) -> MachineWindow:
     )
 
 
+def busy_machine(machine: MachineWindow | None) -> list[str]:
+    """What the machine did besides the benchmark during a window, when it was enough to move time figures."""
+    said = []
+    if machine is not None and machine.other_fraction >= BUSY_MACHINE_FRACTION:
+        said.append(f"the machine was busy: {machine.other_fraction:.0%} of CPU was used by other processes")
+    if machine is not None and machine.steal_fraction >= STEAL_FRACTION:
+        said.append(f"the hypervisor took {machine.steal_fraction:.0%} of CPU from this machine (steal)")
+    return said
+
+
 def noise_warning(
     cv: float | None, resolved: bool, rounds: int, machine: MachineWindow | None = None
 ) -> str | None:
@@ -197,11 +194,7 @@ def noise_warning(
     A busy machine or a stealing hypervisor is said whatever the verdict; 'add rounds' only when the verdict
     is unresolved, since more rounds narrow the interval but do not change a resolved answer.
     """
-    said = []
-    if machine is not None and machine.other_fraction >= BUSY_MACHINE_FRACTION:
-        said.append(f"the machine was busy: {machine.other_fraction:.0%} of CPU was used by other processes")
-    if machine is not None and machine.steal_fraction >= STEAL_FRACTION:
-        said.append(f"the hypervisor took {machine.steal_fraction:.0%} of CPU from this machine (steal)")
+    said = busy_machine(machine)
     if not resolved:
         if cv is not None and cv >= NOISY_ROUNDS_CV:
             said.append(f"add rounds: the figure varied by {cv:.0%} from round to round (now {rounds})")

@@ -21,15 +21,14 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import psycopg
 
 from pkbench.probes import Connection
 from pkbench.probes.machine import ProcessTimes, parse_process_stat, read_processes
-from pkbench.results import Unavailable
+from pkbench.results import Unavailable, WorkPerTransaction
 
 PROC = Path("/proc")
 ENDED_BACKENDS_TIMEOUT_S = 10.0
@@ -106,7 +105,7 @@ def read_snapshot(
         children = _wait_for_ended_children(conn, postmaster, since, application_name, proc)
         ended = _ended_processes(postmaster, proc, unavailable)
     else:
-        for metric in ("backend_cpu", "os_read_bytes", "storage_read_bytes"):
+        for metric in ("backend_cpu_ms", "os_read_bytes", "storage_read_bytes"):
             unavailable.append(Unavailable(metric, f"{reason}: /proc does not show its backends"))
     statements = _statement_totals(conn, create_extension, unavailable)
     return WorkSnapshot(
@@ -175,7 +174,7 @@ def _ended_processes(postmaster: int, proc: Path, unavailable: list[Unavailable]
     try:
         ticks = parse_process_stat((proc / str(postmaster) / "stat").read_text()).reaped_children_ticks
     except (OSError, ValueError, IndexError) as error:
-        for metric in ("backend_cpu", "os_read_bytes", "storage_read_bytes"):
+        for metric in ("backend_cpu_ms", "os_read_bytes", "storage_read_bytes"):
             unavailable.append(Unavailable(metric, f"/proc/{postmaster}/stat: {_first_line(error)}"))
         return None
     try:
@@ -194,13 +193,15 @@ def _ended_processes(postmaster: int, proc: Path, unavailable: list[Unavailable]
 def _statement_totals(
     conn: Connection, create_extension: bool, unavailable: list[Unavailable]
 ) -> StatementTotals | None:
+    # pg_settings hides shared_preload_libraries from a user without pg_read_all_settings (NULL: unknown);
+    # then querying the extension tells whether the library is loaded.
     row = conn.execute(
-        "SELECT 'pg_stat_statements' = ANY(string_to_array("
-        " replace(current_setting('shared_preload_libraries'), ' ', ''), ',')),"
+        "SELECT (SELECT 'pg_stat_statements' = ANY(string_to_array(replace(setting, ' ', ''), ','))"
+        "          FROM pg_settings WHERE name = 'shared_preload_libraries'),"
         " EXISTS (SELECT FROM pg_extension WHERE extname = 'pg_stat_statements')"
     ).fetchone()
     assert row is not None
-    loaded, installed = bool(row[0]), bool(row[1])
+    loaded, installed = row[0] is not False, bool(row[1])
     reason = None
     if not loaded:
         reason = "pg_stat_statements is not in shared_preload_libraries"
@@ -247,41 +248,6 @@ def _cluster_wal(conn: Connection, unavailable: list[Unavailable]) -> tuple[int,
 
 
 # ----------------------------------------------------------------------------------------- the difference
-
-
-@dataclass(frozen=True)
-class WorkPerTransaction:
-    """One window's work divided by its transactions; None where a source was missing (``unavailable``)."""
-
-    transactions: int
-    shared_blocks_hit: float | None = None
-    shared_blocks_read: float | None = None
-    shared_blocks_dirtied: float | None = None
-    shared_blocks_written: float | None = None
-    wal_bytes: float | None = None
-    wal_fpi: float | None = None
-    backend_cpu_ms: float | None = None
-    os_read_bytes: float | None = None  # rchar of the ended backends
-    storage_read_bytes: float | None = None  # read_bytes of the ended backends
-    sources: dict[str, str] = field(default_factory=dict)
-    unavailable: tuple[Unavailable, ...] = ()
-
-    def figures(self) -> dict[str, float | None]:
-        """The per-transaction figures by name, in the order the class declares them."""
-        return {
-            f.name: getattr(self, f.name)
-            for f in fields(self)
-            if f.name not in ("transactions", "sources", "unavailable")
-        }
-
-    def as_json(self) -> dict[str, Any]:
-        """The object results.json keeps as a workload's ``work_per_transaction``."""
-        return {
-            "transactions": self.transactions,
-            **self.figures(),
-            "sources": dict(self.sources),
-            "unavailable": [{"metric": u.metric, "reason": u.reason} for u in self.unavailable],
-        }
 
 
 _FROM_STATEMENTS = "pg_stat_statements, statements of this database"
@@ -332,7 +298,7 @@ def per_transaction(before: WorkSnapshot, after: WorkSnapshot, transactions: int
         put("wal_fpi", after.cluster_wal[1] - before.cluster_wal[1], _FROM_CLUSTER_WAL)
     if before.ended is not None and after.ended is not None:
         if before.postmaster_pid != after.postmaster_pid:
-            unavailable.append(Unavailable("backend_cpu", "the server restarted during the window"))
+            unavailable.append(Unavailable("backend_cpu_ms", "the server restarted during the window"))
         else:
             ticks = after.ended.cpu_ticks - before.ended.cpu_ticks
             values["backend_cpu_ms"] = round(ticks * 1000 / os.sysconf("SC_CLK_TCK") / transactions, 6)
@@ -345,6 +311,4 @@ def per_transaction(before: WorkSnapshot, after: WorkSnapshot, transactions: int
                     after.ended.storage_read_bytes - before.ended.storage_read_bytes,
                     _FROM_ENDED,
                 )
-    return WorkPerTransaction(
-        transactions=transactions, **values, sources=sources, unavailable=tuple(unavailable)
-    )
+    return WorkPerTransaction(transactions=transactions, **values, sources=sources, unavailable=unavailable)

@@ -13,7 +13,7 @@ from pydantic import BeforeValidator
 
 from pkbench import pgbench
 from pkbench.errors import PkbenchError
-from pkbench.probes import counters
+from pkbench.probes import counters, machine, work
 from pkbench.probes.sampler import Sampler
 from pkbench.probes.sizes import table_sizes
 from pkbench.results import Unavailable, WorkloadResult
@@ -105,6 +105,7 @@ def run(ctx: StepContext, step: PgbenchStep) -> None:
         wal.window(ctx, probe, step.wal_inspect, result) as window,
     ):
         before = counters.read(probe, ctx.ws.schema, version_num)
+        work_before, machine_before = _work_snapshot(ctx, probe, None)
 
         def on_progress(elapsed: float, sample: pgbench.ProgressSample | None) -> None:
             bar.update(min(elapsed, duration), f"{sample.tps:,.0f} tps" if sample else "")
@@ -120,6 +121,7 @@ def run(ctx: StepContext, step: PgbenchStep) -> None:
         with sampler:
             outcome = _pgbench(ctx, scripts, duration, progress_interval, workdir, on_progress)
         wait_for_clients_to_leave(probe)
+        work_after, machine_after = _work_snapshot(ctx, probe, work_before)
         after = counters.read(probe, ctx.ws.schema, version_num)
         inspection = wal.inspect(ctx, window, step.wal_inspect, result)
         result.sizes_at_end = table_sizes(probe, ctx.ws.schema, ctx.table)
@@ -139,10 +141,42 @@ def run(ctx: StepContext, step: PgbenchStep) -> None:
         inspection,
         wal_inspected=step.wal_inspect is not None,
     )
+    _record_work(result, (work_before, work_after), (machine_before, machine_after))
     ctx.reporter.info(
         f"  {step.name}: {result.tps or 0:,.0f} tps, WAL {result.wal_bytes_per_transaction or 0:,.0f} "
         "bytes/transaction"
     )
+    noise = machine.busy_machine(result.machine_window)
+    if noise:
+        ctx.reporter.warning(f"  {step.name}: {'; '.join(noise)} (TPS and latency move with it)")
+
+
+def _work_snapshot(
+    ctx: StepContext, probe: psycopg.Connection[tuple[object, ...]], since: work.WorkSnapshot | None
+) -> tuple[work.WorkSnapshot, machine.MachineSnapshot | None]:
+    """The work counters and the machine, before a window (SINCE None) or after it. pg_stat_statements is
+    created only in the embedded cluster: pkbench creates no extension it would leave on a --dsn server."""
+    embedded = ctx.target.server.embedded
+    snapshot = work.read_snapshot(probe, local_server=embedded, since=since, create_extension=embedded)
+    postmaster = [snapshot.postmaster_pid] if snapshot.postmaster_pid is not None else []
+    return snapshot, machine.snapshot(postmaster)
+
+
+def _record_work(
+    result: WorkloadResult,
+    snapshots: tuple[work.WorkSnapshot, work.WorkSnapshot],
+    machines: tuple[machine.MachineSnapshot | None, machine.MachineSnapshot | None],
+) -> None:
+    """The window's work per transaction and machine window into RESULT, or why they are missing."""
+    if result.transactions:
+        result.work_per_transaction = work.per_transaction(*snapshots, result.transactions)
+    else:
+        result.unavailable.append(Unavailable("work_per_transaction", "the window ran no transaction"))
+    before, after = machines
+    if before is not None and after is not None:
+        result.machine_window = machine.window(before, after)
+    else:
+        result.unavailable.append(Unavailable("machine_window", "/proc/stat cannot be read on this system"))
 
 
 def _pgbench(
