@@ -93,6 +93,9 @@ def plan(options: Options) -> Plan:
         loaded = replace(loaded, settings={**loaded.settings, **settings})
     loaded = loaded.with_parameters({**parameters, **options.parameters})
     clock_rate = _clock_rate(options, loaded)
+    if "clock_rate" in loaded.parameters or options.clock_rate is not None:
+        # The rate in force, for the scenario's SQL ({clock_rate}) and results.json's parameters.
+        loaded = loaded.with_parameters({"clock_rate": clock_rate})
     chosen = catalog.select(options.strategies or loaded.strategies)
     out_dir = options.out or Path(f"pkbench-results-{datetime.now().strftime('%Y%m%d-%H%M%S')}")
     if out_dir.exists():

@@ -186,7 +186,7 @@ def clock_record(
     return {
         "rate": rate,
         "anchor_unix_s": anchor,
-        "wall_s": round(wall_s, 3),
+        "wall_s": wall_s,
         "virtual_hours_covered": wall_s * rate / 3600,
         "virtual_hours_by_strategy": by_strategy,
         "real_clock_only": real_clock_only,
