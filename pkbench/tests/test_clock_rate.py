@@ -17,10 +17,10 @@ from pkbench.errors import PkbenchError
 from pkbench.options import Options, plan
 from pkbench.port import SOURCE as PORT_SOURCE
 from pkbench.results import StrategyResult
-from pkbench.runner import clock_record, clock_settings
 from pkbench.server_builds import find_pgbench, find_server_bindir
 from pkbench.strategies import BUILTIN, Catalog
 from pkbench.summary import clock_line
+from pkbench.virtual_clock import clock_record, clock_settings
 
 RATE = 1000
 
