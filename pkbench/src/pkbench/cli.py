@@ -84,6 +84,12 @@ def cli() -> None:
     "--warmup", type=int, help="Seconds of each workload run before the measured window (excluded)."
 )
 @click.option(
+    "--clock-rate",
+    type=float,
+    metavar="R",
+    help="Run sequuid's virtual clock R times as fast as the real one (embedded server; default 1).",
+)
+@click.option(
     "--set",
     "overrides",
     multiple=True,
@@ -110,6 +116,7 @@ def run(
     memory_limit: str | None,
     repeat: int,
     warmup: int | None,
+    clock_rate: float | None,
     overrides: tuple[str, ...],
 ) -> None:
     """Run SCENARIO (a built-in name or a .toml file; default war) for each strategy and write the results.
@@ -120,6 +127,7 @@ def run(
         pkbench run war --strategies bigint,uuid-v4,uuid-v7 --out war-results
         pkbench run --dsn postgresql://bench@db.example/bench
         pkbench run wal --memory-limit 200MB --repeat 3 --warmup 5
+        pkbench run bloat --clock-rate 1000 --strategies uuid-v1,uuid-v6
     """
     if sample_every is not None and sample_every < 0:
         raise PkbenchError("--sample-every must not be negative")
@@ -151,6 +159,7 @@ def run(
         memory_limit_bytes=_memory_limit(memory_limit),
         repeat=repeat,
         overrides=overrides,
+        clock_rate=clock_rate,
     )
     if options.strategies == []:
         raise PkbenchError("--strategies: no strategy named")

@@ -30,7 +30,11 @@ OPTION_OF = {
     "duration_s": "--duration",
     "sampling_interval_s": "--sample-every",
     "warmup_s": "--warmup",
+    "clock_rate": "--clock-rate",
 }
+# sequuid.clock_rate's accepted range (sequuid/README.md, Settings).
+CLOCK_RATE_MIN = 1e-6
+CLOCK_RATE_MAX = 1e6
 
 
 @dataclass
@@ -58,6 +62,8 @@ class Options:
     repeat: int = 1
     # --set KEY=VALUE: a scenario parameter (rows, parameters.rows) or a server setting (settings.work_mem).
     overrides: Sequence[str] = ()
+    # --clock-rate: virtual seconds per real second of sequuid's clock (None: the scenario's, else 1).
+    clock_rate: float | None = None
 
 
 @dataclass
@@ -69,6 +75,7 @@ class Plan:
     out_dir: Path
     pgbench: Path
     server_bindir: Path | None
+    clock_rate: float = 1.0
 
 
 def plan(options: Options) -> Plan:
@@ -85,6 +92,10 @@ def plan(options: Options) -> Plan:
     if settings:
         loaded = replace(loaded, settings={**loaded.settings, **settings})
     loaded = loaded.with_parameters({**parameters, **options.parameters})
+    clock_rate = _clock_rate(options, loaded)
+    if "clock_rate" in loaded.parameters or options.clock_rate is not None:
+        # The rate in force, for the scenario's SQL ({clock_rate}) and results.json's parameters.
+        loaded = loaded.with_parameters({"clock_rate": clock_rate})
     chosen = catalog.select(options.strategies or loaded.strategies)
     out_dir = options.out or Path(f"pkbench-results-{datetime.now().strftime('%Y%m%d-%H%M%S')}")
     if out_dir.exists():
@@ -110,7 +121,35 @@ def plan(options: Options) -> Plan:
     bindir = None if options.dsn else find_server_bindir(pg_bin)
     if options.port is not None and not 1 <= options.port <= 65535:
         raise PkbenchError(f"--port {options.port}: must be between 1 and 65535")
-    return Plan(loaded, chosen, out_dir, pgbench_path, bindir)
+    return Plan(loaded, chosen, out_dir, pgbench_path, bindir, clock_rate)
+
+
+def _clock_rate(options: Options, loaded: Scenario) -> float:
+    """The rate of sequuid's virtual clock: --clock-rate, else the scenario's clock_rate parameter, else 1.
+
+    On an existing server (--dsn) a rate other than 1 is refused: sequuid.clock_rate is a superuser setting,
+    and pkbench's pgbench clients would need it on every connection; setting it for a role or database would
+    change a server pkbench did not create.
+    """
+    value: object = (
+        options.clock_rate if options.clock_rate is not None else loaded.parameters.get("clock_rate", 1)
+    )
+    option = "--clock-rate" if options.clock_rate is not None else "parameter clock_rate"
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise PkbenchError(f"{option} must be a number (got {value!r})")
+    rate = float(value)
+    if not math.isfinite(rate) or not CLOCK_RATE_MIN <= rate <= CLOCK_RATE_MAX:
+        raise PkbenchError(
+            f"{option} must be a finite number from {CLOCK_RATE_MIN:g} to {CLOCK_RATE_MAX:g}, the range of "
+            f"sequuid.clock_rate (got {value})"
+        )
+    if rate != 1 and options.dsn is not None:
+        raise PkbenchError(
+            f"{option} {rate:g} applies to the embedded server only: on an existing server "
+            "sequuid.clock_rate is a superuser setting that pkbench's pgbench clients would need on every "
+            "connection, and pkbench does not change the settings of a server it did not create"
+        )
+    return rate
 
 
 def check_text_file(path: Path, option: str) -> None:

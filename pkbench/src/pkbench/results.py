@@ -229,6 +229,8 @@ class RunResult:
     machine: dict[str, Any]
     target: dict[str, Any]
     finished_at: str | None = None
+    # sequuid's virtual clock: its rate, anchor, the virtual time covered, and the strategies it cannot move.
+    clock: dict[str, Any] = field(default_factory=dict)
     # A dict where --repeat combined several runs of a strategy (pkbench.stats.aggregate).
     strategies: list[StrategyResult | dict[str, Any]] = field(default_factory=list)
     # Rows of each time series, leading with strategy, workload, repeat, elapsed_s; written as CSV, not JSON.
@@ -247,6 +249,7 @@ class RunResult:
             "server": self.server,
             "machine": self.machine,
             "target": self.target,
+            "clock": self.clock,
             "timeseries": {name: f"timeseries/{name}.csv" for name in TIMESERIES_COLUMNS},
             "strategies": [s if isinstance(s, dict) else dataclasses.asdict(s) for s in self.strategies],
         }
@@ -297,6 +300,7 @@ def from_json(data: dict[str, Any]) -> RunResult:
         machine=dict(data.get("machine") or {}),
         target=dict(data.get("target") or {}),
         finished_at=data.get("finished_at"),
+        clock=dict(data.get("clock") or {}),
     )
     run.strategies = [s if "repeats" in s else typed(StrategyResult, s) for s in data.get("strategies") or []]
     return run

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -22,6 +23,7 @@ from pkbench.probes import buffercache
 from pkbench.reporting import Reporter, Silent
 from pkbench.stats import aggregate, interleaved_order
 from pkbench.strategy_pass import StrategyPass
+from pkbench.virtual_clock import clock_record, clock_settings
 from pkbench.workspace import Workspace, default_schema_name
 
 __all__ = ["Options", "Outcome", "Plan", "execute", "plan"]
@@ -54,6 +56,7 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
     reporter = reporter or Silent()
     the_plan = plan(options)
     target: EmbeddedCluster | ExistingServer
+    clock_anchor: float | None = None
     memory_cap: MemoryCap | contextlib.nullcontext[None] = contextlib.nullcontext()
     machine_overrides = dict(options.machine_overrides)
     if options.dsn:
@@ -66,10 +69,11 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
             memory_cap = MemoryCap(options.memory_limit_bytes, member_user=cluster.SERVER_USER)
             start_wrapper = memory_cap.wrap(start_wrapper)
             machine_overrides["memory_limit_bytes"] = options.memory_limit_bytes
+        clock_anchor = time.time() if the_plan.clock_rate != 1 else None
         target = EmbeddedCluster(
             the_plan.server_bindir,
             the_plan.pgbench,
-            the_plan.scenario.settings,
+            {**the_plan.scenario.settings, **clock_settings(the_plan.clock_rate, clock_anchor)},
             keep=options.keep,
             port=options.port,
             start_wrapper=start_wrapper,
@@ -86,6 +90,7 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
         with ws.connection.connect() as conn:
             check_against_server(the_plan, conn)
         run = _new_run(options, the_plan, target, ws, machine_overrides)
+        started = time.monotonic()
         the_plan.out_dir.mkdir(parents=True)
         buffercache_reason = _buffercache_availability(ws)
         by_name = {strategy.name: strategy for strategy in the_plan.strategies}
@@ -111,8 +116,14 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
             done[name].append(result)
             reporter.strategy_done(result)
             run.strategies = [_over_repeats(runs) for runs in done.values() if runs]
+            run.clock = clock_record(
+                the_plan.clock_rate, clock_anchor, time.monotonic() - started, run.strategies, by_name
+            )
             _write(the_plan.out_dir, run)
         run.finished_at = _now()
+        run.clock = clock_record(
+            the_plan.clock_rate, clock_anchor, time.monotonic() - started, run.strategies, by_name
+        )
         _write(the_plan.out_dir, run)
     _write_report(the_plan.out_dir, reporter)
     return Outcome(the_plan.out_dir, run)

@@ -23,6 +23,9 @@ class Generator:
     functions: tuple[str, ...] = ()
     min_server_version: int = 0
     prelude: tuple[str, ...] = ()
+    # Which clock the keys carry: "virtual" (sequuid's generators, which follow sequuid.clock_rate), "real"
+    # (generators that read the system clock only, so --clock-rate does not move them) or "none" (no time).
+    clock: str = "none"
 
     @property
     def column_clause(self) -> str:
@@ -57,8 +60,10 @@ CREATE FUNCTION pkbench_newsequentialid() RETURNS uuid LANGUAGE sql VOLATILE PAR
 $$
 """
 
-_V7_FROM_SEQUUID = Generator("uuid_generate_v7()", extensions=("sequuid",), functions=("uuid_generate_v7",))
-_V7_FROM_CORE = Generator("uuidv7()", functions=("uuidv7",), min_server_version=180000)
+_V7_FROM_SEQUUID = Generator(
+    "uuid_generate_v7()", extensions=("sequuid",), functions=("uuid_generate_v7",), clock="virtual"
+)
+_V7_FROM_CORE = Generator("uuidv7()", functions=("uuidv7",), min_server_version=180000, clock="real")
 
 
 def _seq(block_size: int) -> Generator:
@@ -106,8 +111,13 @@ BUILTIN: tuple[Strategy, ...] = (
         "uuid v7 stored as 36-character text",
         "text",
         (
-            Generator("uuid_generate_v7()::text", extensions=("sequuid",), functions=("uuid_generate_v7",)),
-            Generator("uuidv7()::text", functions=("uuidv7",), min_server_version=180000),
+            Generator(
+                "uuid_generate_v7()::text",
+                extensions=("sequuid",),
+                functions=("uuid_generate_v7",),
+                clock="virtual",
+            ),
+            Generator("uuidv7()::text", functions=("uuidv7",), min_server_version=180000, clock="real"),
         ),
     ),
     Strategy(
@@ -116,7 +126,10 @@ BUILTIN: tuple[Strategy, ...] = (
         "uuid",
         (
             Generator(
-                "uuid_time_nextval(60, 65536)", extensions=("sequuid",), functions=("uuid_time_nextval",)
+                "uuid_time_nextval(60, 65536)",
+                extensions=("sequuid",),
+                functions=("uuid_time_nextval",),
+                clock="virtual",
             ),
         ),
     ),
@@ -128,7 +141,14 @@ BUILTIN: tuple[Strategy, ...] = (
         "ulid",
         "ULID (48-bit ms time + 80 random bits) in a uuid column",
         "uuid",
-        (Generator("uuid_generate_ulid()", extensions=("sequuid",), functions=("uuid_generate_ulid",)),),
+        (
+            Generator(
+                "uuid_generate_ulid()",
+                extensions=("sequuid",),
+                functions=("uuid_generate_ulid",),
+                clock="virtual",
+            ),
+        ),
     ),
     Strategy(
         "ulid-text",
@@ -139,26 +159,49 @@ BUILTIN: tuple[Strategy, ...] = (
                 "uuid_to_ulid(uuid_generate_ulid())",
                 extensions=("sequuid",),
                 functions=("uuid_generate_ulid", "uuid_to_ulid"),
+                clock="virtual",
             ),
         ),
     ),
     Strategy(
         "uuid-v1",
-        "uuid v1 from uuid-ossp: time-based, but its low time bits come first",
+        "uuid v1 (sequuid's uuid_generate_v1_random_node, else uuid-ossp's uuid_generate_v1): 100-ns time "
+        "with its low 32 bits first, so its bytes are ordered only within a 429.5 s cycle",
         "uuid",
-        (Generator("uuid_generate_v1()", extensions=("uuid-ossp",), functions=("uuid_generate_v1",)),),
+        (
+            Generator(
+                "uuid_generate_v1_random_node()",
+                extensions=("sequuid",),
+                functions=("uuid_generate_v1_random_node",),
+                clock="virtual",
+            ),
+            Generator(
+                "uuid_generate_v1()", extensions=("uuid-ossp",), functions=("uuid_generate_v1",), clock="real"
+            ),
+        ),
     ),
     Strategy(
         "uuid-v6",
-        "uuid v6 (sequuid): v1's timestamp reordered most significant first",
+        "uuid v6 (sequuid): v1's 100-ns time reordered most significant first, its bytes in time order",
         "uuid",
-        (Generator("uuid_generate_v6()", extensions=("sequuid",), functions=("uuid_generate_v6",)),),
+        (
+            Generator(
+                "uuid_generate_v6()",
+                extensions=("sequuid",),
+                functions=("uuid_generate_v6",),
+                clock="virtual",
+            ),
+        ),
     ),
     Strategy(
         "newsequentialid",
         "SQL Server NEWSEQUENTIALID-style: time in the last bytes, random first",
         "uuid",
-        (Generator("pkbench_newsequentialid()", functions=(), prelude=(_NEWSEQUENTIALID_FUNCTION,)),),
+        (
+            Generator(
+                "pkbench_newsequentialid()", functions=(), prelude=(_NEWSEQUENTIALID_FUNCTION,), clock="real"
+            ),
+        ),
     ),
 )
 

@@ -254,6 +254,22 @@ def _setup_line(results: JSON, headline: Headline) -> str:
     return ", ".join(p for p in parts if p) + "."
 
 
+def clock_line(results: JSON) -> str | None:
+    """The virtual clock, when it ran at a rate other than 1: the time it covered, and which strategies'
+    keys it did not move."""
+    clock = results.get("clock") or {}
+    rate = clock.get("rate")
+    if not isinstance(rate, int | float) or rate == 1:
+        return None
+    hours = clock.get("virtual_hours_covered")
+    covered = f", covering {hours:,.1f} virtual hours" if isinstance(hours, int | float) else ""
+    line = f"Virtual clock: sequuid.clock_rate {rate:g} (virtual seconds per real second){covered}."
+    real = [f"{r.get('strategy')} ({r.get('generator')})" for r in clock.get("real_clock_only") or []]
+    if real:
+        line += f" Real clock only, not moved by the rate: {', '.join(real)}."
+    return line
+
+
 def _notes(results: JSON, headline: Headline) -> str:
     measured = _measured(results)
     notes = []
@@ -284,6 +300,7 @@ def markdown(results: JSON) -> str:
         "",
         _setup_line(results, headline),
         "",
+        *([line, ""] if (line := clock_line(results)) else []),
         "| " + " | ".join(header) + " |",
         "|" + "|".join("---" for _ in header) + "|",
     ]
@@ -366,3 +383,6 @@ def print_table(console: Console, results: JSON) -> None:
     for row in table:
         rich_table.add_row(*row)
     console.print(rich_table)
+    line = clock_line(results)
+    if line:
+        console.print(line, highlight=False, markup=False, soft_wrap=True)
