@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import click
@@ -23,7 +24,8 @@ def test_every_run_option_is_documented() -> None:
     for option in options:
         for flag in option.opts:
             if flag.startswith("--"):
-                assert f"`{flag}" in README, flag
+                # the flag whole, not as the start of a longer one (--pg within --pg-bin)
+                assert re.search(rf"`{re.escape(flag)}[` ]", README), flag
 
 
 def test_every_step_kind_and_summary_key_is_documented() -> None:
