@@ -23,6 +23,10 @@ from pkbench.server_builds import find_pgbench, find_server_bindir
 PASSWORD = "s3cret-Pa55word-for-tests"
 
 
+# a run big enough to measure, small enough for a test: what the --dsn runs here share
+DSN_RUN = ("--rows", "500", "--duration", "2", "--clients", "2")
+
+
 @pytest.fixture(scope="module")
 def server() -> Iterator[tuple[EmbeddedCluster, psycopg.Connection[Any]]]:
     cluster = EmbeddedCluster(find_server_bindir(None), find_pgbench(None), {"shared_buffers": "32MB"})
@@ -66,12 +70,7 @@ def test_runs_in_its_own_schema_without_superuser_and_hides_the_password(
         "--schema",
         "pkbench_dsn_test",
         "--keep",
-        "--rows",
-        "500",
-        "--duration",
-        "2",
-        "--clients",
-        "2",
+        *DSN_RUN,
         "--strategies",
         "bigint,uuid-v4",
         "--out",
@@ -399,12 +398,7 @@ def test_pg_stat_statements_is_used_when_the_server_has_it_and_never_created(
             "run",
             "--dsn",
             dsn(cluster),
-            "--rows",
-            "500",
-            "--duration",
-            "2",
-            "--clients",
-            "2",
+            *DSN_RUN,
             "--strategies",
             "bigint",
             "--out",
