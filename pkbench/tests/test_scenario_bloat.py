@@ -90,3 +90,38 @@ def test_the_summary_shows_the_stages_and_no_pgbench(bloat: tuple[Path, dict[str
         "Time of copy-4n",
     ):
         assert f"| {column} |" in header
+
+
+# sequuid's virtual clock at this rate turns the tiny fill's few real milliseconds into thousands of virtual
+# seconds: v1's keys come from several of its 429.5 s cycles, each sweeping the whole key space again.
+FAST_CLOCK = 100000
+
+
+@pytest.fixture(scope="module")
+def v1_against_v6(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+    out = tmp_path_factory.mktemp("bloat-v1") / "results"
+    runner.execute(
+        runner.Options(
+            scenario="bloat",
+            strategies=["uuid-v1", "uuid-v6"],
+            parameters={"rows": N},
+            clock_rate=FAST_CLOCK,
+            out=out,
+        )
+    )
+    data = json.loads((out / "results.json").read_text())
+    return {s["name"]: s for s in data["strategies"]}
+
+
+def test_v1_over_many_cycles_bloats_where_v6_stays_packed(v1_against_v6: dict[str, dict[str, Any]]) -> None:
+    v1, v6 = v1_against_v6["uuid-v1"], v1_against_v6["uuid-v6"]
+    assert v1["generator_source"] == v6["generator_source"] == "extension sequuid"
+    # v6 keys ascend: rightmost splits leave full pages; each new v1 cycle splits pages in the middle.
+    assert pkey(v6, "after-insert")["avg_leaf_density"] >= 0.85
+    assert pkey(v1, "after-insert")["avg_leaf_density"] <= pkey(v6, "after-insert")["avg_leaf_density"] - 0.1
+    assert pkey(v1, "after-insert")["index_bytes"] > 1.15 * pkey(v6, "after-insert")["index_bytes"]
+    # The oldest half of v6 is the left half of its index, freed whole; v1's oldest rows are on every page.
+    assert pkey(v6, "after-vacuum")["deleted_pages"] >= 0.4 * pkey(v6, "after-insert")["leaf_pages"]
+    assert pkey(v1, "after-vacuum")["deleted_pages"] <= 0.1 * pkey(v1, "after-insert")["leaf_pages"]
+    assert pkey(v1, "after-vacuum")["avg_leaf_density"] < 0.6 * pkey(v6, "after-vacuum")["avg_leaf_density"]
+    assert pkey(v1, "after-copy")["index_bytes"] > pkey(v6, "after-copy")["index_bytes"]
