@@ -15,6 +15,7 @@ from pydantic import BeforeValidator, Field
 
 from pkbench.errors import PkbenchError
 from pkbench.steps import (
+    BATCHED_STEPS,
     KINDS,
     MEASURING_STEPS,
     TIMED_STEPS,
@@ -183,14 +184,14 @@ class Scenario:
         known = set(self.parameters) | set(STRATEGY_PLACEHOLDERS)
         for step in self.steps:
             for text in step.texts():
-                extra = {"batch"} if isinstance(step, FillStep) else set()
+                extra = {"batch"} if isinstance(step, BATCHED_STEPS) else set()
                 unknown = set(_PLACEHOLDER.findall(text)) - known - extra
                 if unknown:
                     raise PkbenchError(
                         f"scenario {self.name}, step {step.name!r}: unknown placeholder(s) "
                         + ", ".join("{" + u + "}" for u in sorted(unknown))
                     )
-            if isinstance(step, FillStep):
+            if isinstance(step, BATCHED_STEPS):
                 for parameter in (step.rows_parameter, step.batch_parameter):
                     if not isinstance(self.parameters.get(parameter), int):
                         raise PkbenchError(

@@ -66,9 +66,9 @@ _V7_FROM_SEQUUID = Generator(
 _V7_FROM_CORE = Generator("uuidv7()", functions=("uuidv7",), min_server_version=180000, clock="real")
 
 
-def _seq(block_size: int) -> Generator:
+def _seq(block_size: int, block_count: int = 65536) -> Generator:
     return Generator(
-        f"uuid_sequence_nextval('records_key_seq'::regclass, {block_size}, 65536)",
+        f"uuid_sequence_nextval('records_key_seq'::regclass, {block_size}, {block_count})",
         extensions=("sequuid",),
         functions=("uuid_sequence_nextval",),
         prelude=("CREATE SEQUENCE records_key_seq",),
@@ -136,6 +136,32 @@ BUILTIN: tuple[Strategy, ...] = (
     Strategy("seq-seq-256", "sequential uuid with a sequence prefix, block size 256", "uuid", (_seq(256),)),
     Strategy(
         "seq-seq-65536", "sequential uuid with a sequence prefix, block size 65536", "uuid", (_seq(65536),)
+    ),
+    # Prefixes that wrap within minutes of a retention run, so freed index space can come round again.
+    Strategy(
+        "seq-time-60x256",
+        "sequential uuid with a time prefix of 60 s intervals, 256 of them: wraps every 4 h 16 min",
+        "uuid",
+        (
+            Generator(
+                "uuid_time_nextval(60, 256)",
+                extensions=("sequuid",),
+                functions=("uuid_time_nextval",),
+                clock="virtual",
+            ),
+        ),
+    ),
+    Strategy(
+        "seq-seq-256x1024",
+        "sequential uuid with a sequence prefix, block size 256, 1024 blocks: wraps every 262,144 rows",
+        "uuid",
+        (_seq(256, 1024),),
+    ),
+    Strategy(
+        "seq-seq-65536x4",
+        "sequential uuid with a sequence prefix, block size 65536, 4 blocks: wraps every 262,144 rows",
+        "uuid",
+        (_seq(65536, 4),),
     ),
     Strategy(
         "ulid",

@@ -16,6 +16,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from pkbench import timeline_summary
 from pkbench.metrics import STRATEGY_METRICS, WORKLOAD_METRICS, Metric, key_index
 from pkbench.probes.machine import busy_machine
 from pkbench.results import PREFILL_SNAPSHOT, MachineWindow, typed
@@ -309,6 +310,7 @@ def markdown(results: JSON) -> str:
     noise = machine_noise(results)
     lines += [noise, ""] if noise else []
     lines += _figures(results)
+    lines += timeline_summary.markdown(results)
     return "\n".join(lines)
 
 

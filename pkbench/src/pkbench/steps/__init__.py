@@ -12,7 +12,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from pkbench.steps import copy, density, fill, pgbench, snapshot, sql
+from pkbench.steps import churn, copy, density, fill, pgbench, snapshot, sql
+from pkbench.steps.churn import ChurnStep
 from pkbench.steps.context import StepContext
 from pkbench.steps.copy import CopyStep
 from pkbench.steps.density import DensityStep
@@ -21,11 +22,13 @@ from pkbench.steps.pgbench import PgbenchStep, Script
 from pkbench.steps.snapshot import SnapshotStep
 from pkbench.steps.sql import SqlStep
 
-Step = SqlStep | FillStep | SnapshotStep | PgbenchStep | DensityStep | CopyStep
+Step = SqlStep | FillStep | SnapshotStep | PgbenchStep | DensityStep | CopyStep | ChurnStep
 # Steps that produce figures of their own: a scenario needs at least one.
-MEASURING_STEPS = (PgbenchStep, DensityStep)
+MEASURING_STEPS = (PgbenchStep, DensityStep, ChurnStep)
 # Steps whose duration lands in step_durations_s.
-TIMED_STEPS = (SqlStep, FillStep, CopyStep)
+TIMED_STEPS = (SqlStep, FillStep, CopyStep, ChurnStep)
+# Steps whose statements take the rows of one transaction as {batch}.
+BATCHED_STEPS = (FillStep, ChurnStep)
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,7 @@ KINDS: dict[str, Kind] = {
     "pgbench": Kind(PgbenchStep, pgbench.Schema, pgbench.parse, pgbench.run),
     "density": Kind(DensityStep, density.Schema, density.parse, density.run),
     "copy": Kind(CopyStep, copy.Schema, copy.parse, copy.run),
+    "churn": Kind(ChurnStep, churn.Schema, churn.parse, churn.run),
 }
 _BY_TYPE = {kind.step_type: kind for kind in KINDS.values()}
 
@@ -52,9 +56,11 @@ def run(ctx: StepContext, step: Step) -> None:
 
 
 __all__ = [
+    "BATCHED_STEPS",
     "KINDS",
     "MEASURING_STEPS",
     "TIMED_STEPS",
+    "ChurnStep",
     "CopyStep",
     "DensityStep",
     "FillStep",

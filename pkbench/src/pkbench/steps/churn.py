@@ -1,0 +1,194 @@
+"""`churn` steps: a table kept at a fixed size while rows stream through it (insert new, delete oldest), with
+the key's index followed over time.
+
+Each transaction runs the step's statements once with `{batch}` rows; the step runs `rows` rows through in
+`samples` equal stretches. After each stretch it records the index's size and leaf density (pgstatindex),
+the WAL the stretch wrote split into full-page images and records, and the btree splits on the index
+(pg_walinspect). A split takes one page: a recycled one if the free space map has one, else a new one at the
+end of the file. So the pages a stretch reused are its splits minus the pages the index grew by, and the
+pages VACUUM freed in it are the change in deleted pages plus those reused.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import psycopg
+
+from pkbench.errors import PkbenchError, first_line
+from pkbench.probes import pgstattuple
+from pkbench.probes.walinspect import WalInspection, WalInspectUnavailable, WalWindow
+from pkbench.steps import schema
+from pkbench.steps.context import StepContext
+from pkbench.steps.density import PGSTATTUPLE_EXTENSION
+from pkbench.steps.wal import WALINSPECT_EXTENSION
+
+PAGE_BYTES = 8192
+
+
+@dataclass(frozen=True)
+class ChurnStep:
+    """Run `rows` rows through the table, `batch_rows` per transaction, sampling `index` `samples` times."""
+
+    name: str
+    rows_parameter: str
+    batch_parameter: str
+    samples: int
+    index: str
+    statements: tuple[str, ...]
+    # CHECKPOINT before each stretch: its WAL then holds an image of every page it is the first to
+    # change since, so full-page-image bytes per insert count the pages the keys spread over.
+    checkpoint: bool = False
+
+    def texts(self) -> list[str]:
+        return list(self.statements)
+
+
+class Schema(schema.StepSchema):
+    kind: Literal["churn"]
+    # The parameters that hold the rows run through and the rows per transaction.
+    rows: schema.Text
+    batch_rows: schema.Text = "batch_rows"
+    samples: schema.PositiveInt = 8
+    index: schema.Text
+    statements: schema.SqlList
+    checkpoint: schema.Boolean = False
+
+
+def parse(where: str, table: Mapping[str, Any]) -> ChurnStep:
+    checked = schema.validate(Schema, where, table)
+    if not checked.statements:
+        raise PkbenchError(f"{where}: 'statements' must name at least one SQL statement")
+    return ChurnStep(
+        checked.name,
+        checked.rows,
+        checked.batch_rows,
+        checked.samples,
+        checked.index,
+        tuple(checked.statements),
+        checked.checkpoint,
+    )
+
+
+def _autovacuums(conn: psycopg.Connection[Any], table: str) -> int | None:
+    row = conn.execute(
+        "SELECT autovacuum_count FROM pg_stat_all_tables WHERE relid = %s::regclass", (table,)
+    ).fetchone()
+    return int(str(row[0])) if row and row[0] is not None else None
+
+
+def _index_figures(conn: psycopg.Connection[Any], index: str) -> dict[str, Any]:
+    figures = pgstattuple.index_density(conn, index)
+    return {
+        key: figures[key]
+        for key in ("index_bytes", "leaf_pages", "avg_leaf_density", "deleted_pages", "empty_pages")
+    }
+
+
+def page_turnover(
+    before: Mapping[str, Any], after: Mapping[str, Any], splits: int | None
+) -> dict[str, int | None]:
+    """Pages a stretch reused and pages VACUUM freed in it, from two pgstatindex readings and its splits."""
+    if splits is None:
+        return {"pages_reused": None, "pages_freed": None}
+    grown = (after["index_bytes"] - before["index_bytes"]) // PAGE_BYTES
+    reused = max(0, splits - grown)
+    return {"pages_reused": reused, "pages_freed": after["deleted_pages"] - before["deleted_pages"] + reused}
+
+
+def _per_insert(value: int | None, rows: int) -> float | None:
+    return round(value / rows, 2) if value is not None and rows else None
+
+
+def run(ctx: StepContext, step: ChurnStep) -> None:
+    total = ctx.int_parameter(step.rows_parameter)
+    batch = ctx.int_parameter(step.batch_parameter)
+    if batch < 1:
+        raise PkbenchError(f"{step.batch_parameter} must be at least 1")
+    for extension in (PGSTATTUPLE_EXTENSION, WALINSPECT_EXTENSION):
+        reason = ctx.ws.ensure_extension(extension)
+        if reason:
+            raise PkbenchError(f"{step.name}: {reason}")
+    index = f'"{ctx.ws.schema}"."{ctx.render(step.index)}"'
+    table = f'"{ctx.ws.schema}"."{ctx.table}"'
+    stretch = math.ceil(total / step.samples)
+    with ctx.connect() as conn, ctx.ws.connection.connect() as probe:
+        try:
+            previous = _index_figures(probe, index)
+        except pgstattuple.PgstattupleUnavailable as error:
+            raise PkbenchError(f"{step.name}: {error}") from error
+        samples: list[dict[str, Any]] = [
+            {"rows_inserted": 0, "elapsed_s": 0.0, **previous, "autovacuums": _autovacuums(probe, table)}
+        ]
+        done, elapsed = 0, 0.0
+        with ctx.reporter.progress(f"  {step.name} {ctx.strategy_name}", total) as bar:
+            while done < total:
+                rows = min(stretch, total - done)
+                if step.checkpoint:
+                    _checkpoint(probe, step.name)
+                seconds, inspection = _stretch(ctx, conn, probe, step.statements, rows, batch, index)
+                done += rows
+                elapsed += seconds
+                bar.update(done, f"{rows / seconds:,.0f} rows/s" if seconds > 0 else "")
+                figures = _index_figures(probe, index)
+                splits = inspection.page_splits_by_relation.get("index")
+                samples.append(
+                    {
+                        "rows_inserted": done,
+                        "elapsed_s": round(elapsed, 3),
+                        "inserts_per_s": round(rows / seconds, 1) if seconds > 0 else None,
+                        **figures,
+                        "page_splits": splits,
+                        **page_turnover(previous, figures, splits),
+                        "wal_bytes_per_insert": _per_insert(inspection.wal_bytes, rows),
+                        "wal_fpi_bytes_per_insert": _per_insert(inspection.fpi_bytes, rows),
+                        "autovacuums": _autovacuums(probe, table),
+                    }
+                )
+                previous = figures
+    ctx.result.timelines[step.name] = samples
+    ctx.result.step_durations_s[step.name] = round(elapsed, 3)
+    first, last = samples[0], samples[-1]
+    ctx.reporter.info(
+        f"  {step.name}: {done:,} rows through in {elapsed:.1f} s; {step.index} "
+        f"{first['index_bytes'] / 2**20:.1f} → {last['index_bytes'] / 2**20:.1f} MiB, leaf density "
+        f"{last['avg_leaf_density'] or 0:.0%}"
+    )
+
+
+def _checkpoint(conn: psycopg.Connection[Any], step: str) -> None:
+    try:
+        conn.execute("CHECKPOINT")
+    except psycopg.errors.InsufficientPrivilege as error:
+        raise PkbenchError(f"{step}: checkpoint = true needs CHECKPOINT: {first_line(error)}") from error
+
+
+def _stretch(
+    ctx: StepContext,
+    conn: psycopg.Connection[Any],
+    probe: psycopg.Connection[Any],
+    statements: tuple[str, ...],
+    rows: int,
+    batch: int,
+    index: str,
+) -> tuple[float, WalInspection]:
+    """Run `rows` rows through in transactions of `batch`; the seconds it took and the WAL it wrote."""
+    try:
+        with WalWindow(probe, slot_name=f"pkbench_{ctx.ws.schema}"[:63]) as window:
+            started = time.monotonic()
+            full = [ctx.render(s, batch=batch) for s in statements]
+            done = 0
+            while done < rows:
+                n = min(batch, rows - done)
+                with conn.transaction():
+                    for statement in full if n == batch else [ctx.render(s, batch=n) for s in statements]:
+                        conn.execute(statement)
+                done += n
+            seconds = time.monotonic() - started
+            return seconds, window.inspect({"index": index})
+    except WalInspectUnavailable as error:
+        raise PkbenchError(f"churn: {error}") from error

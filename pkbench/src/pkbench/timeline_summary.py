@@ -1,0 +1,179 @@
+"""summary.md's section for churn steps (the retention scenario): each strategy's index over time, and the
+scenario's two questions answered in words from the figures.
+
+1. Do keys whose prefix wraps (seq-time, seq-seq) refill the space VACUUM freed, or cost like random keys?
+   Compared with uuid-v4 (random) and uuid-v7 (time-ordered) when both ran: full-page-image bytes per insert,
+   leaf density, and whether the index kept growing in the second half of the run.
+2. How much do indexes of keys that never come back (bigint, uuid-v7, ulid) grow?
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+JSON = dict[str, Any]
+MIB = 2**20
+# As summary.py writes them (ruff asks for escapes of these characters).
+MISSING = "\u2013"
+TIMES = "\u00d7"
+RANDOM, ORDERED = "uuid-v4", "uuid-v7"
+NEVER_COME_BACK = ("bigint", "uuid-v7", "ulid")
+WRAPPING_PREFIX = "seq-"
+
+
+def _sum(samples: Sequence[JSON], key: str) -> float | None:
+    if any(s.get(key) is None for s in samples):
+        return None
+    return float(sum(float(s[key]) for s in samples))
+
+
+def _mean(samples: Sequence[JSON], key: str) -> float | None:
+    values = [float(s[key]) for s in samples if s.get(key) is not None]
+    return sum(values) / len(values) if values else None
+
+
+def figures(samples: Sequence[JSON]) -> JSON:
+    """One strategy's run through the window, condensed: the first sample is the state before it."""
+    start, stretches = samples[0], samples[1:]
+    middle = samples[len(samples) // 2]
+    second_half = samples[len(samples) // 2 + 1 :]
+    splits, reused = _sum(second_half, "page_splits"), _sum(second_half, "pages_reused")
+    return {
+        "start_bytes": start["index_bytes"],
+        "end_bytes": samples[-1]["index_bytes"],
+        "middle_bytes": middle["index_bytes"],
+        "growth": samples[-1]["index_bytes"] / start["index_bytes"],
+        "late_growth": samples[-1]["index_bytes"] / middle["index_bytes"],
+        "density": _mean(second_half, "avg_leaf_density"),
+        "pages_freed": _sum(stretches, "pages_freed"),
+        "pages_reused": _sum(stretches, "pages_reused"),
+        "late_reuse_share": reused / splits if splits and reused is not None else None,
+        "wal_per_insert": _mean(stretches, "wal_bytes_per_insert"),
+        "fpi_per_insert": _mean(stretches, "wal_fpi_bytes_per_insert"),
+        "inserts_per_s": _mean(stretches, "inserts_per_s"),
+    }
+
+
+def _fmt(value: float | None, pattern: str) -> str:
+    return MISSING if value is None else pattern.format(value)
+
+
+def _timelines(results: Mapping[str, Any]) -> dict[str, dict[str, list[JSON]]]:
+    """Churn step name → strategy → samples, over the strategies that ran."""
+    found: dict[str, dict[str, list[JSON]]] = {}
+    for strategy in results.get("strategies") or []:
+        if strategy.get("status") != "ok":
+            continue
+        for step, samples in (strategy.get("timelines") or {}).items():
+            if samples:
+                found.setdefault(step, {})[strategy["name"]] = samples
+    return found
+
+
+def markdown(results: Mapping[str, Any]) -> list[str]:
+    lines: list[str] = []
+    for step, by_strategy in _timelines(results).items():
+        condensed = {name: figures(samples) for name, samples in by_strategy.items()}
+        lines += [
+            f"## Over time: {step}",
+            "",
+            "Index size (MiB) at each sample, the first before any row went through:",
+            "",
+            "| Strategy | "
+            + " | ".join(f"{s['rows_inserted']:,}" for s in next(iter(by_strategy.values())))
+            + " |",
+            "|---" * (1 + len(next(iter(by_strategy.values())))) + "|",
+        ]
+        lines += [
+            f"| {name} | " + " | ".join(f"{s['index_bytes'] / MIB:.2f}" for s in samples) + " |"
+            for name, samples in by_strategy.items()
+        ]
+        lines += [
+            "",
+            "| Strategy | Index start → end | Growth | Last half: growth | Leaf density (last half) "
+            "| Pages freed | Pages reused | Last half: splits on reused pages | WAL/insert | FPI/insert "
+            "| Inserts/s |",
+            "|---|---|---|---|---|---|---|---|---|---|---|",
+        ]
+        for name, f in condensed.items():
+            lines.append(
+                f"| {name} | {f['start_bytes'] / MIB:.2f} → {f['end_bytes'] / MIB:.2f} MiB | "
+                f"{f['growth']:.2f}{TIMES} | {f['late_growth']:.2f}{TIMES} | "
+                f"{_fmt(f['density'], '{:.0%}')} | "
+                f"{_fmt(f['pages_freed'], '{:,.0f}')} | {_fmt(f['pages_reused'], '{:,.0f}')} | "
+                f"{_fmt(f['late_reuse_share'], '{:.0%}')} | {_fmt(f['wal_per_insert'], '{:,.0f} B')} | "
+                f"{_fmt(f['fpi_per_insert'], '{:,.0f} B')} | {_fmt(f['inserts_per_s'], '{:,.0f}')} |"
+            )
+        lines += ["", *answers(condensed), ""]
+    return lines
+
+
+def _likeness(value: float | None, random: float | None, ordered: float | None) -> str | None:
+    """Where a figure falls between the time-ordered key's and the random key's."""
+    if value is None or random is None or ordered is None or random - ordered <= 0:
+        return None
+    position = (value - ordered) / (random - ordered)
+    if position < 1 / 3:
+        return f"like {ORDERED}'s"
+    if position > 2 / 3:
+        return f"like {RANDOM}'s"
+    return f"between {ORDERED}'s and {RANDOM}'s"
+
+
+def answers(condensed: dict[str, JSON]) -> list[str]:
+    """The two questions, answered in words with the figures of this run."""
+    lines = []
+    random, ordered = condensed.get(RANDOM), condensed.get(ORDERED)
+    wrapping = [name for name in condensed if name.startswith(WRAPPING_PREFIX)]
+    if wrapping:
+        lines.append("**Wrapping prefixes: refill or random?**")
+        lines.append("")
+        for name in wrapping:
+            f = condensed[name]
+            sentence = (
+                f"- {name}: index {f['growth']:.2f}{TIMES} its size before the run "
+                f"({f['late_growth']:.2f}{TIMES} over the last half), "
+                f"leaf density {_fmt(f['density'], '{:.0%}')}, "
+                f"{_fmt(f['pages_freed'], '{:,.0f}')} pages freed by VACUUM and "
+                f"{_fmt(f['late_reuse_share'], '{:.0%}')} of the last half's splits served by a freed page; "
+                f"{_fmt(f['fpi_per_insert'], '{:,.0f}')} full-page-image bytes per insert"
+            )
+            if random is not None and ordered is not None:
+                fpi = _likeness(f["fpi_per_insert"], random["fpi_per_insert"], ordered["fpi_per_insert"])
+                density = _likeness(
+                    None if f["density"] is None else -f["density"],
+                    None if random["density"] is None else -random["density"],
+                    None if ordered["density"] is None else -ordered["density"],
+                )
+                sentence += (
+                    f" ({RANDOM} {_fmt(random['fpi_per_insert'], '{:,.0f}')}, {ORDERED} "
+                    f"{_fmt(ordered['fpi_per_insert'], '{:,.0f}')}): "
+                    f"full-page images {fpi or 'not comparable'}"
+                    f", leaf density {density or 'not comparable'}"
+                )
+            lines.append(sentence + ".")
+        lines.append("")
+    growing = [name for name in NEVER_COME_BACK if name in condensed]
+    if growing:
+        lines.append("**Keys that never come back: how much does the index grow?**")
+        lines.append("")
+        for name in growing:
+            f = condensed[name]
+            lines.append(
+                f"- {name}: {f['start_bytes'] / MIB:.2f} → {f['end_bytes'] / MIB:.2f} MiB "
+                f"({f['growth']:.2f}{TIMES}), {f['late_growth']:.2f}{TIMES} over the last half; VACUUM freed "
+                f"{_fmt(f['pages_freed'], '{:,.0f}')} pages and splits reused "
+                f"{_fmt(f['pages_reused'], '{:,.0f}')} of them."
+            )
+        if random is not None:
+            lines.append(
+                f"- for comparison, {RANDOM}: {random['start_bytes'] / MIB:.2f} → "
+                f"{random['end_bytes'] / MIB:.2f} MiB ({random['growth']:.2f}{TIMES}, "
+                f"{random['late_growth']:.2f}{TIMES} over the last half), "
+                f"{_fmt(random['pages_freed'], '{:,.0f}')} pages freed."
+            )
+        lines.append("")
+    if lines:
+        lines.append("One run: the page counts are physics and repeat closely; inserts/s is machine noise.")
+    return lines
