@@ -89,6 +89,13 @@ BUILTIN: tuple[Strategy, ...] = (
         (Generator("gen_random_uuid()"),),
     ),
     Strategy(
+        "uuid-v4-to-v7",
+        "random uuid v4 keys in a table whose default the migrate scenario switches to sequuid's v7 (so it "
+        "needs sequuid, whose uuid_generate_v7 the switch names)",
+        "uuid",
+        (Generator("gen_random_uuid()", extensions=("sequuid",), functions=("uuid_generate_v7",)),),
+    ),
+    Strategy(
         "uuid-v4-text",
         "random uuid stored as 36-character text",
         "text",
