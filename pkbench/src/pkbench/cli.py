@@ -12,7 +12,7 @@ import click
 import psycopg
 from rich.console import Console
 
-from pkbench import __version__, memcap, results, run_diff, runner, summary
+from pkbench import __version__, arguments, results, run_diff, runner, summary
 from pkbench import scenario as scenario_module
 from pkbench.console import RichReporter
 from pkbench.errors import PkbenchError, first_line
@@ -180,15 +180,15 @@ def run(
         config=config,
         strategy_defs=strategy_defs,
         schema=schema,
-        command=_redacted_argv(),
-        memory_limit_bytes=_memory_limit(memory_limit),
+        command=arguments.redacted_argv(),
+        memory_limit_bytes=arguments.memory_limit(memory_limit),
         repeat=repeat,
         overrides=overrides,
         clock_rate=clock_rate,
         rounds=rounds,
         baseline=baseline,
-        precision=_percentage(precision, "--precision"),
-        max_time_s=_duration(max_time, "--max-time"),
+        precision=arguments.percentage(precision, "--precision"),
+        max_time_s=arguments.duration(max_time, "--max-time"),
         isolate=isolate,
     )
     if options.strategies == []:
@@ -222,65 +222,6 @@ def _exit_for(outcome: runner.Outcome) -> None:
         _fail(unfinished(outcome.failed, "failed"), EXIT_STRATEGY_FAILED)
     if outcome.skipped:
         _fail(unfinished(outcome.skipped, "skipped"), EXIT_STRATEGY_SKIPPED)
-
-
-def _percentage(text: str | None, option: str) -> float | None:
-    """'3%' or '3' as the fraction 0.03."""
-    if text is None:
-        return None
-    try:
-        return float(text.strip().removesuffix("%")) / 100
-    except ValueError as e:
-        raise PkbenchError(f"{option} {text[:20]!r}: expected a percentage such as 3%") from e
-
-
-DURATION_UNITS = {"s": 1, "m": 60, "h": 3600}
-
-
-def _duration(text: str | None, option: str) -> float | None:
-    """'90s', '20m', '1.5h' or plain seconds."""
-    if text is None:
-        return None
-    number, unit = text.strip(), "s"
-    if number[-1:] in DURATION_UNITS:
-        number, unit = number[:-1], number[-1]
-    try:
-        seconds = float(number) * DURATION_UNITS[unit]
-    except ValueError as e:
-        raise PkbenchError(f"{option} {text[:20]!r}: expected a duration such as 90s, 20m or 1h") from e
-    if not seconds > 0 or seconds == float("inf"):
-        raise PkbenchError(f"{option} {text[:20]!r}: must be a positive duration")
-    return seconds
-
-
-def _memory_limit(text: str | None) -> int | None:
-    if text is None:
-        return None
-    try:
-        return memcap.parse_size(text)
-    except (OverflowError, ValueError) as e:
-        raise PkbenchError(
-            f"--memory-limit {text[:20]}{'...' if len(text) > 20 else ''}: too large a size"
-        ) from e
-
-
-def _redacted_argv() -> list[str]:
-    """The command line for results.json, with the DSN's password removed."""
-    argv = ["pkbench", *sys.argv[1:]]
-    redacted = []
-    hide_next = False
-    for arg in argv:
-        if hide_next:
-            redacted.append("<redacted>")
-            hide_next = False
-        elif arg == "--dsn":
-            redacted.append(arg)
-            hide_next = True
-        elif arg.startswith("--dsn="):
-            redacted.append("--dsn=<redacted>")
-        else:
-            redacted.append(arg)
-    return redacted
 
 
 @cli.command(name="list")

@@ -185,7 +185,9 @@ def rounds_change(
         if pair is None:
             values.append([])
         elif scope is None:
-            values.append([metric.read(*pair).value])
+            repeats = pair[0].get("repeats")
+            each = [r for r in repeats if isinstance(r, dict)] if isinstance(repeats, list) else [pair[0]]
+            values.append([metric.read(r, {}).value for r in each])
         else:
             values.append(run_diff.figure_rounds(pair[0], scope, metric))
     return compare_rounds(metric.key, values[0], values[1], run_diff.kind_of(metric), seed=0)
