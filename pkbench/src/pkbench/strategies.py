@@ -66,6 +66,15 @@ _V7_FROM_SEQUUID = Generator(
 _V7_FROM_CORE = Generator("uuidv7()", functions=("uuidv7",), min_server_version=180000, clock="real")
 
 
+def _time(interval_count: int) -> Generator:
+    return Generator(
+        f"uuid_time_nextval(60, {interval_count})",
+        extensions=("sequuid",),
+        functions=("uuid_time_nextval",),
+        clock="virtual",
+    )
+
+
 def _seq(block_size: int, block_count: int = 65536) -> Generator:
     return Generator(
         f"uuid_sequence_nextval('records_key_seq'::regclass, {block_size}, {block_count})",
@@ -131,14 +140,7 @@ BUILTIN: tuple[Strategy, ...] = (
         "seq-time",
         "sequential uuid with a time prefix that wraps (60 s intervals, 65536 of them)",
         "uuid",
-        (
-            Generator(
-                "uuid_time_nextval(60, 65536)",
-                extensions=("sequuid",),
-                functions=("uuid_time_nextval",),
-                clock="virtual",
-            ),
-        ),
+        (_time(65536),),
     ),
     Strategy("seq-seq-256", "sequential uuid with a sequence prefix, block size 256", "uuid", (_seq(256),)),
     Strategy(
@@ -149,14 +151,7 @@ BUILTIN: tuple[Strategy, ...] = (
         "seq-time-60x256",
         "sequential uuid with a time prefix of 60 s intervals, 256 of them: wraps every 4 h 16 min",
         "uuid",
-        (
-            Generator(
-                "uuid_time_nextval(60, 256)",
-                extensions=("sequuid",),
-                functions=("uuid_time_nextval",),
-                clock="virtual",
-            ),
-        ),
+        (_time(256),),
     ),
     Strategy(
         "seq-seq-256x1024",
