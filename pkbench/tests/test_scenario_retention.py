@@ -96,5 +96,8 @@ def test_a_prefix_that_wraps_after_its_rows_left_refills_freed_pages(
 def test_the_summary_answers_both_questions(retention: tuple[Path, dict[str, dict[str, Any]]]) -> None:
     text = (retention[0] / "summary.md").read_text()
     assert "## Over time: retention" in text
-    assert "**Wrapping prefixes: refill or random?**" in text and f"- {WRAPPING}: index " in text
+    assert (
+        "**Prefixed keys: do they refill freed pages, or cost like random keys?**" in text
+        and f"- {WRAPPING}: VACUUM freed " in text
+    )
     assert "**Keys that never come back: how much does the index grow?**" in text and "- uuid-v7: " in text

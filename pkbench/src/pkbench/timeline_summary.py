@@ -51,6 +51,7 @@ def figures(samples: Sequence[JSON]) -> JSON:
         "late_reuse_share": reused / splits if splits and reused is not None else None,
         "wal_per_insert": _mean(stretches, "wal_bytes_per_insert"),
         "fpi_per_insert": _mean(stretches, "wal_fpi_bytes_per_insert"),
+        "index_fpi_per_insert": _mean(stretches, "index_fpi_bytes_per_insert"),
         "inserts_per_s": _mean(stretches, "inserts_per_s"),
     }
 
@@ -93,8 +94,8 @@ def markdown(results: Mapping[str, Any]) -> list[str]:
             "",
             "| Strategy | Index start → end | Growth | Last half: growth | Leaf density (last half) "
             "| Pages freed | Pages reused | Last half: splits on reused pages | WAL/insert | FPI/insert "
-            "| Inserts/s |",
-            "|---|---|---|---|---|---|---|---|---|---|---|",
+            "| Index FPI/insert | Inserts/s |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|",
         ]
         for name, f in condensed.items():
             lines.append(
@@ -103,16 +104,23 @@ def markdown(results: Mapping[str, Any]) -> list[str]:
                 f"{_fmt(f['density'], '{:.0%}')} | "
                 f"{_fmt(f['pages_freed'], '{:,.0f}')} | {_fmt(f['pages_reused'], '{:,.0f}')} | "
                 f"{_fmt(f['late_reuse_share'], '{:.0%}')} | {_fmt(f['wal_per_insert'], '{:,.0f} B')} | "
-                f"{_fmt(f['fpi_per_insert'], '{:,.0f} B')} | {_fmt(f['inserts_per_s'], '{:,.0f}')} |"
+                f"{_fmt(f['fpi_per_insert'], '{:,.0f} B')} | "
+                f"{_fmt(f['index_fpi_per_insert'], '{:,.0f} B')} | "
+                f"{_fmt(f['inserts_per_s'], '{:,.0f}')} |"
             )
         lines += ["", *answers(condensed), ""]
     return lines
 
 
-def _likeness(value: float | None, random: float | None, ordered: float | None) -> str | None:
-    """Where a figure falls between the time-ordered key's and the random key's."""
-    if value is None or random is None or ordered is None or random - ordered <= 0:
-        return None
+def _likeness(value: float | None, random: float | None, ordered: float | None, lower: bool) -> str:
+    """Where a figure falls between the time-ordered key's and the random key's (`lower`: the time-ordered
+    key's is the lower one)."""
+    if value is None or random is None or ordered is None:
+        return "not measured"
+    if not lower:
+        value, random, ordered = -value, -random, -ordered
+    if random - ordered <= 0.2 * abs(ordered):
+        return f"no different ({RANDOM}'s and {ORDERED}'s differ by less than a fifth here)"
     position = (value - ordered) / (random - ordered)
     if position < 1 / 3:
         return f"like {ORDERED}'s"
@@ -121,36 +129,41 @@ def _likeness(value: float | None, random: float | None, ordered: float | None) 
     return f"between {ORDERED}'s and {RANDOM}'s"
 
 
+def _ratio(value: float, other: JSON | None, name: str) -> str:
+    return "" if other is None else f", {value / other['end_bytes']:.2f}{TIMES} {name}'s"
+
+
 def answers(condensed: dict[str, JSON]) -> list[str]:
     """The two questions, answered in words with the figures of this run."""
     lines = []
     random, ordered = condensed.get(RANDOM), condensed.get(ORDERED)
     wrapping = [name for name in condensed if name.startswith(WRAPPING_PREFIX)]
     if wrapping:
-        lines.append("**Wrapping prefixes: refill or random?**")
+        lines.append("**Prefixed keys: do they refill freed pages, or cost like random keys?**")
         lines.append("")
         for name in wrapping:
             f = condensed[name]
             sentence = (
-                f"- {name}: index {f['growth']:.2f}{TIMES} its size before the run "
-                f"({f['late_growth']:.2f}{TIMES} over the last half), "
-                f"leaf density {_fmt(f['density'], '{:.0%}')}, "
-                f"{_fmt(f['pages_freed'], '{:,.0f}')} pages freed by VACUUM and "
-                f"{_fmt(f['late_reuse_share'], '{:.0%}')} of the last half's splits served by a freed page; "
-                f"{_fmt(f['fpi_per_insert'], '{:,.0f}')} full-page-image bytes per insert"
+                f"- {name}: VACUUM freed {_fmt(f['pages_freed'], '{:,.0f}')} pages and "
+                f"{_fmt(f['late_reuse_share'], '{:.0%}')} of the last half's splits took a freed page; "
+                f"leaf density {_fmt(f['density'], '{:.0%}')}, index at the end "
+                f"{f['end_bytes'] / MIB:.2f} MiB{_ratio(f['end_bytes'], ordered, ORDERED)}"
+                f"{_ratio(f['end_bytes'], random, RANDOM)} "
+                f"({f['late_growth']:.2f}{TIMES} over the last half); "
+                f"{_fmt(f['index_fpi_per_insert'], '{:,.0f}')} bytes of index page images per insert"
             )
             if random is not None and ordered is not None:
-                fpi = _likeness(f["fpi_per_insert"], random["fpi_per_insert"], ordered["fpi_per_insert"])
-                density = _likeness(
-                    None if f["density"] is None else -f["density"],
-                    None if random["density"] is None else -random["density"],
-                    None if ordered["density"] is None else -ordered["density"],
-                )
                 sentence += (
-                    f" ({RANDOM} {_fmt(random['fpi_per_insert'], '{:,.0f}')}, {ORDERED} "
-                    f"{_fmt(ordered['fpi_per_insert'], '{:,.0f}')}): "
-                    f"full-page images {fpi or 'not comparable'}"
-                    f", leaf density {density or 'not comparable'}"
+                    f" ({RANDOM} {_fmt(random['index_fpi_per_insert'], '{:,.0f}')}, {ORDERED} "
+                    f"{_fmt(ordered['index_fpi_per_insert'], '{:,.0f}')}). Page images: "
+                    + _likeness(
+                        f["index_fpi_per_insert"],
+                        random["index_fpi_per_insert"],
+                        ordered["index_fpi_per_insert"],
+                        lower=True,
+                    )
+                    + "; leaf density: "
+                    + _likeness(f["density"], random["density"], ordered["density"], lower=False)
                 )
             lines.append(sentence + ".")
         lines.append("")

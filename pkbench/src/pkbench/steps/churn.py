@@ -146,6 +146,7 @@ def run(ctx: StepContext, step: ChurnStep) -> None:
                         **page_turnover(previous, figures, splits),
                         "wal_bytes_per_insert": _per_insert(inspection.wal_bytes, rows),
                         "wal_fpi_bytes_per_insert": _per_insert(inspection.fpi_bytes, rows),
+                        "index_fpi_bytes_per_insert": _per_insert(inspection.index_fpi_bytes, rows),
                         "autovacuums": _autovacuums(probe, table),
                     }
                 )
@@ -167,12 +168,14 @@ def _checkpoint(conn: psycopg.Connection[Any], step: str) -> None:
         raise PkbenchError(f"{step}: checkpoint = true needs CHECKPOINT: {first_line(error)}") from error
 
 
-# The stretch's WAL in one pass: every record's length and full-page-image bytes, and the btree split
-# records on the index (one block reference names its file). The probe module's per-relation reading parses
+# The stretch's WAL in one pass: every record's length and full-page-image bytes, the images of the index's
+# pages, and the btree split records on the index (a block reference names its file; a record of the heap
+# or of the index refers to that relation only). The probe module's per-relation reading parses
 # every record's block references, which on PostgreSQL 15 costs many times the stretch itself.
 _STRETCH_WAL = """
 SELECT coalesce(sum(record_length), 0)::bigint,
        coalesce(sum(fpi_length), 0)::bigint,
+       coalesce(sum(fpi_length) FILTER (WHERE block_ref ~ %(relation)s), 0)::bigint,
        count(*) FILTER (WHERE resource_manager = 'Btree' AND record_type = ANY(%(splits)s)
                           AND block_ref ~ %(relation)s)
   FROM pg_get_wal_records_info(%(start)s, %(end)s)
@@ -183,6 +186,7 @@ SELECT coalesce(sum(record_length), 0)::bigint,
 class StretchWal:
     wal_bytes: int
     fpi_bytes: int
+    index_fpi_bytes: int
     index_splits: int
 
 
@@ -193,7 +197,7 @@ def _read_wal(probe: psycopg.Connection[Any], start: str, index: str) -> Stretch
     assert row is not None
     end, filenode = str(row[0]), int(str(row[1]))
     if end == start:
-        return StretchWal(0, 0, 0)
+        return StretchWal(0, 0, 0, 0)
     try:
         found = probe.execute(
             _STRETCH_WAL,
@@ -207,7 +211,7 @@ def _read_wal(probe: psycopg.Connection[Any], start: str, index: str) -> Stretch
     except psycopg.Error as error:
         raise WalInspectUnavailable(first_line(error)) from error
     assert found is not None
-    return StretchWal(int(found[0]), int(found[1]), int(found[2]))
+    return StretchWal(*(int(value) for value in found))
 
 
 def _stretch(
