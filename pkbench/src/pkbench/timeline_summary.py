@@ -188,5 +188,8 @@ def answers(condensed: dict[str, JSON]) -> list[str]:
             )
         lines.append("")
     if lines:
-        lines.append("One run: the page counts are physics and repeat closely; inserts/s is machine noise.")
+        lines.append(
+            "One run. How far an index grows depends on how far the inserts run ahead of autovacuum, so "
+            "sizes move between runs; leaf density and the pages freed and reused repeat more closely."
+        )
     return lines
