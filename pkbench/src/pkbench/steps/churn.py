@@ -43,6 +43,9 @@ class ChurnStep:
     # CHECKPOINT before each stretch: its WAL then holds an image of every page it is the first to
     # change since, so full-page-image bytes per insert count the pages the keys spread over.
     checkpoint: bool = False
+    # VACUUM the table before each stretch too, as a scheduled job would: pages emptied in one stretch are
+    # then free for the next whatever autovacuum's pace on a busy machine.
+    vacuum: bool = False
 
     def texts(self) -> list[str]:
         return list(self.statements)
@@ -57,6 +60,7 @@ class Schema(schema.StepSchema):
     index: schema.Text
     statements: schema.SqlList
     checkpoint: schema.Boolean = False
+    vacuum: schema.Boolean = False
 
 
 def parse(where: str, table: Mapping[str, Any]) -> ChurnStep:
@@ -71,6 +75,7 @@ def parse(where: str, table: Mapping[str, Any]) -> ChurnStep:
         checked.index,
         tuple(checked.statements),
         checked.checkpoint,
+        checked.vacuum,
     )
 
 
@@ -128,6 +133,8 @@ def run(ctx: StepContext, step: ChurnStep) -> None:
         with ctx.reporter.progress(f"  {step.name} {ctx.strategy_name}", total) as bar:
             while done < total:
                 rows = min(stretch, total - done)
+                if step.vacuum:
+                    probe.execute(f"VACUUM {table}")
                 if step.checkpoint:
                     _checkpoint(probe, step.name)
                 seconds, inspection = _stretch(ctx, conn, probe, step.statements, rows, batch, index)
