@@ -12,7 +12,7 @@ import click
 import psycopg
 from rich.console import Console
 
-from pkbench import __version__, memcap, results, runner, summary
+from pkbench import __version__, memcap, reproductions, results, runner, summary
 from pkbench import scenario as scenario_module
 from pkbench.console import RichReporter
 from pkbench.errors import PkbenchError, first_line
@@ -42,6 +42,13 @@ def cli() -> None:
 @click.option("--clients", type=int, callback=_positive, help="pgbench clients.")
 @click.option("--jobs", type=int, callback=_positive, help="pgbench threads (at most --clients).")
 @click.option("--duration", type=int, callback=_positive, help="Seconds per measured workload.")
+@click.option(
+    "--transactions",
+    type=int,
+    callback=_positive,
+    help="Fixed work: each pgbench client runs N transactions (pgbench -t) instead of --duration seconds.",
+)
+@click.option("--scale", metavar="NAME", help="A preset of the scenario: study (its own sizes) or quick.")
 @click.option("--sample-every", type=float, help="Seconds between probe samples (0: no sampling).")
 @click.option("--out", type=click.Path(path_type=Path), help="Results directory (must not exist).")
 @click.option("--dsn", envvar="PKBENCH_DSN", help="Run against this existing server, in a schema of its own.")
@@ -103,6 +110,8 @@ def run(
     clients: int | None,
     jobs: int | None,
     duration: int | None,
+    transactions: int | None,
+    scale: str | None,
     sample_every: float | None,
     out: Path | None,
     dsn: str | None,
@@ -128,6 +137,7 @@ def run(
         pkbench run --dsn postgresql://bench@db.example/bench
         pkbench run wal --memory-limit 200MB --repeat 3 --warmup 5
         pkbench run bloat --clock-rate 1000 --strategies uuid-v1,uuid-v6
+        pkbench run war --scale study
     """
     if sample_every is not None and sample_every < 0:
         raise PkbenchError("--sample-every must not be negative")
@@ -143,6 +153,7 @@ def run(
             "clients": clients,
             "jobs": jobs,
             "duration_s": duration,
+            "transactions": transactions,
             "sampling_interval_s": sample_every,
             "warmup_s": warmup,
         },
@@ -160,6 +171,7 @@ def run(
         repeat=repeat,
         overrides=overrides,
         clock_rate=clock_rate,
+        scale=scale,
     )
     if options.strategies == []:
         raise PkbenchError("--strategies: no strategy named")
@@ -287,6 +299,27 @@ def report(directory: Path) -> None:
     from pkbench.report import write_report
 
     click.echo(str(write_report(directory)))
+
+
+@cli.command("reproductions")
+@click.argument("directories", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "-o",
+    "--out",
+    type=click.Path(path_type=Path),
+    default=Path("reproductions.md"),
+    show_default=True,
+    help="The Markdown page to write.",
+)
+def reproductions_(directories: tuple[Path, ...], out: Path) -> None:
+    """Write the studies' published figures beside ours, from results DIRECTORIES, as one Markdown page.
+
+    \b
+    Example:
+        pkbench reproductions war-study insert-scaling-cap bloat-1m wal-cap -o docs/reproductions.md
+    """
+    command = " ".join(["pkbench reproductions", *(str(d) for d in directories), "-o", str(out)])
+    click.echo(str(reproductions.write(list(directories), out, command)))
 
 
 @cli.command()

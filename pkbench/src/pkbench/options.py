@@ -64,6 +64,8 @@ class Options:
     overrides: Sequence[str] = ()
     # --clock-rate: virtual seconds per real second of sequuid's clock (None: the scenario's, else 1).
     clock_rate: float | None = None
+    # --scale NAME: one of the scenario's [scale] presets (the study's own sizes, or quick ones).
+    scale: str | None = None
 
 
 @dataclass
@@ -88,7 +90,7 @@ def plan(options: Options) -> Plan:
     _check_numbers(options.parameters)
     parameters, settings = _overrides(options.overrides)
     _check_numbers(parameters)
-    loaded = scenario_module.load(options.scenario)
+    loaded = scenario_module.load(options.scenario).at_scale(options.scale)
     if settings:
         loaded = replace(loaded, settings={**loaded.settings, **settings})
     loaded = loaded.with_parameters({**parameters, **options.parameters})

@@ -14,7 +14,7 @@ from typing import Any
 
 import psycopg
 
-from pkbench import cluster, export, pgbench, results, summary
+from pkbench import cluster, export, pgbench, published, results, summary
 from pkbench.cluster import EmbeddedCluster, ExistingServer, Target
 from pkbench.errors import first_line
 from pkbench.memcap import MemoryCap
@@ -142,6 +142,8 @@ def _new_run(
             "source": the_plan.scenario.source,
             "parameters": {"warmup_s": 0, **the_plan.scenario.parameters, "repeat": options.repeat},
             "summary": the_plan.scenario.summary.to_json(),
+            "scale": the_plan.scenario.scale,
+            "published": published.to_json(the_plan.scenario.published),
         },
         server={
             "version": server.version,

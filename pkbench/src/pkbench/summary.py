@@ -16,6 +16,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from pkbench import reproductions
 from pkbench.metrics import STRATEGY_METRICS, WORKLOAD_METRICS, Metric, key_index
 from pkbench.probes.machine import busy_machine
 from pkbench.results import PREFILL_SNAPSHOT, MachineWindow, typed
@@ -309,6 +310,7 @@ def markdown(results: JSON) -> str:
     noise = machine_noise(results)
     lines += [noise, ""] if noise else []
     lines += _figures(results)
+    lines += reproductions.summary_lines(results)
     return "\n".join(lines)
 
 
@@ -386,3 +388,11 @@ def print_table(console: Console, results: JSON) -> None:
     line = clock_line(results)
     if line:
         console.print(line, highlight=False, markup=False, soft_wrap=True)
+    published = reproductions.console_rows(results)
+    if published:
+        beside = Table(title="Published figures beside ours (ratios to each figure's baseline)")
+        for i, name in enumerate(["Seed", *reproductions.HEADER]):
+            beside.add_column(name, justify="right" if 3 <= i <= 6 else "left")
+        for row in published:
+            beside.add_row(*row)
+        console.print(beside)
