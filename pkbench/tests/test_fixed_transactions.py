@@ -1,4 +1,4 @@
-"""--transactions N: pgbench -t N per client instead of a timed window, and war's study preset that uses it."""
+"""--transactions N: pgbench -t N per client instead of a timed window; war's study preset uses it."""
 
 from __future__ import annotations
 
@@ -37,7 +37,9 @@ statement = "INSERT INTO records (data) SELECT g FROM generate_series(1, {batch}
 [[steps]]
 kind = "pgbench"
 name = "fixed-work"
-scripts = [{ name = "insert-and-lookup", sql = "INSERT INTO records (data) VALUES (1);\\nSELECT count(*) FROM records WHERE data = 1;" }]
+scripts = [
+    { name = "insert-and-lookup", sql = "INSERT INTO records (data) VALUES (1);\\nSELECT 1;" },
+]
 
 [[steps]]
 kind = "fill"
