@@ -9,8 +9,9 @@ from conftest import run_cli
 
 from pkbench import runner
 
-# A prefill, a fixed-work window, then a fill that tops the table up to CEILING: the rows that fill adds
-# (recorded as the headline insert) say how many rows the window inserted, exactly.
+# A prefill by two sessions in uneven batches, a fixed-work window, then a fill that tops the table up to
+# CEILING: the rows that fill adds (recorded as the headline insert) say how many rows the prefill and the
+# window inserted, exactly.
 COUNTING = """
 name = "counting"
 [parameters]
@@ -19,7 +20,8 @@ ceiling = 5000
 clients = 3
 jobs = 2
 duration_s = 1
-batch_rows = 500
+batch_rows = 70
+fill_workers = 2
 
 [summary]
 insert = "top-up"
@@ -32,6 +34,7 @@ statements = ["CREATE TABLE records (id {key_type} PRIMARY KEY {key_default}, da
 [[steps]]
 kind = "fill"
 name = "prefill"
+workers = "fill_workers"
 statement = "INSERT INTO records (data) SELECT g FROM generate_series(1, {batch}) AS g"
 
 [[steps]]
@@ -66,6 +69,7 @@ def test_each_client_runs_exactly_its_transactions(tmp_path: Path, server_tmpdir
     for strategy in data["strategies"]:
         window = strategy["workloads"][0]
         assert window["transactions"] == 3 * 40
+        assert strategy["step_durations_s"]["prefill"] > 0
         inserted_by_window = 5000 - 500 - strategy["prefill"]["rows"]
         assert inserted_by_window == 3 * 40, strategy["name"]
         assert window["duration_s"] > 0

@@ -243,7 +243,9 @@ class Scenario:
                         + ", ".join("{" + u + "}" for u in sorted(unknown))
                     )
             if isinstance(step, FillStep):
-                for parameter in (step.rows_parameter, step.batch_parameter):
+                for parameter in (step.rows_parameter, step.batch_parameter, step.workers_parameter):
+                    if parameter is None:
+                        continue
                     if not isinstance(self.parameters.get(parameter), int):
                         raise PkbenchError(
                             f"scenario {self.name}, step {step.name!r}: parameter "
