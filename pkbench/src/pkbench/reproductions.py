@@ -110,7 +110,8 @@ def figure_table(study: Published, strategies: Mapping[str, JSON]) -> list[str]:
     rows = [row for item in study.figures for row in figure_rows(study, item, strategies)]
     if not rows:
         return ["The study states no figure in its text that a run measures (its results are charts).", ""]
-    return [*_table(rows), ""]
+    notes = [f"- {item.label}: {item.note}." for item in study.figures if item.note]
+    return [*_table(rows), "", *notes, *([""] if notes else [])]
 
 
 def summary_lines(run: JSON) -> list[str]:

@@ -1,0 +1,54 @@
+"""pkbench reproductions: one page of the studies' figures beside ours, generated from results directories."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import run_cli
+from report_pages import BLOAT_REAL_PG15, DATA
+
+from pkbench import published, summary
+
+INSERT_SCALING_REAL_PG15 = DATA / "insert-scaling-real-pg15"
+
+
+def test_the_page_puts_each_study_beside_its_runs_and_regenerates_identically(tmp_path: Path) -> None:
+    page = tmp_path / "docs" / "reproductions.md"
+    args = ("reproductions", str(INSERT_SCALING_REAL_PG15), str(BLOAT_REAL_PG15), "-o", str(page))
+    done = run_cli(*args)
+    assert done.returncode == 0, done.stderr
+    text = page.read_text()
+    assert text.index("## Seed 001") < text.index("## Seed 002"), "in seed order"
+    assert f"pkbench reproductions {INSERT_SCALING_REAL_PG15} {BLOAT_REAL_PG15} -o {page}" in text
+    assert "`pkbench run bloat --rows 50000 --out /tmp/D-bloat15`" in text
+    assert "PostgreSQL 15" in text and "wall time" in text
+
+    bloat = json.loads((BLOAT_REAL_PG15 / "results.json").read_text())
+    times = {s["name"]: s["step_durations_s"]["vacuum"] for s in bloat["strategies"]}
+    ratio = times["uuid-v1"] / times["uuid-v6"]
+    word = published.agreement(15.70 / 3.97, ratio)
+    assert (
+        f"| VACUUM time | uuid-v1 (uuid_v1) | 15.7 s | {times['uuid-v1']:.3g} s | 3.95× | {ratio:.2f}× | {word} |"
+        in text
+    )
+
+    first = text
+    assert run_cli(*args).returncode == 0
+    assert page.read_text() == first
+
+
+def test_a_directory_without_results_is_one_line(tmp_path: Path) -> None:
+    done = run_cli("reproductions", str(tmp_path / "nothing"), "-o", str(tmp_path / "page.md"))
+    assert done.returncode == 1
+    assert done.stderr.count("\n") == 1 and "nothing" in done.stderr
+
+
+def test_the_summary_shows_the_published_rows_under_its_own() -> None:
+    results = json.loads((INSERT_SCALING_REAL_PG15 / "results.json").read_text())
+    text = summary.markdown(results)
+    section = text[text.index("## Published figures beside ours") :]
+    assert "### Seed 001" in section
+    assert "| TPS, primary key, empty table | uuid-v4-char32 (random uuid char(32)) | 906 tps |" in section
+    # seq-time did not run in this capture: its row says so rather than showing a number.
+    assert "| TPS, primary key, empty table | seq-time" in section and "not run" in section
