@@ -28,10 +28,9 @@ def test_the_page_puts_each_study_beside_its_runs_and_regenerates_identically(tm
     times = {s["name"]: s["step_durations_s"]["vacuum"] for s in bloat["strategies"]}
     ratio = times["uuid-v1"] / times["uuid-v6"]
     word = published.agreement(15.70 / 3.97, ratio)
-    assert (
-        f"| VACUUM time | uuid-v1 (uuid_v1) | 15.7 s | {times['uuid-v1']:.3g} s | 3.95× | {ratio:.2f}× | {word} |"
-        in text
-    )
+    cells = ["VACUUM time", "uuid-v1 (uuid_v1)", "15.7 s", f"{times['uuid-v1']:.3g} s"]
+    cells += ["3.95\u00d7", f"{ratio:.2f}\u00d7", word]
+    assert "| " + " | ".join(cells) + " |" in text
 
     first = text
     assert run_cli(*args).returncode == 0
