@@ -6,9 +6,10 @@ import json
 from pathlib import Path
 
 from conftest import run_cli
-from report_pages import BLOAT_REAL_PG15, DATA
+from report_pages import BLOAT_REAL_PG15, DATA, copy_run
 
 from pkbench import published, summary
+from pkbench.report import write_report
 
 INSERT_SCALING_REAL_PG15 = DATA / "insert-scaling-real-pg15"
 
@@ -51,3 +52,10 @@ def test_the_summary_shows_the_published_rows_under_its_own() -> None:
     assert "| TPS, primary key, empty table | uuid-v4-char32 (random uuid char(32)) | 906 tps |" in section
     # seq-time did not run in this capture: its row says so rather than showing a number.
     assert "| TPS, primary key, empty table | seq-time" in section and "not run" in section
+
+
+def test_the_report_has_a_section_of_the_published_figures(tmp_path: Path) -> None:
+    html = write_report(copy_run(INSERT_SCALING_REAL_PG15, tmp_path / "run")).read_text()
+    section = html[html.index("Published figures beside ours") :]
+    assert "TPS, primary key, after 10M rows" in section
+    assert "random uuid char(32)" in section

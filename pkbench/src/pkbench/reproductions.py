@@ -137,6 +137,23 @@ def console_rows(run: JSON) -> list[list[str]]:
     ]
 
 
+REPORT_HEADER = ["Strategy", "Seed", "Figure", "Study's name", *HEADER[2:]]
+
+
+def report_rows(run: JSON) -> list[tuple[str, list[str]]]:
+    """The rows for the HTML report: our strategy name (for its colour), then the cells of REPORT_HEADER."""
+    strategies = by_name(run)
+    rows = []
+    for study in studies_of(run):
+        for item in study.figures:
+            for found in published.compare(item, strategies):
+                row = _row(study, item, found)
+                rows.append(
+                    (found.strategy, [study.study, item.label, study.name_of(found.strategy), *row[2:]])
+                )
+    return rows
+
+
 def _run_lines(directory: Path, run: JSON) -> list[str]:
     scenario = run.get("scenario") or {}
     machine = run.get("machine") or {}
