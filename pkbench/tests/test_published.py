@@ -159,3 +159,22 @@ def test_a_step_time_and_a_key_index_size_are_read_from_their_places() -> None:
     )
     assert published.ours(vacuum, strategy).value == 2.5
     assert published.ours(after, strategy).value == 30.0
+
+
+def test_scales_pick_parameters_settings_and_steps() -> None:
+    war = scenario.load("war")
+    study = war.at_scale("study")
+    assert (study.parameters["rows"], study.parameters["transactions"]) == (20_000_000, 100_000)
+    assert study.settings["shared_buffers"] == "1GB"
+    assert [s.name for s in study.steps if isinstance(s, scenario.PgbenchStep)] == ["insert-one-million"]
+    assert "insert-one-million" not in [s.name for s in war.steps], "a study-only step stays out by default"
+    with pytest.raises(PkbenchError, match="--scale huge: scenario war has no such scale"):
+        war.at_scale("huge")
+
+
+def test_a_step_naming_an_unknown_scale_is_refused(tmp_path: Path) -> None:
+    text = BASE.replace('name = "window"\n', 'name = "window"\nscales = ["studdy"]\n')
+    path = tmp_path / "t.toml"
+    path.write_text(text + 'metric = "tps"\nworkload = "window"\nvalues = { bigint = 1 }\n')
+    with pytest.raises(PkbenchError, match="unknown scale 'studdy'"):
+        scenario.load(str(path))
