@@ -67,9 +67,12 @@ unit = "tps"
 """
 
 
-def load(tmp_path: Path, figure: str) -> scenario.Scenario:
+GOOD_FIGURE = 'metric = "tps"\nworkload = "window"\nvalues = { bigint = 1 }\n'
+
+
+def load(tmp_path: Path, figure: str, base: str = BASE) -> scenario.Scenario:
     path = tmp_path / "t.toml"
-    path.write_text(BASE + figure)
+    path.write_text(base + figure)
     return scenario.load(str(path))
 
 
@@ -104,10 +107,8 @@ def test_a_typo_fails_loudly(tmp_path: Path, figure: str, message: str) -> None:
 
 def test_a_study_name_for_an_unknown_strategy_is_refused(tmp_path: Path) -> None:
     text = BASE.replace('command = "pgbench"', 'command = "pgbench"\nnames = { bigint2 = "sequence" }')
-    path = tmp_path / "t.toml"
-    path.write_text(text + 'metric = "tps"\nworkload = "window"\nvalues = { bigint = 1 }\n')
     with pytest.raises(PkbenchError, match="names: unknown strategy 'bigint2'"):
-        scenario.load(str(path))
+        load(tmp_path, GOOD_FIGURE, text)
 
 
 @pytest.mark.parametrize(
@@ -174,7 +175,5 @@ def test_scales_pick_parameters_settings_and_steps() -> None:
 
 def test_a_step_naming_an_unknown_scale_is_refused(tmp_path: Path) -> None:
     text = BASE.replace('name = "window"\n', 'name = "window"\nscales = ["studdy"]\n')
-    path = tmp_path / "t.toml"
-    path.write_text(text + 'metric = "tps"\nworkload = "window"\nvalues = { bigint = 1 }\n')
     with pytest.raises(PkbenchError, match="unknown scale 'studdy'"):
-        scenario.load(str(path))
+        load(tmp_path, GOOD_FIGURE, text)
