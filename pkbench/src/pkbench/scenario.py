@@ -102,6 +102,7 @@ class SummarySchema(schema.Strict):
 
 class ScaleSchema(schema.Strict):
     description: str = ""
+    isolate: schema.Boolean = False
     parameters: Annotated[dict[str, int | float | str], BeforeValidator(_parameters)] = Field(
         default_factory=dict
     )
@@ -115,6 +116,8 @@ class Scale:
     description: str
     parameters: Mapping[str, Value]
     settings: Mapping[str, str]
+    # Each strategy alone in a fresh schema, one after the other, as the study ran (--isolate).
+    isolate: bool = False
 
 
 # The scale a run has when --scale is not given; a step limited to scales names it to run then too.
@@ -180,6 +183,8 @@ class Scenario:
     # `scale`, `all_steps` every step of the file.
     step_scales: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     scale: str = DEFAULT_SCALE
+    # The scale's preset asks for each strategy alone, as --isolate does.
+    isolate: bool = False
     all_steps: tuple[Step, ...] = ()
 
     def at_scale(self, name: str | None) -> Scenario:
@@ -198,6 +203,7 @@ class Scenario:
             settings={**self.settings, **preset.settings},
             steps=steps,
             scale=chosen,
+            isolate=preset.isolate,
         )
         scenario.validate()
         return scenario
@@ -284,7 +290,7 @@ def parse(text: str, source: str) -> Scenario:
     kinds: dict[str, str] = {}
     step_scales: dict[str, tuple[str, ...]] = {}
     scales = {
-        name: Scale(preset.description, dict(preset.parameters), dict(preset.settings))
+        name: Scale(preset.description, dict(preset.parameters), dict(preset.settings), preset.isolate)
         for name, preset in checked.scale.items()
     }
     for i, table in enumerate(checked.steps, 1):
