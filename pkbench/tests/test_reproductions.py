@@ -59,3 +59,12 @@ def test_the_report_has_a_section_of_the_published_figures(tmp_path: Path) -> No
     section = html[html.index("Published figures beside ours") :]
     assert "TPS, primary key, after 10M rows" in section
     assert "random uuid char(32)" in section
+
+
+def test_a_default_war_names_the_study_without_rows_it_did_not_measure() -> None:
+    results = json.loads((DATA / "war-real-pg15" / "results.json").read_text())
+    text = summary.markdown(results)
+    section = text[text.index("## Published figures beside ours") :]
+    assert "### Seed 000" in section
+    assert "This run measured none of its figures" in section
+    assert "| Average rate |" not in section

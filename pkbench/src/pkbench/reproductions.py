@@ -7,6 +7,7 @@ from results directories, so the page can be regenerated from new results with o
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -114,15 +115,40 @@ def figure_table(study: Published, strategies: Mapping[str, JSON]) -> list[str]:
     return [*_table(rows), "", *notes, *([""] if notes else [])]
 
 
+def measured(run: JSON) -> list[tuple[Published, list[PublishedFigure]]]:
+    """Each study of the run with the figures this run measured for at least one strategy: a figure read
+    from a step of another scale (war's study window in a default run) is left out of the run's own pages."""
+    strategies = by_name(run)
+    return [
+        (
+            study,
+            [
+                item
+                for item in study.figures
+                if any(found.ours.available for found in published.compare(item, strategies))
+            ],
+        )
+        for study in studies_of(run)
+    ]
+
+
 def summary_lines(run: JSON) -> list[str]:
     """The published-vs-ours section of summary.md: empty when the scenario carries no study."""
-    studies = studies_of(run)
+    studies = measured(run)
     if not studies:
         return []
     strategies = by_name(run)
     lines = ["## Published figures beside ours", "", RULE, ""]
-    for study in studies:
-        lines += [*study_header(study, "###"), *figure_table(study, strategies)]
+    for study, figures in studies:
+        lines += study_header(study, "###")
+        if figures or not study.figures:
+            lines += figure_table(replace(study, figures=tuple(figures)), strategies)
+        else:
+            scale = (run.get("scenario") or {}).get("scale", "default")
+            lines += [
+                f"This run measured none of its figures: they come from steps this scale ({scale}) lacks.",
+                "",
+            ]
     return lines
 
 
@@ -131,8 +157,8 @@ def console_rows(run: JSON) -> list[list[str]]:
     strategies = by_name(run)
     return [
         [study.study, *row]
-        for study in studies_of(run)
-        for item in study.figures
+        for study, figures in measured(run)
+        for item in figures
         for row in figure_rows(study, item, strategies)
     ]
 
@@ -144,8 +170,8 @@ def report_rows(run: JSON) -> list[tuple[str, list[str]]]:
     """The rows for the HTML report: our strategy name (for its colour), then the cells of REPORT_HEADER."""
     strategies = by_name(run)
     rows = []
-    for study in studies_of(run):
-        for item in study.figures:
+    for study, figures in measured(run):
+        for item in figures:
             for found in published.compare(item, strategies):
                 row = _row(study, item, found)
                 rows.append(
