@@ -160,6 +160,9 @@ def test_a_step_time_and_a_key_index_size_are_read_from_their_places() -> None:
     )
     assert published.ours(vacuum, strategy).value == 2.5
     assert published.ours(after, strategy).value == 30.0
+    per_million = published.PublishedFigure("fill", "insert-time-per-million", "s", {"bigint": 1.0}, "bigint")
+    assert published.ours(per_million, {"prefill": {"rows": 250_000, "duration_s": 2.0}}).value == 8.0
+    assert published.ours(per_million, {"prefill": {"rows": 0, "duration_s": 0.0}}).value is None
 
 
 def test_scales_pick_parameters_settings_and_steps() -> None:
