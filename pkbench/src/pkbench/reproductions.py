@@ -41,13 +41,14 @@ def _ratio(value: float | None) -> str:
 
 
 def studies_of(run: JSON) -> tuple[Published, ...]:
-    """The studies a run recorded; for results written before runs recorded them, the built-in
-    scenario's of the same name."""
+    """The studies of a run's scenario: a built-in scenario's as this pkbench has them (a study's figures
+    are facts about the study, so a corrected mapping reaches old results too), a scenario file's as the
+    run recorded them."""
     recorded = run.get("scenario") or {}
-    if "published" in recorded:
-        return published.from_json(recorded["published"])
     name = str(recorded.get("name"))
-    return scenario.load(name).published if name in scenario.builtin_names() else ()
+    if str(recorded.get("source")) == f"scenarios/{name}.toml" and name in scenario.builtin_names():
+        return scenario.load(name).published
+    return published.from_json(recorded.get("published"))
 
 
 def by_name(run: JSON) -> dict[str, JSON]:
