@@ -8,7 +8,7 @@ from pathlib import Path
 from conftest import run_cli
 from report_pages import BLOAT_REAL_PG15, DATA, copy_run
 
-from pkbench import published, summary
+from pkbench import published, reproductions, summary
 from pkbench.report import write_report
 
 INSERT_SCALING_REAL_PG15 = DATA / "insert-scaling-real-pg15"
@@ -68,3 +68,10 @@ def test_a_default_war_names_the_study_without_rows_it_did_not_measure() -> None
     assert "### Seed 000" in section
     assert "This run measured none of its figures" in section
     assert "| Average rate |" not in section
+
+
+def test_hand_written_notes_land_under_their_seed() -> None:
+    notes = "# Why\n\nintro\n\n## Seed 002\n\nVACUUM ran in memory.\n\n## Seed 009\n\nno such study\n"
+    text = reproductions.page([BLOAT_REAL_PG15], "pkbench reproductions x", notes)
+    assert text.index("## Seed 002") < text.index("VACUUM ran in memory.")
+    assert "intro" not in text and "no such study" not in text

@@ -313,15 +313,21 @@ def report(directory: Path) -> None:
     show_default=True,
     help="The Markdown page to write.",
 )
-def reproductions_(directories: tuple[Path, ...], out: Path) -> None:
+@click.option(
+    "--notes",
+    type=click.Path(path_type=Path),
+    help="Markdown with a '## Seed NNN' section per study: why, placed under its tables.",
+)
+def reproductions_(directories: tuple[Path, ...], out: Path, notes: Path | None) -> None:
     """Write the studies' published figures beside ours, from results DIRECTORIES, as one Markdown page.
 
     \b
     Example:
-        pkbench reproductions war-study insert-scaling-cap bloat-1m wal-cap -o docs/reproductions.md
+        pkbench reproductions war-study bloat-5m --notes notes.md -o docs/reproductions.md
     """
-    command = " ".join(["pkbench reproductions", *(str(d) for d in directories), "-o", str(out)])
-    click.echo(str(reproductions.write(list(directories), out, command)))
+    given = [*map(str, directories), *(["--notes", str(notes)] if notes else []), "-o", str(out)]
+    command = " ".join(["pkbench reproductions", *given])
+    click.echo(str(reproductions.write(list(directories), out, command, notes)))
 
 
 @cli.command()

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from pkbench import published, results, scenario
+from pkbench.errors import PkbenchError
 from pkbench.published import Comparison, Published, PublishedFigure
 
 JSON = Mapping[str, Any]
@@ -212,7 +213,20 @@ def _wall_time(run: JSON) -> str:
     return f"wall time {seconds / 60:,.1f} min"
 
 
-def page(directories: Sequence[Path], command: str) -> str:
+def notes_by_seed(text: str) -> dict[str, list[str]]:
+    """A notes file's sections by seed: the lines under each `## Seed NNN` heading, written by a person
+    (why a figure was or was not reproduced), placed under that seed's generated tables."""
+    sections: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for line in text.splitlines():
+        if line.startswith("## Seed "):
+            current = sections.setdefault(line.removeprefix("## Seed ").split()[0].rstrip(":"), [])
+        elif current is not None:
+            current.append(line)
+    return {seed: [*lines, ""] for seed, lines in sections.items() if any(s.strip() for s in lines)}
+
+
+def page(directories: Sequence[Path], command: str, notes: str = "") -> str:
     """docs/reproductions.md from results directories: per study (in seed order) its setup, then each run
     that carried it: command, wall time, machine, PostgreSQL version, figures beside the study's."""
     headers: dict[str, list[str]] = {}
@@ -252,12 +266,22 @@ def page(directories: Sequence[Path], command: str) -> str:
         ),
         "",
     ]
+    written = notes_by_seed(notes)
     for seed in sorted(headers):
         out += [*headers[seed], *runs[seed]]
+        out += (
+            ["**Why** (from the notes file, written by hand):", "", *written[seed]] if seed in written else []
+        )
     return "\n".join(out).rstrip() + "\n"
 
 
-def write(directories: Sequence[Path], out: Path, command: str) -> Path:
+def write(directories: Sequence[Path], out: Path, command: str, notes: Path | None = None) -> Path:
+    text = ""
+    if notes is not None:
+        try:
+            text = notes.read_text()
+        except OSError as e:
+            raise PkbenchError(f"--notes {notes}: {e.strerror}") from e
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(page(directories, command))
+    out.write_text(page(directories, command, text))
     return out
