@@ -12,7 +12,7 @@ import click
 import psycopg
 from rich.console import Console
 
-from pkbench import __version__, arguments, results, run_diff, runner, summary
+from pkbench import __version__, arguments, reproductions, results, run_diff, runner, summary
 from pkbench import scenario as scenario_module
 from pkbench.console import RichReporter
 from pkbench.errors import PkbenchError, first_line
@@ -42,6 +42,13 @@ def cli() -> None:
 @click.option("--clients", type=int, callback=_positive, help="pgbench clients.")
 @click.option("--jobs", type=int, callback=_positive, help="pgbench threads (at most --clients).")
 @click.option("--duration", type=int, callback=_positive, help="Seconds per measured workload.")
+@click.option(
+    "--transactions",
+    type=int,
+    callback=_positive,
+    help="Fixed work: each pgbench client runs N transactions (pgbench -t) instead of --duration seconds.",
+)
+@click.option("--scale", metavar="NAME", help="A preset of the scenario: study (its own sizes) or quick.")
 @click.option("--sample-every", type=float, help="Seconds between probe samples (0: no sampling).")
 @click.option("--out", type=click.Path(path_type=Path), help="Results directory (must not exist).")
 @click.option("--dsn", envvar="PKBENCH_DSN", help="Run against this existing server, in a schema of its own.")
@@ -121,6 +128,8 @@ def run(
     clients: int | None,
     jobs: int | None,
     duration: int | None,
+    transactions: int | None,
+    scale: str | None,
     sample_every: float | None,
     out: Path | None,
     dsn: str | None,
@@ -153,6 +162,7 @@ def run(
         pkbench run --precision 3% --max-time 30m
         pkbench run wal --memory-limit 200MB --isolate --repeat 3 --warmup 5
         pkbench run bloat --clock-rate 1000 --strategies uuid-v1,uuid-v6
+        pkbench run war --scale study
     """
     if sample_every is not None and sample_every < 0:
         raise PkbenchError("--sample-every must not be negative")
@@ -168,6 +178,7 @@ def run(
             "clients": clients,
             "jobs": jobs,
             "duration_s": duration,
+            "transactions": transactions,
             "sampling_interval_s": sample_every,
             "warmup_s": warmup,
         },
@@ -190,6 +201,7 @@ def run(
         precision=arguments.percentage(precision, "--precision"),
         max_time_s=arguments.duration(max_time, "--max-time"),
         isolate=isolate,
+        scale=scale,
     )
     if options.strategies == []:
         raise PkbenchError("--strategies: no strategy named")
@@ -289,6 +301,33 @@ def report(directory: Path) -> None:
     from pkbench.report import write_report
 
     click.echo(str(write_report(directory)))
+
+
+@cli.command("reproductions")
+@click.argument("directories", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "-o",
+    "--out",
+    type=click.Path(path_type=Path),
+    default=Path("reproductions.md"),
+    show_default=True,
+    help="The Markdown page to write.",
+)
+@click.option(
+    "--notes",
+    type=click.Path(path_type=Path),
+    help="Markdown with a '## Seed NNN' section per study: why, placed under its tables.",
+)
+def reproductions_(directories: tuple[Path, ...], out: Path, notes: Path | None) -> None:
+    """Write the studies' published figures beside ours, from results DIRECTORIES, as one Markdown page.
+
+    \b
+    Example:
+        pkbench reproductions war-study bloat-5m --notes notes.md -o docs/reproductions.md
+    """
+    given = [*map(str, directories), *(["--notes", str(notes)] if notes else []), "-o", str(out)]
+    command = " ".join(["pkbench reproductions", *given])
+    click.echo(str(reproductions.write(list(directories), out, command, notes)))
 
 
 @cli.command()

@@ -103,16 +103,25 @@ def run(ctx: StepContext, step: PgbenchStep) -> None:
         _checkpoint(ctx, result)
     probe = ctx.ws.connection.connect()
     version_num = ctx.target.server.version_num
+    # Fixed work (--transactions): the bar counts transactions, as pgbench's progress reports them.
+    transactions = int(params.get("transactions", 0))
+    total = transactions * ctx.int_parameter("clients") if transactions else duration
     with (
         probe,
-        ctx.reporter.progress(f"  {step.name}", duration) as bar,
+        ctx.reporter.progress(f"  {step.name}", total) as bar,
         wal.window(ctx, probe, step.wal_inspect, result) as window,
     ):
         before = counters.read(probe, ctx.ws.schema, version_num)
         work_before, machine_before = _work_snapshot(ctx, probe, None)
 
+        done = [0.0, 0.0]  # transactions so far, and the elapsed time of the last progress line
+
         def on_progress(elapsed: float, sample: pgbench.ProgressSample | None) -> None:
-            bar.update(min(elapsed, duration), f"{sample.tps:,.0f} tps" if sample else "")
+            if sample is not None and transactions:
+                done[0] += sample.tps * (sample.elapsed_s - done[1])
+                done[1] = sample.elapsed_s
+            position = min(done[0], total) if transactions else min(elapsed, duration)
+            bar.update(position, f"{sample.tps:,.0f} tps" if sample else "")
 
         sampler = Sampler(
             ctx.ws.connection,
@@ -123,7 +132,9 @@ def run(ctx: StepContext, step: PgbenchStep) -> None:
             local_server=ctx.target.server.embedded,
         )
         with sampler:
-            outcome = _pgbench(ctx, scripts, duration, progress_interval, workdir, on_progress)
+            outcome = _pgbench(
+                ctx, scripts, duration, progress_interval, workdir, on_progress, transactions or None
+            )
         wait_for_clients_to_leave(probe)
         work_after, machine_after = _work_snapshot(ctx, probe, work_before)
         after = counters.read(probe, ctx.ws.schema, version_num)
@@ -215,8 +226,10 @@ def _pgbench(
     progress_interval_s: int,
     workdir: Path,
     on_progress: Callable[[float, pgbench.ProgressSample | None], None],
+    transactions: int | None = None,
 ) -> pgbench.Run:
-    """pgbench on the run's schema with the scenario's clients and threads (measured window or warm-up)."""
+    """pgbench on the run's schema with the scenario's clients and threads (measured window or warm-up);
+    TRANSACTIONS per client instead of DURATION_S seconds when given."""
     return pgbench.run(
         ctx.pgbench_path,
         ctx.ws.connection.pgbench_database(),
@@ -229,6 +242,7 @@ def _pgbench(
         workdir=workdir,
         on_progress=on_progress,
         check_alive=ctx.target.check_alive,
+        transactions=transactions,
     )
 
 
