@@ -96,6 +96,13 @@ def cli() -> None:
     metavar="KEY=VALUE",
     help="Set a scenario parameter (rows=1000) or a server setting (settings.work_mem=64MB). Repeatable.",
 )
+@click.option(
+    "--standby", is_flag=True, help="Start a streaming standby of the embedded server and measure its lag."
+)
+@click.option(
+    "--archive", is_flag=True, help="Archive the embedded server's WAL (basic_archive) and count it."
+)
+@click.option("--standby-dsn", help="With --dsn: read lag and replay figures from this standby (read-only).")
 def run(
     scenario: str,
     strategies: str | None,
@@ -118,6 +125,9 @@ def run(
     warmup: int | None,
     clock_rate: float | None,
     overrides: tuple[str, ...],
+    standby: bool,
+    archive: bool,
+    standby_dsn: str | None,
 ) -> None:
     """Run SCENARIO (a built-in name or a .toml file; default war) for each strategy and write the results.
 
@@ -128,6 +138,7 @@ def run(
         pkbench run --dsn postgresql://bench@db.example/bench
         pkbench run wal --memory-limit 200MB --repeat 3 --warmup 5
         pkbench run bloat --clock-rate 1000 --strategies uuid-v1,uuid-v6
+        pkbench run replication --duration 20
     """
     if sample_every is not None and sample_every < 0:
         raise PkbenchError("--sample-every must not be negative")
@@ -160,6 +171,9 @@ def run(
         repeat=repeat,
         overrides=overrides,
         clock_rate=clock_rate,
+        standby=standby,
+        archive=archive,
+        standby_dsn=standby_dsn,
     )
     if options.strategies == []:
         raise PkbenchError("--strategies: no strategy named")
@@ -212,11 +226,11 @@ def _redacted_argv() -> list[str]:
         if hide_next:
             redacted.append("<redacted>")
             hide_next = False
-        elif arg == "--dsn":
+        elif arg in ("--dsn", "--standby-dsn"):
             redacted.append(arg)
             hide_next = True
-        elif arg.startswith("--dsn="):
-            redacted.append("--dsn=<redacted>")
+        elif arg.startswith(("--dsn=", "--standby-dsn=")):
+            redacted.append(f"{arg.partition('=')[0]}=<redacted>")
         else:
             redacted.append(arg)
     return redacted

@@ -14,10 +14,12 @@ from typing import Any
 import psycopg
 
 from pkbench import scenario as scenario_module
+from pkbench import topology
 from pkbench.errors import PkbenchError
 from pkbench.scenario import Scenario
 from pkbench.server_builds import find_pgbench, find_server_bindir, server_bindir
 from pkbench.strategies import Catalog, Strategy, load_config, parse_definition
+from pkbench.topology import Topology
 
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 # PostgreSQL's bigint: the most rows, clients or seconds any parameter can mean.
@@ -64,6 +66,10 @@ class Options:
     overrides: Sequence[str] = ()
     # --clock-rate: virtual seconds per real second of sequuid's clock (None: the scenario's, else 1).
     clock_rate: float | None = None
+    # A standby pkbench starts, a WAL archive of the embedded server, or a standby to read (--standby-dsn).
+    standby: bool = False
+    archive: bool = False
+    standby_dsn: str | None = None
 
 
 @dataclass
@@ -76,6 +82,7 @@ class Plan:
     pgbench: Path
     server_bindir: Path | None
     clock_rate: float = 1.0
+    topology: Topology = field(default_factory=Topology)
 
 
 def plan(options: Options) -> Plan:
@@ -121,7 +128,23 @@ def plan(options: Options) -> Plan:
     bindir = None if options.dsn else find_server_bindir(pg_bin)
     if options.port is not None and not 1 <= options.port <= 65535:
         raise PkbenchError(f"--port {options.port}: must be between 1 and 65535")
-    return Plan(loaded, chosen, out_dir, pgbench_path, bindir, clock_rate)
+    the_topology = _topology(options, loaded)
+    return Plan(loaded, chosen, out_dir, pgbench_path, bindir, clock_rate, the_topology)
+
+
+def _topology(options: Options, loaded: Scenario) -> Topology:
+    """The scenario's [topology] with --standby, --archive and --standby-dsn added; with --dsn a scenario's
+    own standby and archive are left out (its figures are then unavailable) rather than refused."""
+    asked = loaded.topology
+    embedded = options.dsn is None
+    wanted = Topology(
+        standby=options.standby or (asked.standby and embedded),
+        archive=options.archive or (asked.archive and embedded),
+        standby_dsn=options.standby_dsn,
+        wal_segment_size_mb=asked.wal_segment_size_mb if embedded else None,
+    )
+    topology.check(wanted, options.dsn)
+    return wanted
 
 
 def _clock_rate(options: Options, loaded: Scenario) -> float:

@@ -32,6 +32,7 @@ TIMESERIES_COLUMNS: dict[str, tuple[str, ...]] = {
     "usagecount": ("usage_count", "buffers"),
     "wait_events": ("wait_event_type", "wait_event", "backends"),
     "sizes": ("relation", "bytes"),
+    "replication": ("write_lag_ms", "flush_lag_ms", "replay_lag_ms", "replay_behind_bytes"),
 }
 COMMON_COLUMNS = ("strategy", "workload", "repeat", "elapsed_s")
 
@@ -115,6 +116,29 @@ class MachineWindow:
 
 
 @dataclass
+class ReplicationWindow:
+    """What one window cost a standby and the WAL archive (probes/replication.py); None where not measured
+    (the workload's ``unavailable`` says why, as replication.<field>)."""
+
+    # The synchronous_commit of the window's pgbench sessions, and whether the standby was synchronous.
+    synchronous_commit: str | None = None
+    sync_state: str | None = None
+    # sent_lsn of the standby's walsender, from the window's start until the standby caught up.
+    wal_shipped_bytes: int | None = None
+    # pg_stat_replication's lags sampled over the window: p50, p99, max and the samples taken.
+    write_lag_ms: dict[str, float | None] = field(default_factory=dict)
+    flush_lag_ms: dict[str, float | None] = field(default_factory=dict)
+    replay_lag_ms: dict[str, float | None] = field(default_factory=dict)
+    lag_samples: int | None = None
+    # From the end of pgbench until the standby replayed the primary's WAL position of that moment.
+    catch_up_s: float | None = None
+    replay_rate_bytes_per_s: float | None = None
+    # Segments basic_archive copied for the window (a WAL switch at each end) and their bytes on disk.
+    archived_segments: int | None = None
+    archived_bytes: int | None = None
+
+
+@dataclass
 class WorkloadResult:
     name: str
     description: str
@@ -150,6 +174,8 @@ class WorkloadResult:
     # Snapshots around the window: its work per transaction, and how busy the machine was meanwhile.
     work_per_transaction: WorkPerTransaction | None = None
     machine_window: MachineWindow | None = None
+    # With a standby or a WAL archive (topology.py): what the window cost them.
+    replication: ReplicationWindow | None = None
     unavailable: list[Unavailable] = field(default_factory=list)
 
 

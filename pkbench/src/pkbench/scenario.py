@@ -6,7 +6,7 @@ import math
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
@@ -28,6 +28,7 @@ from pkbench.steps import (
     Step,
     schema,
 )
+from pkbench.topology import Topology
 
 __all__ = [
     "CopyStep",
@@ -98,6 +99,14 @@ class SummarySchema(schema.Strict):
     size: schema.Text | None = None
 
 
+class TopologySchema(schema.Strict):
+    """[topology]: what runs beside the embedded server (topology.py); --standby and --archive add to it."""
+
+    standby: bool = False
+    archive: bool = False
+    wal_segment_size_mb: int | None = None
+
+
 class ScenarioFile(schema.Strict):
     """A scenario file's top level; each [[steps]] table is checked by its kind's own Schema."""
 
@@ -112,6 +121,7 @@ class ScenarioFile(schema.Strict):
     settings: Annotated[dict[str, str], BeforeValidator(_setting_values)] = Field(default_factory=dict)
     steps: Annotated[list[dict[str, Any]], BeforeValidator(_steps)]
     summary: SummarySchema = Field(default_factory=SummarySchema)
+    topology: TopologySchema = Field(default_factory=TopologySchema)
 
 
 def _summary(where: str, spec: SummarySchema, steps: list[Step]) -> SummarySpec:
@@ -149,6 +159,7 @@ class Scenario:
     settings: Mapping[str, str]
     steps: tuple[Step, ...]
     summary: SummarySpec = SummarySpec()
+    topology: Topology = field(default_factory=Topology)
 
     def int_parameter(self, name: str) -> int:
         value = self.parameters.get(name)
@@ -245,6 +256,7 @@ def parse(text: str, source: str) -> Scenario:
         settings=dict(checked.settings),
         steps=tuple(steps),
         summary=_summary(where, checked.summary, steps),
+        topology=Topology(**checked.topology.model_dump()),
     )
     scenario.validate()
     return scenario

@@ -16,6 +16,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from pkbench import replication_summary
 from pkbench.metrics import STRATEGY_METRICS, WORKLOAD_METRICS, Metric, key_index
 from pkbench.probes.machine import busy_machine
 from pkbench.results import PREFILL_SNAPSHOT, MachineWindow, typed
@@ -308,6 +309,7 @@ def markdown(results: JSON) -> str:
     lines += ["", _notes(results, headline), ""]
     noise = machine_noise(results)
     lines += [noise, ""] if noise else []
+    lines += replication_summary.lines(results)
     lines += _figures(results)
     return "\n".join(lines)
 
@@ -386,3 +388,5 @@ def print_table(console: Console, results: JSON) -> None:
     line = clock_line(results)
     if line:
         console.print(line, highlight=False, markup=False, soft_wrap=True)
+    for paragraph in replication_summary.answers(results):
+        console.print(paragraph, highlight=False, markup=False, soft_wrap=True)
