@@ -1,0 +1,260 @@
+"""A streaming standby and a WAL archive beside the embedded server: what a window costs them, and nothing
+of either left behind however the run ends."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from conftest import PKBENCH, SHORT_RUN, processes_mentioning, run_cli
+
+from pkbench import replication_summary, topology
+from pkbench.probes.replication import lag_summary
+from pkbench.reporting import Silent
+from pkbench.results import WorkloadResult
+from pkbench.server_builds import find_pgbench, find_server_bindir
+
+# Two strategies, tiny table, seconds-long windows: enough for full-page images to tell v4 from v7.
+SMALL_REPLICATION_RUN = ("--rows", "30000", "--duration", "3", "--clients", "2")
+
+
+def _lsn(conn: psycopg.Connection[tuple[object, ...]], expression: str) -> int:
+    row = conn.execute(f"SELECT {expression} - '0/0'::pg_lsn").fetchone()
+    assert row is not None
+    return int(str(row[0]))
+
+
+def test_a_window_is_shipped_replayed_and_archived_then_everything_goes(
+    server_tmpdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(server_tmpdir))
+    wanted = topology.Topology(standby=True, archive=True, wal_segment_size_mb=1)
+    primary = topology.primary_class(wanted)(
+        find_server_bindir(None),
+        find_pgbench(None),
+        {"shared_buffers": "16MB"},
+        initdb_options=wanted.initdb_options(),
+    )
+    workload = WorkloadResult("insert", "")
+    with primary:
+        assert isinstance(primary, topology.ArchivingCluster)
+        with topology.attached(primary, wanted, Silent()):
+            standby = primary.standby
+            assert isinstance(standby, topology.StandbyCluster) and standby.directory is not None
+            standby_directory = standby.directory
+            with primary.connection.connect() as conn:
+                conn.execute("CREATE TABLE t (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), pad text)")
+                with topology.measured(primary, None, 1.0, workload):
+                    started = _lsn(conn, "pg_current_wal_lsn()")
+                    conn.execute("INSERT INTO t (pad) SELECT repeat('x', 100) FROM generate_series(1, 30000)")
+                    written = _lsn(conn, "pg_current_wal_lsn()")
+            with standby.connection.connect() as on_standby:
+                # Caught up when the window closed: the standby has replayed all the window wrote.
+                assert _lsn(on_standby, "pg_last_wal_replay_lsn()") >= written
+                row = on_standby.execute("SELECT count(*) FROM t").fetchone()
+                assert row is not None and row[0] == 30000
+        assert not standby_directory.exists()
+        with primary.connection.connect() as conn:
+            row = conn.execute("SELECT count(*) FROM pg_replication_slots").fetchone()
+            assert row is not None and row[0] == 0, "the standby's slot is dropped"
+        segments = [p for p in primary.archive_directory.iterdir() if len(p.name) == 24]
+        primary_directory = primary.directory
+    replication = workload.replication
+    assert replication is not None, workload.unavailable
+    assert replication.catch_up_s is not None and replication.catch_up_s >= 0
+    assert replication.wal_shipped_bytes is not None
+    assert replication.wal_shipped_bytes >= written - started
+    # 1 MB segments: the window's WAL fills several, each copied whole into the archive.
+    assert (
+        replication.archived_segments is not None
+        and replication.archived_segments >= (written - started) // 2**20
+    )
+    assert replication.archived_bytes == replication.archived_segments * 2**20
+    assert len(segments) >= replication.archived_segments
+    assert primary_directory is not None and not primary_directory.exists()
+    assert processes_mentioning(str(server_tmpdir)) == []
+
+
+def _results(out: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((out / "results.json").read_text())
+    return data
+
+
+def _window(results: dict[str, Any], strategy: str, workload: str) -> dict[str, Any]:
+    found = next(s for s in results["strategies"] if s["name"] == strategy)
+    window: dict[str, Any] = next(w for w in found["workloads"] if w["name"] == workload)
+    return window
+
+
+def test_the_replication_scenario_v4_ships_more_wal_than_v7(server_tmpdir: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = run_cli(
+        "run",
+        "replication",
+        "--strategies",
+        "uuid-v4,uuid-v7",
+        *SMALL_REPLICATION_RUN,
+        "--out",
+        str(out),
+        tmpdir=server_tmpdir,
+    )
+    assert result.returncode == 0, result.stderr
+    results = _results(out)
+    assert results["target"]["topology"]["standby"] == "started by pkbench"
+    shipped = {}
+    for strategy in ("uuid-v4", "uuid-v7"):
+        for name, level in (("insert-async", None), ("insert-sync", "remote_apply")):
+            window = _window(results, strategy, name)
+            replication = window["replication"]
+            assert replication["synchronous_commit"] == level
+            assert replication["sync_state"] == ("sync" if level else "async")
+            assert replication["catch_up_s"] is not None
+            assert replication["replay_lag_ms"]["max"] is not None
+            assert replication["archived_segments"] >= 1
+        async_window = _window(results, strategy, "insert-async")
+        shipped[strategy] = async_window["replication"]["wal_shipped_bytes"] / async_window["transactions"]
+    # After a checkpoint, random keys dirty many index pages, each first change a full-page image.
+    assert shipped["uuid-v4"] > shipped["uuid-v7"], shipped
+    summary = (out / "summary.md").read_text()
+    assert "## Replication" in summary
+    assert "uuid-v7 shipped" in summary and "committed at" in summary
+    assert "replay_lag_ms" in (out / "timeseries" / "replication.csv").read_text().splitlines()[0]
+    assert processes_mentioning(str(server_tmpdir)) == []
+    assert list(server_tmpdir.iterdir()) == []
+
+
+def _start_run_with_a_standby(server_tmpdir: Path, out: Path) -> subprocess.Popen[str]:
+    """`pkbench run --standby` in a process of its own, returned once its first measured window started."""
+    process = subprocess.Popen(
+        [
+            *PKBENCH,
+            "run",
+            "--standby",
+            "--strategies",
+            "bigint",
+            *SHORT_RUN,
+            "--duration",
+            "60",
+            "--out",
+            str(out),
+        ],
+        env={**os.environ, "TMPDIR": str(server_tmpdir), "NO_COLOR": "1"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    window = out / "pgbench" / "bigint" / "lookup-by-data" / "command.txt"
+    deadline = time.monotonic() + 120
+    while not window.exists():
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            _, stderr = process.communicate()
+            raise AssertionError(f"the measured window never started: {stderr}")
+        time.sleep(0.2)
+    return process
+
+
+def _nothing_left(server_tmpdir: Path) -> None:
+    deadline = time.monotonic() + 10
+    while processes_mentioning(str(server_tmpdir)) and time.monotonic() < deadline:
+        time.sleep(0.2)  # orphaned backends notice their postmaster is gone and exit on their own
+    assert processes_mentioning(str(server_tmpdir)) == []
+    assert list(server_tmpdir.iterdir()) == [], "both clusters' directories are removed"
+
+
+def test_ctrl_c_stops_the_primary_and_the_standby_and_removes_both(
+    server_tmpdir: Path, tmp_path: Path
+) -> None:
+    process = _start_run_with_a_standby(server_tmpdir, tmp_path / "out")
+    try:
+        assert len(list(server_tmpdir.glob("pkbench-*/data/standby.signal"))) == 1
+        assert len(list(server_tmpdir.glob("pkbench-*/data/postmaster.pid"))) == 2
+        time.sleep(1)
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=90)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    _nothing_left(server_tmpdir)
+
+
+def test_a_standby_killed_mid_window_ends_the_run_in_one_line(server_tmpdir: Path, tmp_path: Path) -> None:
+    process = _start_run_with_a_standby(server_tmpdir, tmp_path / "out")
+    try:
+        time.sleep(1)
+        (signal_file,) = server_tmpdir.glob("pkbench-*/data/standby.signal")
+        pid = int((signal_file.parent / "postmaster.pid").read_text().split()[0])
+        os.kill(pid, signal.SIGKILL)
+        _, stderr = process.communicate(timeout=90)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 1, stderr
+    assert stderr.strip().splitlines()[-1].startswith("pkbench: error: the standby server died"), stderr
+    assert "Traceback" not in stderr
+    _nothing_left(server_tmpdir)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (("--standby", "--dsn", "host=/nonexistent"), "with --dsn name an existing one with --standby-dsn"),
+        (("--archive", "--dsn", "host=/nonexistent"), "--archive archives the embedded server's WAL"),
+        (("--standby-dsn", "host=/nonexistent"), "--standby-dsn names the standby of the --dsn server"),
+    ],
+)
+def test_topologies_that_cannot_be_are_refused_in_one_line(arguments: tuple[str, ...], message: str) -> None:
+    result = run_cli("run", *arguments)
+    assert result.returncode == 1
+    assert result.stderr.startswith("pkbench: error: ") and message in result.stderr, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_lag_percentiles_interpolate_and_say_none_without_samples() -> None:
+    assert lag_summary([4.0, 1.0, 3.0, 2.0]) == {"p50": 2.5, "p99": 3.97, "max": 4.0}
+    assert lag_summary([]) == {"p50": None, "p99": None, "max": None}
+
+
+def _strategy(name: str, tps: float, shipped: int, archived: int, level: str | None) -> dict[str, Any]:
+    window = {
+        "name": "insert",
+        "transactions": 1000,
+        "tps": tps,
+        "replication": {
+            "synchronous_commit": level,
+            "wal_shipped_bytes": shipped,
+            "archived_bytes": archived,
+            "replay_lag_ms": {"p50": 1.0, "p99": 2.0, "max": 3.0},
+            "catch_up_s": 0.1,
+        },
+        "unavailable": [],
+    }
+    return {"name": name, "status": "ok", "workloads": [window]}
+
+
+def test_the_summary_answers_against_bigint_in_words() -> None:
+    results = {
+        "scenario": {"parameters": {"repeat": 1}},
+        "strategies": [
+            _strategy("uuid-v4", 800.0, 900_000, 2_000_000, "remote_apply"),
+            _strategy("bigint", 1000.0, 300_000, 1_000_000, "remote_apply"),
+        ],
+    }
+    text = "\n".join(replication_summary.lines(results))
+    assert "uuid-v4 shipped 3.00\N{MULTIPLICATION SIGN} the WAL per transaction of bigint" in text
+    assert "archived 2.00\N{MULTIPLICATION SIGN}" in text
+    assert "committed at 0.80\N{MULTIPLICATION SIGN} bigint's TPS" in text
+    assert "| insert (synchronous_commit remote_apply) | uuid-v4 | 900 | 2,000 |" in text
+    assert (
+        replication_summary.lines({"strategies": [{"name": "bigint", "status": "ok", "workloads": []}]}) == []
+    )
