@@ -258,3 +258,43 @@ def test_the_summary_answers_against_bigint_in_words() -> None:
     assert (
         replication_summary.lines({"strategies": [{"name": "bigint", "status": "ok", "workloads": []}]}) == []
     )
+
+
+def test_standby_dsn_reads_an_existing_standby_and_changes_nothing(
+    server_tmpdir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(server_tmpdir))
+    wanted = topology.Topology(standby=True)
+    primary = topology.primary_class(wanted)(
+        find_server_bindir(None), find_pgbench(None), {"shared_buffers": "16MB"}
+    )
+    with primary, topology.attached(primary, wanted, Silent()):
+        standby = primary.standby
+        assert standby is not None
+        out = tmp_path / "out"
+        result = run_cli(
+            "run",
+            "war",
+            "--strategies",
+            "uuid-v4",
+            *SHORT_RUN,
+            "--dsn",
+            primary.connection.conninfo(),
+            "--standby-dsn",
+            standby.connection.conninfo(),
+            "--out",
+            str(out),
+        )
+        assert result.returncode == 0, result.stderr
+        window = _window(_results(out), "uuid-v4", "lookup-by-key")
+        replication = window["replication"]
+        assert replication["sync_state"] == "async"
+        assert replication["catch_up_s"] is not None and replication["wal_shipped_bytes"] > 0
+        reasons = {u["metric"]: u["reason"] for u in window["unavailable"]}
+        assert reasons["replication.archived_segments"] == "no WAL archive (--archive)"
+        with primary.connection.connect() as conn:
+            row = conn.execute(
+                "SELECT (SELECT state FROM pg_stat_replication), (SELECT count(*) FROM pg_replication_slots),"
+                " current_setting('synchronous_standby_names')"
+            ).fetchone()
+        assert row == ("streaming", 1, ""), "the standby streams on, its slot and the settings untouched"
