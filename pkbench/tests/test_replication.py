@@ -9,6 +9,7 @@ import signal
 import subprocess
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -131,27 +132,54 @@ def test_the_replication_scenario_v4_ships_more_wal_than_v7(server_tmpdir: Path,
     assert list(server_tmpdir.iterdir()) == []
 
 
-def _start_run_with_a_standby(server_tmpdir: Path, out: Path) -> subprocess.Popen[str]:
-    """`pkbench run --standby` in a process of its own, returned once its first measured window started."""
+@dataclass(frozen=True)
+class Window:
+    """A run's arguments (after a scenario file written from `scenario`, if given) and the window to await."""
+
+    arguments: tuple[str, ...]
+    path: str
+    scenario: str | None = None
+
+
+# A window whose commits wait for the standby (remote_apply), alone, so a test reaches it at once.
+SYNCHRONOUS_SCENARIO = """
+name = "synchronous"
+strategies = ["bigint"]
+parameters = { rows = 1, clients = 2, jobs = 1, duration_s = 60 }
+topology = { standby = true }
+
+[[steps]]
+kind = "sql"
+name = "schema"
+statements = ["CREATE TABLE records (id {key_type} PRIMARY KEY {key_default}, data bigint)"]
+
+[[steps]]
+kind = "pgbench"
+name = "insert-sync"
+synchronous_commit = "remote_apply"
+scripts = [{ name = "insert", sql = "INSERT INTO records (data) VALUES (1);" }]
+"""
+# The war run with --standby (its first window asynchronous), and a synchronous window where every commit
+# waits for the standby: either way a dead standby must end the run.
+ASYNC_WINDOW = Window(("war", "--standby", "--strategies", "bigint", *SHORT_RUN), "bigint/lookup-by-data")
+SYNC_WINDOW = Window((), "bigint/insert-sync", SYNCHRONOUS_SCENARIO)
+
+
+def _start_run_with_a_standby(server_tmpdir: Path, out: Path, run: Window) -> subprocess.Popen[str]:
+    """`pkbench run` in a process of its own, returned once the named measured window started."""
+    arguments = run.arguments
+    if run.scenario is not None:
+        scenario = out.parent / "scenario.toml"
+        scenario.write_text(run.scenario)
+        arguments = (str(scenario), *arguments)
     process = subprocess.Popen(
-        [
-            *PKBENCH,
-            "run",
-            "--standby",
-            "--strategies",
-            "bigint",
-            *SHORT_RUN,
-            "--duration",
-            "60",
-            "--out",
-            str(out),
-        ],
+        [*PKBENCH, "run", *arguments, "--duration", "60", "--out", str(out)],
         env={**os.environ, "TMPDIR": str(server_tmpdir), "NO_COLOR": "1"},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
-    window = out / "pgbench" / "bigint" / "lookup-by-data" / "command.txt"
+    window = out / "pgbench" / run.path / "command.txt"
     deadline = time.monotonic() + 120
     while not window.exists():
         if process.poll() is not None or time.monotonic() > deadline:
@@ -173,7 +201,7 @@ def _nothing_left(server_tmpdir: Path) -> None:
 def test_ctrl_c_stops_the_primary_and_the_standby_and_removes_both(
     server_tmpdir: Path, tmp_path: Path
 ) -> None:
-    process = _start_run_with_a_standby(server_tmpdir, tmp_path / "out")
+    process = _start_run_with_a_standby(server_tmpdir, tmp_path / "out", ASYNC_WINDOW)
     try:
         assert len(list(server_tmpdir.glob("pkbench-*/data/standby.signal"))) == 1
         assert len(list(server_tmpdir.glob("pkbench-*/data/postmaster.pid"))) == 2
@@ -188,8 +216,11 @@ def test_ctrl_c_stops_the_primary_and_the_standby_and_removes_both(
     _nothing_left(server_tmpdir)
 
 
-def test_a_standby_killed_mid_window_ends_the_run_in_one_line(server_tmpdir: Path, tmp_path: Path) -> None:
-    process = _start_run_with_a_standby(server_tmpdir, tmp_path / "out")
+@pytest.mark.parametrize("run", [ASYNC_WINDOW, SYNC_WINDOW], ids=["async", "sync"])
+def test_a_standby_killed_mid_window_ends_the_run_in_one_line(
+    server_tmpdir: Path, tmp_path: Path, run: Window
+) -> None:
+    process = _start_run_with_a_standby(server_tmpdir, tmp_path / "out", run)
     try:
         time.sleep(1)
         (signal_file,) = server_tmpdir.glob("pkbench-*/data/standby.signal")
