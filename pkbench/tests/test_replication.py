@@ -256,11 +256,12 @@ def test_lag_percentiles_interpolate_and_say_none_without_samples() -> None:
     assert lag_summary([]) == {"p50": None, "p99": None, "max": None}
 
 
-def _strategy(name: str, tps: float, shipped: int, archived: int, level: str | None) -> dict[str, Any]:
-    window = {
-        "name": "insert",
+def _measured_window(name: str, tps: float, shipped: int, archived: int, level: str | None) -> dict[str, Any]:
+    return {
+        "name": name,
         "transactions": 1000,
         "tps": tps,
+        "latency_ms": {"mean": 4.0},
         "replication": {
             "synchronous_commit": level,
             "wal_shipped_bytes": shipped,
@@ -270,22 +271,32 @@ def _strategy(name: str, tps: float, shipped: int, archived: int, level: str | N
         },
         "unavailable": [],
     }
-    return {"name": name, "status": "ok", "workloads": [window]}
 
 
 def test_the_summary_answers_against_bigint_in_words() -> None:
+    def strategy(name: str, free_tps: float, waiting_tps: float, shipped: int) -> dict[str, Any]:
+        windows = [
+            _measured_window("async", free_tps, shipped, shipped, None),
+            _measured_window("sync", waiting_tps, shipped, 2 * shipped, "remote_apply"),
+        ]
+        return {"name": name, "status": "ok", "workloads": windows}
+
     results = {
         "scenario": {"parameters": {"repeat": 1}},
         "strategies": [
-            _strategy("uuid-v4", 800.0, 900_000, 2_000_000, "remote_apply"),
-            _strategy("bigint", 1000.0, 300_000, 1_000_000, "remote_apply"),
+            strategy("uuid-v4", 2000.0, 500.0, 900_000),
+            strategy("bigint", 2000.0, 1000.0, 300_000),
         ],
     }
     text = "\n".join(replication_summary.lines(results))
-    assert "uuid-v4 shipped 3.00\N{MULTIPLICATION SIGN} the WAL per transaction of bigint" in text
-    assert "archived 2.00\N{MULTIPLICATION SIGN}" in text
-    assert "committed at 0.80\N{MULTIPLICATION SIGN} bigint's TPS" in text
-    assert "| insert (synchronous_commit remote_apply) | uuid-v4 | 900 | 2,000 |" in text
+    times = "\N{MULTIPLICATION SIGN}"
+    assert (
+        f"In async: uuid-v4 shipped 3.00{times} the WAL per transaction of bigint, archived 3.00{times}"
+        in text
+    )
+    assert f"committed at 0.50{times} bigint's TPS" in text
+    assert f"kept this share of its TPS in async: uuid-v4 0.25{times}, bigint 0.50{times}." in text
+    assert "| sync (synchronous_commit remote_apply) | uuid-v4 | 900 | 1,800 |" in text
     assert (
         replication_summary.lines({"strategies": [{"name": "bigint", "status": "ok", "workloads": []}]}) == []
     )

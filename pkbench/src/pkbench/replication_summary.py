@@ -73,7 +73,7 @@ def lines(results: Mapping[str, Any]) -> list[str]:
         "",
     ]
     header = ["Window", "Strategy", *(f"{_BY_KEY[k].title} ({_BY_KEY[k].unit})" for k in _COLUMNS)]
-    header += ["TPS", f"TPS vs {baseline.get('name')}"]
+    header += ["TPS", f"TPS vs {baseline.get('name')}", "latency mean (ms)"]
     out += ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     for name in windows:
         base = _workload(baseline, name)
@@ -87,6 +87,7 @@ def lines(results: Mapping[str, Any]) -> list[str]:
                 for k, c in zip(_COLUMNS, cells, strict=True)
             ]
             tps = figure(workload, "tps")
+            latency = figure(workload.get("latency_ms"), "mean")
             ratio = _ratio(tps, figure(base, "tps")) if base is not None else None
             level = _sync_level(workload)
             label = f"{name} (synchronous_commit {level})" if level else name
@@ -99,6 +100,7 @@ def lines(results: Mapping[str, Any]) -> list[str]:
                         *shown,
                         MISSING if tps.value is None else f"{tps.value:,.0f}",
                         MISSING if ratio is None else _times(ratio),
+                        MISSING if latency.value is None else f"{latency.value:,.2f}",
                     ]
                 )
                 + " |"
@@ -137,8 +139,32 @@ def _answers(strategies: Sequence[JSON], baseline: JSON, windows: Sequence[str])
         where = f"In {name}" + (
             f" (commits wait for the standby: synchronous_commit {level})" if level else ""
         )
+        if level:
+            sentences.append(_against_asynchronous(strategies, name, windows))
         paragraphs.append(f"{where}: " + " ".join(s for s in sentences if s) if sentences else "")
     return [p for p in paragraphs if p]
+
+
+def _against_asynchronous(strategies: Sequence[JSON], name: str, windows: Sequence[str]) -> str:
+    """What waiting for the standby cost each strategy: its TPS in window NAME over its TPS in the first
+    window that did not wait (the same workload, by the scenario's design)."""
+    unsynchronised = next(
+        (w for w in windows if all(_sync_level(_workload(s, w) or {}) is None for s in strategies)), None
+    )
+    if unsynchronised is None:
+        return ""
+    shares = []
+    for strategy in strategies:
+        waiting, free = _workload(strategy, name), _workload(strategy, unsynchronised)
+        ratio = _ratio(figure(waiting, "tps"), figure(free, "tps")) if waiting and free else None
+        if ratio is not None:
+            shares.append(f"{strategy.get('name')} {_times(ratio)}")
+    if not shares:
+        return ""
+    return (
+        f"Waiting for the standby, each strategy kept this share of its TPS in {unsynchronised}: "
+        f"{', '.join(shares)}."
+    )
 
 
 def _sentence(strategy: JSON, workload: JSON, baseline: JSON, base: JSON, base_name: str) -> str:

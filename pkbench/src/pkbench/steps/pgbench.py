@@ -165,7 +165,9 @@ def _work_snapshot(
     embedded = ctx.target.server.embedded
     snapshot = work.read_snapshot(probe, local_server=embedded, since=since, create_extension=embedded)
     postmaster = [snapshot.postmaster_pid] if snapshot.postmaster_pid is not None else []
-    return snapshot, machine.snapshot(postmaster)
+    # A standby pkbench started is part of the benchmark, not the machine's other load.
+    standby_pid = getattr(ctx.target.standby, "pid", None)
+    return snapshot, machine.snapshot([*postmaster, *([standby_pid] if standby_pid else [])])
 
 
 def _record_work(
