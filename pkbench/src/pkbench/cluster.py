@@ -216,25 +216,30 @@ class EmbeddedCluster:
 
     def _initialise(self) -> None:
         """Fill data_dir (initdb here; a standby copies its primary instead)."""
+        self._run_server_program(
+            "initdb",
+            "-D",
+            str(self.data_dir),
+            "--auth=trust",
+            f"--username={SERVER_USER}",
+            "--encoding=UTF8",
+            "--locale=C",
+            "--no-sync",
+            *self.initdb_options,
+        )
+
+    def _run_server_program(self, program: str, *arguments: str) -> None:
+        """PROGRAM of the server build, as the server's user, in the cluster's directory; its first line of
+        complaint if it fails."""
         result = subprocess.run(
-            [
-                str(self.bindir / "initdb"),
-                "-D",
-                str(self.data_dir),
-                "--auth=trust",
-                f"--username={SERVER_USER}",
-                "--encoding=UTF8",
-                "--locale=C",
-                "--no-sync",
-                *self.initdb_options,
-            ],
+            [str(self.bindir / program), *arguments],
             capture_output=True,
             text=True,
             cwd=self.directory,
             **self._user_kwargs(),  # type: ignore[call-overload]
         )
         if result.returncode != 0:
-            raise PkbenchError(f"initdb failed: {first_line(result.stderr or result.stdout)}")
+            raise PkbenchError(f"{program} failed: {first_line(result.stderr or result.stdout)}")
 
     def _start(self) -> None:
         assert self.directory is not None

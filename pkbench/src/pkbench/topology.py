@@ -10,18 +10,16 @@ checks the standby whenever it is checked itself, so a standby that dies stops t
 from __future__ import annotations
 
 import contextlib
-import subprocess
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
 
 import psycopg
 from psycopg import sql
 
 from pkbench.cluster import SERVER_USER, EmbeddedCluster, ExistingServer, Target
-from pkbench.connection import ConnectionInfo, PrivateSecrets, first_line, resolve
+from pkbench.connection import ConnectionInfo, PrivateSecrets, resolve
 from pkbench.errors import PkbenchError
 from pkbench.probes.replication import REMOTE_LEVELS, ReplicationProbe
 from pkbench.reporting import Reporter
@@ -151,66 +149,45 @@ class StandbyCluster(EmbeddedCluster):
 
     def _initialise(self) -> None:
         assert self.primary.directory is not None
-        result = subprocess.run(
-            [
-                str(self.bindir / "pg_basebackup"),
-                "--pgdata",
-                str(self.data_dir),
-                "--host",
-                str(self.primary.directory),
-                "--port",
-                str(self.primary.port),
-                f"--username={SERVER_USER}",
-                "--wal-method=stream",
-                f"--slot={STANDBY_NAME}",
-                "--checkpoint=fast",
-                "--no-sync",
-            ],
-            capture_output=True,
-            text=True,
-            cwd=self.directory,
-            **self._user_kwargs(),  # type: ignore[call-overload]
+        self._run_server_program(
+            "pg_basebackup",
+            "--pgdata",
+            str(self.data_dir),
+            "--host",
+            str(self.primary.directory),
+            "--port",
+            str(self.primary.port),
+            f"--username={SERVER_USER}",
+            "--wal-method=stream",
+            f"--slot={STANDBY_NAME}",
+            "--checkpoint=fast",
+            "--no-sync",
         )
-        if result.returncode != 0:
-            raise PkbenchError(f"pg_basebackup failed: {first_line(result.stderr or result.stdout)}")
         signal_file = self.data_dir / "standby.signal"
         signal_file.touch()
         self._give_to_server_user(signal_file)
 
 
+@dataclass
 class ReadOnlyStandby:
     """A standby named by --standby-dsn: read with read-only queries, never changed, stopped or removed."""
 
-    owned = False
-
-    def __init__(self, dsn: str) -> None:
-        self._dsn = dsn
-        self._secrets: PrivateSecrets | None = None
-        self.connection = ConnectionInfo({})
-
-    def __enter__(self) -> ReadOnlyStandby:
-        self._secrets = PrivateSecrets(resolve(self._dsn))
-        self.connection = self._secrets.__enter__()
-        try:
-            with self.connection.connect() as conn:
-                row = conn.execute("SELECT pg_is_in_recovery()").fetchone()
-            if not row or not row[0]:
-                raise PkbenchError(
-                    f"--standby-dsn {self.connection.redacted()}: that server is not a standby"
-                )
-        except BaseException:
-            self._secrets.__exit__(None, None, None)
-            raise
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        if self._secrets is not None:
-            self._secrets.__exit__(exc_type, exc, tb)
+    connection: ConnectionInfo
+    owned: bool = False
 
     def check_alive(self) -> None:
         return None
+
+
+@contextlib.contextmanager
+def _read_only_standby(dsn: str) -> Iterator[ReadOnlyStandby]:
+    """The --standby-dsn server, resolved once as --dsn is, once it says it is in recovery."""
+    with PrivateSecrets(resolve(dsn)) as connection:
+        with connection.connect() as conn:
+            row = conn.execute("SELECT pg_is_in_recovery()").fetchone()
+        if not row or not row[0]:
+            raise PkbenchError(f"--standby-dsn {connection.redacted()}: that server is not a standby")
+        yield ReadOnlyStandby(connection)
 
 
 @contextlib.contextmanager
@@ -222,7 +199,7 @@ def attached(
         with _started_standby(target, reporter):
             yield
     elif topology.standby_dsn is not None:
-        with ReadOnlyStandby(topology.standby_dsn) as standby:
+        with _read_only_standby(topology.standby_dsn) as standby:
             target.standby = standby
             try:
                 yield
