@@ -24,7 +24,18 @@ from pkbench.results import WorkloadResult
 from pkbench.server_builds import find_pgbench, find_server_bindir
 
 # Two strategies, tiny table, seconds-long windows: enough for full-page images to tell v4 from v7.
-SMALL_REPLICATION_RUN = ("--rows", "30000", "--duration", "3", "--clients", "2")
+SMALL_REPLICATION_RUN = (
+    "--rows",
+    "30000",
+    "--duration",
+    "3",
+    "--clients",
+    "2",
+    "--rounds",
+    "1",
+    "--warmup",
+    "0",
+)
 
 
 def _lsn(conn: psycopg.Connection[tuple[object, ...]], expression: str) -> int:
