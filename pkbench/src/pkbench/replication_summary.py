@@ -21,6 +21,16 @@ def _measured(results: Mapping[str, Any]) -> list[JSON]:
     return [s for s in results.get("strategies") or [] if isinstance(s, dict) and s.get("status") == "ok"]
 
 
+def _how_many(results: Mapping[str, Any]) -> str:
+    """How many measurements each figure stands for: paired rounds, repeats, or one run."""
+    rounds = results.get("rounds") or {}
+    count = rounds.get("count") if isinstance(rounds, dict) else None
+    if rounds.get("mode") == "paired" and isinstance(count, int) and count > 1:
+        return f"medians of {count} paired rounds (TPS against bigint: the ratio of the medians)"
+    repeats = (results.get("scenario") or {}).get("parameters", {}).get("repeat", 1)
+    return "one run" if repeats == 1 else f"medians of {repeats} runs"
+
+
 def _windows(strategies: Sequence[JSON]) -> list[str]:
     """Workload names that measured replication, in the order the scenario ran them."""
     names: list[str] = []
@@ -62,12 +72,11 @@ def lines(results: Mapping[str, Any]) -> list[str]:
     if not windows:
         return []
     baseline = next((s for s in strategies if s.get("name") == "bigint"), strategies[0])
-    repeats = (results.get("scenario") or {}).get("parameters", {}).get("repeat", 1)
-    runs = "one run" if repeats == 1 else f"medians of {repeats} runs"
+    runs = _how_many(results)
     out = [
         "## Replication: what each key costs a standby and the WAL archive",
         "",
-        f"{runs.capitalize()}; the primary, the standby and pgbench share this machine, so lag and TPS move "
+        f"{runs[0].upper()}{runs[1:]}; the primary, the standby and pgbench share this machine, so lag and TPS move "
         "with its load, while WAL per transaction does not. Archived bytes count whole segment files (the "
         "window is closed by a WAL switch at each end).",
         "",
