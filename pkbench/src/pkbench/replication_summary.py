@@ -77,8 +77,8 @@ def lines(results: Mapping[str, Any]) -> list[str]:
         "## Replication: what each key costs a standby and the WAL archive",
         "",
         f"{runs[0].upper()}{runs[1:]}; the primary, the standby and pgbench share this machine, so lag and "
-        "TPS move with its load, while WAL per transaction does not. Archived bytes count whole segment files "
-        "(the window is closed by a WAL switch at each end).",
+        "TPS move with its load, while WAL per transaction does not. Archived bytes count whole segment "
+        "files (the window is closed by a WAL switch at each end).",
         "",
     ]
     header = ["Window", "Strategy", *(f"{_BY_KEY[k].title} ({_BY_KEY[k].unit})" for k in _COLUMNS)]
