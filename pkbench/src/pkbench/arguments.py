@@ -5,8 +5,17 @@ from __future__ import annotations
 
 import sys
 
+import click
+
 from pkbench import memcap
 from pkbench.errors import PkbenchError
+
+
+def positive(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+    """A click callback: a count that must be at least 1."""
+    if value is not None and value < 1:
+        raise PkbenchError(f"--{param.name}: must be at least 1 (got {value})")
+    return value
 
 
 def percentage(text: str | None, option: str) -> float | None:

@@ -12,18 +12,12 @@ import click
 import psycopg
 from rich.console import Console
 
-from pkbench import __version__, arguments, results, run_diff, runner, summary
+from pkbench import __version__, arguments, reproductions, results, run_diff, runner, summary
 from pkbench import scenario as scenario_module
 from pkbench.console import RichReporter
 from pkbench.errors import PkbenchError, first_line
 from pkbench.options import check_text_file
 from pkbench.strategies import Catalog, load_config
-
-
-def _positive(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
-    if value is not None and value < 1:
-        raise PkbenchError(f"--{param.name}: must be at least 1 (got {value})")
-    return value
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -38,10 +32,17 @@ def cli() -> None:
 @cli.command()
 @click.argument("scenario", default="war")
 @click.option("--strategies", help="Comma-separated strategy names (default: the scenario's).")
-@click.option("--rows", type=int, callback=_positive, help="Rows to prefill.")
-@click.option("--clients", type=int, callback=_positive, help="pgbench clients.")
-@click.option("--jobs", type=int, callback=_positive, help="pgbench threads (at most --clients).")
-@click.option("--duration", type=int, callback=_positive, help="Seconds per measured workload.")
+@click.option("--rows", type=int, callback=arguments.positive, help="Rows to prefill.")
+@click.option("--clients", type=int, callback=arguments.positive, help="pgbench clients.")
+@click.option("--jobs", type=int, callback=arguments.positive, help="pgbench threads (at most --clients).")
+@click.option("--duration", type=int, callback=arguments.positive, help="Seconds per measured workload.")
+@click.option(
+    "--transactions",
+    type=int,
+    callback=arguments.positive,
+    help="Fixed work: each pgbench client runs N transactions (pgbench -t) instead of --duration seconds.",
+)
+@click.option("--scale", metavar="NAME", help="A preset of the scenario: study (its own sizes) or quick.")
 @click.option("--sample-every", type=float, help="Seconds between probe samples (0: no sampling).")
 @click.option("--out", type=click.Path(path_type=Path), help="Results directory (must not exist).")
 @click.option("--dsn", envvar="PKBENCH_DSN", help="Run against this existing server, in a schema of its own.")
@@ -77,13 +78,13 @@ def cli() -> None:
     "--repeat",
     type=int,
     default=1,
-    callback=_positive,
+    callback=arguments.positive,
     help="Run each strategy R times, interleaved; report medians.",
 )
 @click.option(
     "--rounds",
     type=int,
-    callback=_positive,
+    callback=arguments.positive,
     help="Paired rounds: each strategy's windows R times, in rotating order (default: the scenario's).",
 )
 @click.option("--baseline", help="The strategy every other is judged against (default: the first).")
@@ -114,12 +115,8 @@ def cli() -> None:
     metavar="KEY=VALUE",
     help="Set a scenario parameter (rows=1000) or a server setting (settings.work_mem=64MB). Repeatable.",
 )
-@click.option(
-    "--standby", is_flag=True, help="Start a streaming standby of the embedded server and measure its lag."
-)
-@click.option(
-    "--archive", is_flag=True, help="Archive the embedded server's WAL (basic_archive) and count it."
-)
+@click.option("--standby", is_flag=True, help="Start a streaming standby of the embedded server.")
+@click.option("--archive", is_flag=True, help="Archive the embedded server's WAL with basic_archive.")
 @click.option("--standby-dsn", help="With --dsn: read lag and replay figures from this standby (read-only).")
 def run(
     scenario: str,
@@ -128,6 +125,8 @@ def run(
     clients: int | None,
     jobs: int | None,
     duration: int | None,
+    transactions: int | None,
+    scale: str | None,
     sample_every: float | None,
     out: Path | None,
     dsn: str | None,
@@ -148,9 +147,7 @@ def run(
     warmup: int | None,
     clock_rate: float | None,
     overrides: tuple[str, ...],
-    standby: bool,
-    archive: bool,
-    standby_dsn: str | None,
+    **topology: Any,
 ) -> None:
     """Run SCENARIO (a built-in name or a .toml file; default war) for each strategy and write the results.
 
@@ -163,7 +160,7 @@ def run(
         pkbench run --precision 3% --max-time 30m
         pkbench run wal --memory-limit 200MB --isolate --repeat 3 --warmup 5
         pkbench run bloat --clock-rate 1000 --strategies uuid-v1,uuid-v6
-        pkbench run replication --duration 20
+        pkbench run war --scale study
     """
     if sample_every is not None and sample_every < 0:
         raise PkbenchError("--sample-every must not be negative")
@@ -179,6 +176,7 @@ def run(
             "clients": clients,
             "jobs": jobs,
             "duration_s": duration,
+            "transactions": transactions,
             "sampling_interval_s": sample_every,
             "warmup_s": warmup,
         },
@@ -196,14 +194,13 @@ def run(
         repeat=repeat,
         overrides=overrides,
         clock_rate=clock_rate,
-        standby=standby,
-        archive=archive,
-        standby_dsn=standby_dsn,
+        **topology,  # --standby, --archive, --standby-dsn
         rounds=rounds,
         baseline=baseline,
         precision=arguments.percentage(precision, "--precision"),
         max_time_s=arguments.duration(max_time, "--max-time"),
         isolate=isolate,
+        scale=scale,
     )
     if options.strategies == []:
         raise PkbenchError("--strategies: no strategy named")
@@ -303,6 +300,33 @@ def report(directory: Path) -> None:
     from pkbench.report import write_report
 
     click.echo(str(write_report(directory)))
+
+
+@cli.command("reproductions")
+@click.argument("directories", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "-o",
+    "--out",
+    type=click.Path(path_type=Path),
+    default=Path("reproductions.md"),
+    show_default=True,
+    help="The Markdown page to write.",
+)
+@click.option(
+    "--notes",
+    type=click.Path(path_type=Path),
+    help="Markdown with a '## Seed NNN' section per study: why, placed under its tables.",
+)
+def reproductions_(directories: tuple[Path, ...], out: Path, notes: Path | None) -> None:
+    """Write the studies' published figures beside ours, from results DIRECTORIES, as one Markdown page.
+
+    \b
+    Example:
+        pkbench reproductions war-study bloat-5m --notes notes.md -o docs/reproductions.md
+    """
+    given = [*map(str, directories), *(["--notes", str(notes)] if notes else []), "-o", str(out)]
+    command = " ".join(["pkbench reproductions", *given])
+    click.echo(str(reproductions.write(list(directories), out, command, notes)))
 
 
 @cli.command()

@@ -78,6 +78,8 @@ class Options:
     max_time_s: float | None = None
     # --isolate: each strategy alone in a fresh schema, one after the other (today's studies' way).
     isolate: bool = False
+    # --scale NAME: one of the scenario's [scale] presets (the study's own sizes, or quick ones).
+    scale: str | None = None
 
 
 # --precision without --max-time: the time it may take at most.
@@ -112,7 +114,7 @@ def plan(options: Options) -> Plan:
     _check_numbers(options.parameters)
     parameters, settings = _overrides(options.overrides)
     _check_numbers(parameters)
-    loaded = scenario_module.load(options.scenario)
+    loaded = scenario_module.load(options.scenario).at_scale(options.scale)
     if settings:
         loaded = replace(loaded, settings={**loaded.settings, **settings})
     loaded = loaded.with_parameters({**parameters, **options.parameters})
@@ -168,7 +170,7 @@ def plan(options: Options) -> Plan:
 
 def _rounds(options: Options, loaded: Scenario, chosen: list[str]) -> tuple[bool, int, str | None]:
     """Paired or isolated, how many rounds, and the baseline every strategy is judged against."""
-    paired = not options.isolate and options.repeat == 1
+    paired = not options.isolate and not loaded.isolate and options.repeat == 1
     if not paired:
         for given, option in (
             (options.rounds, "--rounds"),
@@ -176,7 +178,13 @@ def _rounds(options: Options, loaded: Scenario, chosen: list[str]) -> tuple[bool
             (options.baseline, "--baseline"),
         ):
             if given is not None:
-                why = "--isolate" if options.isolate else "--repeat"
+                why = (
+                    "--isolate"
+                    if options.isolate
+                    else f"--scale {loaded.scale}"
+                    if loaded.isolate
+                    else "--repeat"
+                )
                 raise PkbenchError(f"{option} applies to paired rounds, not with {why}")
         return False, options.repeat, None
     value: object = options.rounds if options.rounds is not None else loaded.parameters.get("rounds", 1)

@@ -271,9 +271,12 @@ def run(
     workdir: Path,
     on_progress: Callable[[float, ProgressSample | None], None],
     check_alive: Callable[[], None],
+    transactions: int | None = None,
 ) -> Run:
-    """Run pgbench once for `duration_s`, calling on_progress about twice a second; always stops pgbench."""
+    """Run pgbench once for `duration_s`, or for `transactions` per client (pgbench -t) when given, calling
+    on_progress about twice a second; always stops pgbench."""
     workdir.mkdir(parents=True, exist_ok=True)
+    work = ["--transactions", str(transactions)] if transactions else ["--time", str(duration_s)]
     argv = [
         str(pgbench),
         "--no-vacuum",
@@ -281,8 +284,7 @@ def run(
         str(clients),
         "--jobs",
         str(jobs),
-        "--time",
-        str(duration_s),
+        *work,
         "--protocol",
         "prepared",
         f"--progress={progress_interval_s}",

@@ -14,7 +14,7 @@ from typing import Any
 
 import psycopg
 
-from pkbench import cluster, export, judge, paired, pgbench, results, summary, topology
+from pkbench import cluster, export, judge, paired, pgbench, published, results, summary, topology
 from pkbench.cluster import EmbeddedCluster, ExistingServer, Target
 from pkbench.errors import first_line
 from pkbench.memcap import MemoryCap
@@ -180,6 +180,8 @@ def _new_run(
                 **({"rounds": the_plan.rounds} if the_plan.paired else {}),
             },
             "summary": the_plan.scenario.summary.to_json(),
+            "scale": the_plan.scenario.scale,
+            "published": published.to_json(the_plan.scenario.published),
         },
         server={
             "version": server.version,

@@ -13,7 +13,9 @@ from typing import Annotated, Any
 
 from pydantic import BeforeValidator, Field
 
+from pkbench import published as published_module
 from pkbench.errors import PkbenchError
+from pkbench.published import Published
 from pkbench.steps import (
     KINDS,
     MEASURING_STEPS,
@@ -107,6 +109,30 @@ class TopologySchema(schema.Strict):
     wal_segment_size_mb: int | None = None
 
 
+class ScaleSchema(schema.Strict):
+    description: str = ""
+    isolate: schema.Boolean = False
+    parameters: Annotated[dict[str, int | float | str], BeforeValidator(_parameters)] = Field(
+        default_factory=dict
+    )
+    settings: Annotated[dict[str, str], BeforeValidator(_setting_values)] = Field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Scale:
+    """A named preset of a scenario (`--scale study`): its parameters and server settings."""
+
+    description: str
+    parameters: Mapping[str, Value]
+    settings: Mapping[str, str]
+    # Each strategy alone in a fresh schema, one after the other, as the study ran (--isolate).
+    isolate: bool = False
+
+
+# The scale a run has when --scale is not given; a step limited to scales names it to run then too.
+DEFAULT_SCALE = "default"
+
+
 class ScenarioFile(schema.Strict):
     """A scenario file's top level; each [[steps]] table is checked by its kind's own Schema."""
 
@@ -122,6 +148,8 @@ class ScenarioFile(schema.Strict):
     steps: Annotated[list[dict[str, Any]], BeforeValidator(_steps)]
     summary: SummarySchema = Field(default_factory=SummarySchema)
     topology: TopologySchema = Field(default_factory=TopologySchema)
+    scale: dict[str, ScaleSchema] = Field(default_factory=dict)
+    published: list[published_module.PublishedSchema] = Field(default_factory=list)
 
 
 def _summary(where: str, spec: SummarySchema, steps: list[Step]) -> SummarySpec:
@@ -160,6 +188,36 @@ class Scenario:
     steps: tuple[Step, ...]
     summary: SummarySpec = SummarySpec()
     topology: Topology = field(default_factory=Topology)
+    published: tuple[Published, ...] = ()
+    scales: Mapping[str, Scale] = field(default_factory=dict)
+    # Steps that run only at some scales (their `scales` key), by step name; `steps` are the ones of
+    # `scale`, `all_steps` every step of the file.
+    step_scales: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    scale: str = DEFAULT_SCALE
+    # The scale's preset asks for each strategy alone, as --isolate does.
+    isolate: bool = False
+    all_steps: tuple[Step, ...] = ()
+
+    def at_scale(self, name: str | None) -> Scenario:
+        """The scenario at one of its [scale] presets (None: as written), without other scales' steps."""
+        chosen = name or DEFAULT_SCALE
+        if name is not None and name not in self.scales:
+            known = ", ".join(self.scales) or "none"
+            raise PkbenchError(
+                f"--scale {name}: scenario {self.name} has no such scale (its scales: {known})"
+            )
+        preset = self.scales.get(chosen, Scale("", {}, {}))
+        steps = tuple(s for s in self.all_steps if chosen in self.step_scales.get(s.name, (chosen,)))
+        scenario = replace(
+            self,
+            parameters={**self.parameters, **preset.parameters},
+            settings={**self.settings, **preset.settings},
+            steps=steps,
+            scale=chosen,
+            isolate=preset.isolate,
+        )
+        scenario.validate()
+        return scenario
 
     def int_parameter(self, name: str) -> int:
         value = self.parameters.get(name)
@@ -202,7 +260,9 @@ class Scenario:
                         + ", ".join("{" + u + "}" for u in sorted(unknown))
                     )
             if isinstance(step, FillStep):
-                for parameter in (step.rows_parameter, step.batch_parameter):
+                for parameter in (step.rows_parameter, step.batch_parameter, step.workers_parameter):
+                    if parameter is None:
+                        continue
                     if not isinstance(self.parameters.get(parameter), int):
                         raise PkbenchError(
                             f"scenario {self.name}, step {step.name!r}: parameter "
@@ -238,13 +298,23 @@ def parse(text: str, source: str) -> Scenario:
     where = f"scenario {source}"
     checked = schema.validate(ScenarioFile, where, data)
     steps = []
+    kinds: dict[str, str] = {}
+    step_scales: dict[str, tuple[str, ...]] = {}
+    scales = {
+        name: Scale(preset.description, dict(preset.parameters), dict(preset.settings), preset.isolate)
+        for name, preset in checked.scale.items()
+    }
     for i, table in enumerate(checked.steps, 1):
         kind = KINDS.get(str(table.get("kind")))
         if kind is None:
             raise PkbenchError(
                 f"{where}, step #{i}: 'kind' must be one of {', '.join(KINDS)} (got {table.get('kind')!r})"
             )
-        steps.append(kind.parse(f"{where}, step #{i}", table))
+        step = kind.parse(f"{where}, step #{i}", table)
+        steps.append(step)
+        kinds[step.name] = str(table["kind"])
+        if "scales" in table:
+            step_scales[step.name] = _step_scales(f"{where}, step #{i}", table["scales"], scales)
     scenario = Scenario(
         name=checked.name,
         description=checked.description,
@@ -255,11 +325,23 @@ def parse(text: str, source: str) -> Scenario:
         limits=dict(checked.limits),
         settings=dict(checked.settings),
         steps=tuple(steps),
+        all_steps=tuple(steps),
         summary=_summary(where, checked.summary, steps),
         topology=Topology(**checked.topology.model_dump()),
+        published=published_module.parse(where, checked.published, kinds),
+        scales=scales,
+        step_scales=step_scales,
     )
     scenario.validate()
-    return scenario
+    return scenario.at_scale(None)
+
+
+def _step_scales(where: str, names: list[str], scales: Mapping[str, Scale]) -> tuple[str, ...]:
+    known = (DEFAULT_SCALE, *scales)
+    for name in names:
+        if name not in known:
+            raise PkbenchError(f"{where}: scales: unknown scale {name!r} (known: {', '.join(known)})")
+    return tuple(names)
 
 
 def builtin_names() -> list[str]:

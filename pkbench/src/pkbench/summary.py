@@ -16,7 +16,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from pkbench import replication_summary, verdict_tables
+from pkbench import replication_summary, reproductions, verdict_tables
 from pkbench.metrics import STRATEGY_METRICS, WORKLOAD_METRICS, Metric, key_index
 from pkbench.probes.machine import busy_machine
 from pkbench.results import PREFILL_SNAPSHOT, MachineWindow, typed
@@ -312,6 +312,7 @@ def markdown(results: JSON) -> str:
     lines += [noise, ""] if noise else []
     lines += replication_summary.lines(results)
     lines += _figures(results)
+    lines += reproductions.summary_lines(results)
     return "\n".join(lines)
 
 
@@ -389,6 +390,14 @@ def print_table(console: Console, results: JSON) -> None:
     line = clock_line(results)
     if line:
         console.print(line, highlight=False, markup=False, soft_wrap=True)
+    published = reproductions.console_rows(results)
+    if published:
+        beside = Table(title="Published figures beside ours (ratios to each figure's baseline)")
+        for i, name in enumerate(["Seed", *reproductions.HEADER]):
+            beside.add_column(name, justify="right" if 3 <= i <= 6 else "left")
+        for row in published:
+            beside.add_row(*row)
+        console.print(beside)
     for verdicts in verdict_tables.tables(results):
         shown = Table(title=f"Verdicts: {verdicts.workload}", caption=verdict_tables.heading(results))
         for name in verdicts.header:

@@ -12,7 +12,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup
 from plotly.offline import get_plotlyjs
 
-from pkbench import verdict_tables
+from pkbench import reproductions, verdict_tables
 from pkbench.report import charts, stacks, steps, tables
 from pkbench.report.loading import Run
 from pkbench.report.palette import strategy_colors
@@ -198,6 +198,12 @@ def run_sections(run: Run, colors: dict[str, str]) -> list[Section]:
             if chart.figure is not None or chart.all_notes()
         ]
         sections.append(study)
+    beside = reproductions.report_rows(run.results)
+    if beside:
+        section = Section("published", "Published figures beside ours", reproductions.RULE)
+        rows = [tables.TableRow(name, "ok", [tables.Cell(text) for text in cells]) for name, cells in beside]
+        section.tables.append(Table(reproductions.REPORT_HEADER, rows))
+        sections.append(section)
     sizes = Section("sizes", "Sizes after prefill and at the end")
     sizes.tables.append(Table(tables.size_headers(run), tables.size_rows(run)))
     sizes.charts.append(rendered(charts.sizes_chart(run, colors, "chart-sizes")))

@@ -107,16 +107,25 @@ def run(ctx: StepContext, step: PgbenchStep) -> None:
         _checkpoint(ctx, result)
     probe = ctx.ws.connection.connect()
     version_num = ctx.target.server.version_num
+    # Fixed work (--transactions): the bar counts transactions, as pgbench's progress reports them.
+    transactions = int(params.get("transactions", 0))
+    total = transactions * ctx.int_parameter("clients") if transactions else duration
     with (
         probe,
-        ctx.reporter.progress(f"  {step.name}", duration) as bar,
+        ctx.reporter.progress(f"  {step.name}", total) as bar,
         wal.window(ctx, probe, step.wal_inspect, result) as window,
     ):
         before = counters.read(probe, ctx.ws.schema, version_num)
         work_before, machine_before = _work_snapshot(ctx, probe, None)
 
+        done = [0.0, 0.0]  # transactions so far, and the elapsed time of the last progress line
+
         def on_progress(elapsed: float, sample: pgbench.ProgressSample | None) -> None:
-            bar.update(min(elapsed, duration), f"{sample.tps:,.0f} tps" if sample else "")
+            if sample is not None and transactions:
+                done[0] += sample.tps * (sample.elapsed_s - done[1])
+                done[1] = sample.elapsed_s
+            position = min(done[0], total) if transactions else min(elapsed, duration)
+            bar.update(position, f"{sample.tps:,.0f} tps" if sample else "")
 
         sampler = Sampler(
             ctx.ws.connection,
@@ -128,7 +137,14 @@ def run(ctx: StepContext, step: PgbenchStep) -> None:
         )
         with sampler, topology.measured(ctx.target, step.synchronous_commit, interval, result) as replica:
             outcome = _pgbench(
-                ctx, scripts, duration, progress_interval, workdir, on_progress, step.synchronous_commit
+                ctx,
+                scripts,
+                duration,
+                progress_interval,
+                workdir,
+                on_progress,
+                transactions or None,
+                synchronous_commit=step.synchronous_commit,
             )
         wait_for_clients_to_leave(probe)
         work_after, machine_after = _work_snapshot(ctx, probe, work_before)
@@ -223,9 +239,11 @@ def _pgbench(
     progress_interval_s: int,
     workdir: Path,
     on_progress: Callable[[float, pgbench.ProgressSample | None], None],
+    transactions: int | None = None,
     synchronous_commit: str | None = None,
 ) -> pgbench.Run:
-    """pgbench on the run's schema with the scenario's clients and threads (measured window or warm-up)."""
+    """pgbench on the run's schema with the scenario's clients and threads (measured window or warm-up);
+    TRANSACTIONS per client instead of DURATION_S seconds when given, its sessions at SYNCHRONOUS_COMMIT."""
     environment = ctx.ws.connection.environment(ctx.ws.search_path)
     if synchronous_commit is not None:
         given = environment.get("PGOPTIONS", "")
@@ -242,6 +260,7 @@ def _pgbench(
         workdir=workdir,
         on_progress=on_progress,
         check_alive=ctx.target.check_alive,
+        transactions=transactions,
     )
 
 
@@ -260,7 +279,7 @@ def _warm_up(
             max(1, warmup // 3),
             workdir,
             lambda elapsed, _: bar.update(min(elapsed, warmup)),
-            step.synchronous_commit,
+            synchronous_commit=step.synchronous_commit,
         )
     reason = pgbench.failure_reason(outcome)
     if reason:

@@ -70,6 +70,8 @@ class Strict(BaseModel):
 class StepSchema(Strict):
     kind: str
     name: StepName
+    # The scales (the scenario's [scale] presets, or "default") this step runs at; absent: every scale.
+    scales: list[Text] | None = None
 
 
 Model = TypeVar("Model", bound=BaseModel)
