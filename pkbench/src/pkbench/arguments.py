@@ -5,8 +5,17 @@ from __future__ import annotations
 
 import sys
 
+import click
+
 from pkbench import memcap
 from pkbench.errors import PkbenchError
+
+
+def positive(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+    """A click callback: a count that must be at least 1."""
+    if value is not None and value < 1:
+        raise PkbenchError(f"--{param.name}: must be at least 1 (got {value})")
+    return value
 
 
 def percentage(text: str | None, option: str) -> float | None:
@@ -50,7 +59,7 @@ def memory_limit(text: str | None) -> int | None:
 
 
 def redacted_argv() -> list[str]:
-    """The command line for results.json, with the DSN's password removed."""
+    """The command line for results.json, with the DSNs' passwords removed."""
     argv = ["pkbench", *sys.argv[1:]]
     redacted = []
     hide_next = False
@@ -58,11 +67,11 @@ def redacted_argv() -> list[str]:
         if hide_next:
             redacted.append("<redacted>")
             hide_next = False
-        elif arg == "--dsn":
+        elif arg in ("--dsn", "--standby-dsn"):
             redacted.append(arg)
             hide_next = True
-        elif arg.startswith("--dsn="):
-            redacted.append("--dsn=<redacted>")
+        elif arg.startswith(("--dsn=", "--standby-dsn=")):
+            redacted.append(f"{arg.partition('=')[0]}=<redacted>")
         else:
             redacted.append(arg)
     return redacted

@@ -20,12 +20,6 @@ from pkbench.options import check_text_file
 from pkbench.strategies import Catalog, load_config
 
 
-def _positive(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
-    if value is not None and value < 1:
-        raise PkbenchError(f"--{param.name}: must be at least 1 (got {value})")
-    return value
-
-
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pkbench")
 def cli() -> None:
@@ -38,14 +32,14 @@ def cli() -> None:
 @cli.command()
 @click.argument("scenario", default="war")
 @click.option("--strategies", help="Comma-separated strategy names (default: the scenario's).")
-@click.option("--rows", type=int, callback=_positive, help="Rows to prefill.")
-@click.option("--clients", type=int, callback=_positive, help="pgbench clients.")
-@click.option("--jobs", type=int, callback=_positive, help="pgbench threads (at most --clients).")
-@click.option("--duration", type=int, callback=_positive, help="Seconds per measured workload.")
+@click.option("--rows", type=int, callback=arguments.positive, help="Rows to prefill.")
+@click.option("--clients", type=int, callback=arguments.positive, help="pgbench clients.")
+@click.option("--jobs", type=int, callback=arguments.positive, help="pgbench threads (at most --clients).")
+@click.option("--duration", type=int, callback=arguments.positive, help="Seconds per measured workload.")
 @click.option(
     "--transactions",
     type=int,
-    callback=_positive,
+    callback=arguments.positive,
     help="Fixed work: each pgbench client runs N transactions (pgbench -t) instead of --duration seconds.",
 )
 @click.option("--scale", metavar="NAME", help="A preset of the scenario: study (its own sizes) or quick.")
@@ -84,13 +78,13 @@ def cli() -> None:
     "--repeat",
     type=int,
     default=1,
-    callback=_positive,
+    callback=arguments.positive,
     help="Run each strategy R times, interleaved; report medians.",
 )
 @click.option(
     "--rounds",
     type=int,
-    callback=_positive,
+    callback=arguments.positive,
     help="Paired rounds: each strategy's windows R times, in rotating order (default: the scenario's).",
 )
 @click.option("--baseline", help="The strategy every other is judged against (default: the first).")
@@ -121,6 +115,9 @@ def cli() -> None:
     metavar="KEY=VALUE",
     help="Set a scenario parameter (rows=1000) or a server setting (settings.work_mem=64MB). Repeatable.",
 )
+@click.option("--standby", is_flag=True, help="Start a streaming standby of the embedded server.")
+@click.option("--archive", is_flag=True, help="Archive the embedded server's WAL with basic_archive.")
+@click.option("--standby-dsn", help="With --dsn: read lag and replay figures from this standby (read-only).")
 def run(
     scenario: str,
     strategies: str | None,
@@ -150,6 +147,7 @@ def run(
     warmup: int | None,
     clock_rate: float | None,
     overrides: tuple[str, ...],
+    **topology: Any,
 ) -> None:
     """Run SCENARIO (a built-in name or a .toml file; default war) for each strategy and write the results.
 
@@ -196,6 +194,7 @@ def run(
         repeat=repeat,
         overrides=overrides,
         clock_rate=clock_rate,
+        **topology,  # --standby, --archive, --standby-dsn
         rounds=rounds,
         baseline=baseline,
         precision=arguments.percentage(precision, "--precision"),

@@ -84,10 +84,21 @@ def describe(connection: ConnectionInfo, embedded: bool) -> ServerInfo:
     )
 
 
+class Replica(Protocol):
+    """A standby streaming from the target: started by pkbench (topology.py) or named by --standby-dsn."""
+
+    connection: ConnectionInfo
+    # Only the standby pkbench started may be stopped, and only its primary may be reconfigured.
+    owned: bool
+
+    def check_alive(self) -> None: ...
+
+
 class Target(Protocol):
     connection: ConnectionInfo
     server: ServerInfo
     pgbench: Path
+    standby: Replica | None
 
     def check_alive(self) -> None: ...
 
@@ -113,6 +124,9 @@ class EmbeddedCluster:
     cgroup and then execs its arguments), so the postmaster and all its children inherit what it sets up.
     """
 
+    # How messages name this server (a standby names itself so).
+    role = "PostgreSQL server"
+
     def __init__(
         self,
         bindir: Path,
@@ -123,6 +137,7 @@ class EmbeddedCluster:
         port: int | None = None,
         start_wrapper: Sequence[str] = (),
         start_timeout_s: float = 60.0,
+        initdb_options: Sequence[str] = (),
     ) -> None:
         self.bindir = bindir
         self.pgbench = pgbench
@@ -131,6 +146,8 @@ class EmbeddedCluster:
         self.port = port
         self.start_wrapper = list(start_wrapper)
         self.start_timeout_s = start_timeout_s
+        self.initdb_options = list(initdb_options)
+        self.standby: Replica | None = None
         self.directory: Path | None = None
         self._process: subprocess.Popen[bytes] | None = None
         self.connection = ConnectionInfo({})
@@ -189,27 +206,40 @@ class EmbeddedCluster:
         self.directory.chmod(0o700)
         # Lets a later run recognise this directory as orphaned if we die without cleaning up.
         (self.directory / ownership.OWNER_FILE).write_text(ownership.owner_line())
+        self._give_to_server_user(self.directory)
+        self._initialise()
+
+    def _give_to_server_user(self, path: Path) -> None:
         if self._as_root:
             entry = self._server_user()
-            os.chown(self.directory, entry.pw_uid, entry.pw_gid)
+            os.chown(path, entry.pw_uid, entry.pw_gid)
+
+    def _initialise(self) -> None:
+        """Fill data_dir (initdb here; a standby copies its primary instead)."""
+        self._run_server_program(
+            "initdb",
+            "-D",
+            str(self.data_dir),
+            "--auth=trust",
+            f"--username={SERVER_USER}",
+            "--encoding=UTF8",
+            "--locale=C",
+            "--no-sync",
+            *self.initdb_options,
+        )
+
+    def _run_server_program(self, program: str, *arguments: str) -> None:
+        """PROGRAM of the server build, as the server's user, in the cluster's directory; its first line of
+        complaint if it fails."""
         result = subprocess.run(
-            [
-                str(self.bindir / "initdb"),
-                "-D",
-                str(self.data_dir),
-                "--auth=trust",
-                f"--username={SERVER_USER}",
-                "--encoding=UTF8",
-                "--locale=C",
-                "--no-sync",
-            ],
+            [str(self.bindir / program), *arguments],
             capture_output=True,
             text=True,
             cwd=self.directory,
             **self._user_kwargs(),  # type: ignore[call-overload]
         )
         if result.returncode != 0:
-            raise PkbenchError(f"initdb failed: {first_line(result.stderr or result.stdout)}")
+            raise PkbenchError(f"{program} failed: {first_line(result.stderr or result.stdout)}")
 
     def _start(self) -> None:
         assert self.directory is not None
@@ -268,10 +298,12 @@ class EmbeddedCluster:
             return
         code = self._process.poll()
         if code is None:
+            if self.standby is not None and not starting:
+                self.standby.check_alive()
             return
         what = "did not start" if starting else "died"
         raise (PkbenchError if starting else ServerDied)(
-            f"the PostgreSQL server {what} (exit code {code}): {self.server_log_tail()}"
+            f"the {self.role} {what} (exit code {code}): {self.server_log_tail()}"
         )
 
     def close(self) -> None:
@@ -332,6 +364,7 @@ class ExistingServer:
         )
         self.pgbench = pgbench
         self.server = ServerInfo("", 0, False, False)
+        self.standby: Replica | None = None
         self._secrets: PrivateSecrets | None = None
 
     def __enter__(self) -> ExistingServer:

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from pkbench.metrics import STRATEGY_METRICS, WORKLOAD_METRICS, Metric
+from pkbench.metrics import REPLICATION_METRICS, STRATEGY_METRICS, WORKLOAD_METRICS, Metric
 
 COLUMNS = ("strategy", "workload", "figure", "label", "unit", "higher_is_better", "value", "missing_reason")
 
@@ -23,7 +23,8 @@ def rows(results: dict[str, Any]) -> Iterator[tuple[object, ...]]:
         name = strategy.get("name")
         for workload in strategy.get("workloads") or []:
             if isinstance(workload, dict):
-                yield from _cells(name, strategy, workload, str(workload.get("name")), WORKLOAD_METRICS)
+                metrics = WORKLOAD_METRICS + (REPLICATION_METRICS if workload.get("replication") else [])
+                yield from _cells(name, strategy, workload, str(workload.get("name")), metrics)
         yield from _cells(name, strategy, {}, "", STRATEGY_METRICS)
 
 

@@ -238,6 +238,69 @@ WORKLOAD_METRICS: list[Metric] = [
     ),
 ]
 
+
+def replication_figure(path: str, per_transaction: bool = False) -> Reader:
+    """A figure of the workload's replication block (replay_lag_ms.p99), optionally per transaction."""
+    group, _, key = path.rpartition(".")
+
+    def read(_: JSON, workload: JSON) -> Figure:
+        block = workload.get("replication")
+        if not isinstance(block, dict):
+            return Figure(None, "no standby or WAL archive in this run")
+        inner = block.get(group) if group else block
+        found = figure(inner if isinstance(inner, dict) else None, key)
+        if found.value is None:
+            return Figure(None, unavailable_reason(workload, f"replication.{group or key}"))
+        if not per_transaction:
+            return found
+        transactions = figure(workload, "transactions").value
+        if not transactions:
+            return Figure(None, "the window ran no transaction")
+        return Figure(found.value / transactions)
+
+    return read
+
+
+# What a window cost the standby and the archive (topology.py); shown for workloads that measured them.
+REPLICATION_METRICS: list[Metric] = [
+    Metric(
+        "wal-shipped",
+        "WAL shipped to the standby per transaction",
+        "bytes",
+        False,
+        replication_figure("wal_shipped_bytes", per_transaction=True),
+        "{:,.0f}",
+    ),
+    Metric(
+        "wal-archived",
+        "WAL archived per transaction",
+        "bytes",
+        False,
+        replication_figure("archived_bytes", per_transaction=True),
+        "{:,.0f}",
+    ),
+    *(
+        Metric(
+            f"replay-lag-{key}",
+            f"replay lag {key}",
+            "ms",
+            False,
+            replication_figure(f"replay_lag_ms.{key}"),
+            "{:,.1f}",
+        )
+        for key in ("p50", "p99", "max")
+    ),
+    Metric("flush-lag-p99", "flush lag p99", "ms", False, replication_figure("flush_lag_ms.p99"), "{:,.1f}"),
+    Metric(
+        "catch-up",
+        "standby catch-up after the window",
+        "s",
+        False,
+        replication_figure("catch_up_s"),
+        "{:,.2f}",
+    ),
+]
+
 STRATEGY_METRICS: list[Metric] = [
     Metric("prefill", "prefill time", "s", False, prefill_figure("duration_s"), "{:,.2f}"),
 ]

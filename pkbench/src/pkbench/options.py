@@ -14,10 +14,12 @@ from typing import Any
 import psycopg
 
 from pkbench import scenario as scenario_module
+from pkbench import topology
 from pkbench.errors import PkbenchError
 from pkbench.scenario import Scenario
 from pkbench.server_builds import find_pgbench, find_server_bindir, server_bindir
 from pkbench.strategies import Catalog, Strategy, load_config, parse_definition
+from pkbench.topology import Topology
 
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 # PostgreSQL's bigint: the most rows, clients or seconds any parameter can mean.
@@ -64,6 +66,10 @@ class Options:
     overrides: Sequence[str] = ()
     # --clock-rate: virtual seconds per real second of sequuid's clock (None: the scenario's, else 1).
     clock_rate: float | None = None
+    # A standby pkbench starts, a WAL archive of the embedded server, or a standby to read (--standby-dsn).
+    standby: bool = False
+    archive: bool = False
+    standby_dsn: str | None = None
     # Paired rounds (the default): how many (None: the scenario's `rounds`, else 1), against which strategy
     # (None: the first), and --precision's target half-width (a fraction) within --max-time seconds.
     rounds: int | None = None
@@ -95,6 +101,7 @@ class Plan:
     baseline: str | None = None
     precision: float | None = None
     max_time_s: float | None = None
+    topology: Topology = field(default_factory=Topology)
 
 
 def plan(options: Options) -> Plan:
@@ -144,6 +151,7 @@ def plan(options: Options) -> Plan:
     max_time = options.max_time_s
     if options.precision is not None and max_time is None:
         max_time = DEFAULT_MAX_TIME_S
+    the_topology = _topology(options, loaded)
     return Plan(
         loaded,
         chosen,
@@ -156,6 +164,7 @@ def plan(options: Options) -> Plan:
         baseline,
         options.precision,
         max_time,
+        the_topology,
     )
 
 
@@ -194,6 +203,21 @@ def _rounds(options: Options, loaded: Scenario, chosen: list[str]) -> tuple[bool
     if baseline is not None and baseline not in chosen:
         raise PkbenchError(f"--baseline {baseline!r} is not among the strategies run: {', '.join(chosen)}")
     return True, value, baseline
+
+
+def _topology(options: Options, loaded: Scenario) -> Topology:
+    """The scenario's [topology] with --standby, --archive and --standby-dsn added; with --dsn a scenario's
+    own standby and archive are left out (its figures are then unavailable) rather than refused."""
+    asked = loaded.topology
+    embedded = options.dsn is None
+    wanted = Topology(
+        standby=options.standby or (asked.standby and embedded),
+        archive=options.archive or (asked.archive and embedded),
+        standby_dsn=options.standby_dsn,
+        wal_segment_size_mb=asked.wal_segment_size_mb if embedded else None,
+    )
+    topology.check(wanted, options.dsn)
+    return wanted
 
 
 def _clock_rate(options: Options, loaded: Scenario) -> float:

@@ -9,8 +9,6 @@ from __future__ import annotations
 import csv
 import dataclasses
 import json
-import os
-import platform
 import types
 import typing
 from collections.abc import Mapping
@@ -32,6 +30,7 @@ TIMESERIES_COLUMNS: dict[str, tuple[str, ...]] = {
     "usagecount": ("usage_count", "buffers"),
     "wait_events": ("wait_event_type", "wait_event", "backends"),
     "sizes": ("relation", "bytes"),
+    "replication": ("write_lag_ms", "flush_lag_ms", "replay_lag_ms", "replay_behind_bytes"),
 }
 COMMON_COLUMNS = ("strategy", "workload", "repeat", "elapsed_s")
 
@@ -115,6 +114,28 @@ class MachineWindow:
 
 
 @dataclass
+class ReplicationWindow:
+    """What one window cost a standby and the WAL archive (probes/replication.py); None where not measured
+    (the workload's ``unavailable`` says why, as replication.<field>)."""
+
+    # The window's pgbench sessions' synchronous_commit; sync_state: the standby's, as the primary lists it.
+    synchronous_commit: str | None = None
+    sync_state: str | None = None
+    wal_shipped_bytes: int | None = None  # sent_lsn's advance until the standby caught up after the window
+    # pg_stat_replication's lags sampled over the window: p50, p99, max and the samples taken.
+    write_lag_ms: dict[str, float | None] = field(default_factory=dict)
+    flush_lag_ms: dict[str, float | None] = field(default_factory=dict)
+    replay_lag_ms: dict[str, float | None] = field(default_factory=dict)
+    lag_samples: int | None = None
+    # From the end of pgbench until the standby replayed the primary's WAL position of that moment.
+    catch_up_s: float | None = None
+    replay_rate_bytes_per_s: float | None = None
+    # Segments basic_archive copied for the window (a WAL switch at each end) and their bytes on disk.
+    archived_segments: int | None = None
+    archived_bytes: int | None = None
+
+
+@dataclass
 class WorkloadResult:
     name: str
     description: str
@@ -150,6 +171,8 @@ class WorkloadResult:
     # Snapshots around the window: its work per transaction, and how busy the machine was meanwhile.
     work_per_transaction: WorkPerTransaction | None = None
     machine_window: MachineWindow | None = None
+    # With a standby or a WAL archive (topology.py): what the window cost them.
+    replication: ReplicationWindow | None = None
     unavailable: list[Unavailable] = field(default_factory=list)
     # Paired rounds: every round's window as measured (the figures above are their medians), and each
     # figure's [min, max] over them by its dotted name (latency_ms.p99).
@@ -235,32 +258,6 @@ def name_of(strategy: StrategyResult | dict[str, Any]) -> str:
 
 def error_of(strategy: StrategyResult | dict[str, Any]) -> str:
     return str((strategy.get("error") if isinstance(strategy, dict) else strategy.error) or "")
-
-
-def machine() -> dict[str, Any]:
-    uname = platform.uname()
-    memory = None
-    cpu_model = None
-    try:
-        for line in Path("/proc/meminfo").read_text().splitlines():
-            if line.startswith("MemTotal:"):
-                memory = int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu_model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return {
-        "cores": os.cpu_count(),
-        "memory_bytes": memory,
-        "kernel": f"{uname.system} {uname.release} {uname.machine}",
-        "cpu_model": cpu_model,
-        "memory_limit_bytes": None,
-    }
 
 
 @dataclass

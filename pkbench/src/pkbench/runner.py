@@ -14,12 +14,13 @@ from typing import Any
 
 import psycopg
 
-from pkbench import cluster, export, judge, paired, pgbench, published, results, summary
+from pkbench import cluster, export, judge, paired, pgbench, published, results, summary, topology
 from pkbench.cluster import EmbeddedCluster, ExistingServer, Target
 from pkbench.errors import first_line
 from pkbench.memcap import MemoryCap
 from pkbench.options import Options, Plan, check_against_server, plan
 from pkbench.probes import buffercache
+from pkbench.probes import machine as machine_probe
 from pkbench.reporting import Reporter, Silent
 from pkbench.stats import aggregate, interleaved_order
 from pkbench.strategies import Strategy
@@ -71,18 +72,20 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
             start_wrapper = memory_cap.wrap(start_wrapper)
             machine_overrides["memory_limit_bytes"] = options.memory_limit_bytes
         clock_anchor = time.time() if the_plan.clock_rate != 1 else None
-        target = EmbeddedCluster(
+        target = topology.primary_class(the_plan.topology)(
             the_plan.server_bindir,
             the_plan.pgbench,
             {**the_plan.scenario.settings, **clock_settings(the_plan.clock_rate, clock_anchor)},
             keep=options.keep,
             port=options.port,
             start_wrapper=start_wrapper,
+            initdb_options=the_plan.topology.initdb_options(),
         )
         schema = EMBEDDED_SCHEMA
     with (
         memory_cap,
         target,
+        topology.attached(target, the_plan.topology, reporter),
         Workspace(target.connection, schema, drop_on_exit=bool(options.dsn) and not options.keep) as ws,
     ):
         ws.check_expressions(the_plan.strategies)
@@ -188,11 +191,12 @@ def _new_run(
             "superuser": server.superuser,
             "settings": dict(server.settings),
         },
-        machine={**results.machine(), **machine_overrides},
+        machine={**machine_probe.description(), **machine_overrides},
         target={
             "connection": target.connection.redacted(),
             "schema": ws.schema,
             "pgbench": pgbench.check_version(the_plan.pgbench),
+            "topology": the_plan.topology.to_json(),
         },
     )
 

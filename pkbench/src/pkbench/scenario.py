@@ -31,6 +31,7 @@ from pkbench.steps import (
     Step,
     schema,
 )
+from pkbench.topology import Topology
 
 __all__ = [
     "CopyStep",
@@ -101,6 +102,14 @@ class SummarySchema(schema.Strict):
     size: schema.Text | None = None
 
 
+class TopologySchema(schema.Strict):
+    """[topology]: what runs beside the embedded server (topology.py); --standby and --archive add to it."""
+
+    standby: bool = False
+    archive: bool = False
+    wal_segment_size_mb: int | None = None
+
+
 class ScaleSchema(schema.Strict):
     description: str = ""
     isolate: schema.Boolean = False
@@ -139,6 +148,7 @@ class ScenarioFile(schema.Strict):
     settings: Annotated[dict[str, str], BeforeValidator(_setting_values)] = Field(default_factory=dict)
     steps: Annotated[list[dict[str, Any]], BeforeValidator(_steps)]
     summary: SummarySchema = Field(default_factory=SummarySchema)
+    topology: TopologySchema = Field(default_factory=TopologySchema)
     scale: dict[str, ScaleSchema] = Field(default_factory=dict)
     published: list[published_module.PublishedSchema] = Field(default_factory=list)
 
@@ -178,6 +188,7 @@ class Scenario:
     settings: Mapping[str, str]
     steps: tuple[Step, ...]
     summary: SummarySpec = SummarySpec()
+    topology: Topology = field(default_factory=Topology)
     published: tuple[Published, ...] = ()
     scales: Mapping[str, Scale] = field(default_factory=dict)
     # Steps that run only at some scales (their `scales` key), by step name; `steps` are the ones of
@@ -318,6 +329,7 @@ def parse(text: str, source: str) -> Scenario:
         steps=tuple(steps),
         all_steps=tuple(steps),
         summary=_summary(where, checked.summary, steps),
+        topology=Topology(**checked.topology.model_dump()),
         published=published_module.parse(where, checked.published, kinds),
         scales=scales,
         step_scales=step_scales,

@@ -16,7 +16,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from pkbench import reproductions, timeline_summary, verdict_tables
+from pkbench import replication_summary, reproductions, timeline_summary, verdict_tables
 from pkbench.metrics import STRATEGY_METRICS, WORKLOAD_METRICS, Metric, key_index
 from pkbench.probes.machine import busy_machine
 from pkbench.results import PREFILL_SNAPSHOT, MachineWindow, typed
@@ -310,6 +310,7 @@ def markdown(results: JSON) -> str:
     lines += verdict_tables.markdown(results)
     noise = machine_noise(results)
     lines += [noise, ""] if noise else []
+    lines += replication_summary.lines(results)
     lines += _figures(results)
     lines += timeline_summary.markdown(results)
     lines += reproductions.summary_lines(results)
@@ -407,3 +408,5 @@ def print_table(console: Console, results: JSON) -> None:
         console.print(shown)
     for noise_line in verdict_tables.noise_lines(results):
         console.print(noise_line, highlight=False, markup=False, soft_wrap=True)
+    for paragraph in replication_summary.answers(results):
+        console.print(paragraph, highlight=False, markup=False, soft_wrap=True)

@@ -9,10 +9,12 @@ recorded text; the readers return None where /proc is not there (not Linux).
 from __future__ import annotations
 
 import os
+import platform
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pkbench.results import MachineWindow
 from pkbench.verdict import MIN_BOOTSTRAP_ROUNDS
@@ -203,3 +205,30 @@ def noise_warning(
                 f"add rounds: {rounds} rounds give no confidence interval, {MIN_BOOTSTRAP_ROUNDS} or more do"
             )
     return "; ".join(said) or None
+
+
+def description() -> dict[str, Any]:
+    """The machine a run ran on, for results.json: cores, memory, kernel, CPU model."""
+    uname = platform.uname()
+    memory = None
+    cpu_model = None
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                memory = int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu_model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {
+        "cores": os.cpu_count(),
+        "memory_bytes": memory,
+        "kernel": f"{uname.system} {uname.release} {uname.machine}",
+        "cpu_model": cpu_model,
+        "memory_limit_bytes": None,
+    }

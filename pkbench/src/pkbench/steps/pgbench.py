@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 import psycopg
 from pydantic import BeforeValidator
 
-from pkbench import pgbench
+from pkbench import pgbench, topology
 from pkbench.errors import PkbenchError, first_line
 from pkbench.probes import counters, machine, work
 from pkbench.probes.sampler import Sampler
@@ -38,6 +38,9 @@ class PgbenchStep:
     # With pg_walinspect: the window's WAL split into full-page images and records, page splits, and the
     # distinct blocks and splits of these relations (None: not inspected).
     wal_inspect: tuple[str, ...] | None = None
+    # The pgbench sessions' synchronous_commit (None: the server's); a remote level makes a standby pkbench
+    # started synchronous for the window.
+    synchronous_commit: str | None = None
 
     def texts(self) -> list[str]:
         return [s.sql for s in self.scripts]
@@ -60,6 +63,7 @@ class Schema(schema.StepSchema):
     description: str = ""
     scripts: Annotated[list[ScriptSchema], BeforeValidator(_scripts)]
     wal_inspect: schema.RelationNames | None = None
+    synchronous_commit: Literal["off", "local", "remote_write", "on", "remote_apply"] | None = None
 
 
 def parse(where: str, table: Mapping[str, Any]) -> PgbenchStep:
@@ -68,7 +72,7 @@ def parse(where: str, table: Mapping[str, Any]) -> PgbenchStep:
     if len({s.name for s in scripts}) != len(scripts):
         raise PkbenchError(f"{where}: script names must differ")
     wal_inspect = tuple(checked.wal_inspect) if checked.wal_inspect is not None else None
-    return PgbenchStep(checked.name, checked.description, scripts, wal_inspect)
+    return PgbenchStep(checked.name, checked.description, scripts, wal_inspect, checked.synchronous_commit)
 
 
 def wait_for_clients_to_leave(conn: psycopg.Connection[tuple[object, ...]], timeout_s: float = 10.0) -> None:
@@ -131,9 +135,16 @@ def run(ctx: StepContext, step: PgbenchStep) -> None:
             ctx.buffercache_reason is None,
             local_server=ctx.target.server.embedded,
         )
-        with sampler:
+        with sampler, topology.measured(ctx.target, step.synchronous_commit, interval, result) as replica:
             outcome = _pgbench(
-                ctx, scripts, duration, progress_interval, workdir, on_progress, transactions or None
+                ctx,
+                scripts,
+                duration,
+                progress_interval,
+                workdir,
+                on_progress,
+                transactions or None,
+                synchronous_commit=step.synchronous_commit,
             )
         wait_for_clients_to_leave(probe)
         work_after, machine_after = _work_snapshot(ctx, probe, work_before)
@@ -143,7 +154,7 @@ def run(ctx: StepContext, step: PgbenchStep) -> None:
     result.unavailable += sampler.unavailable
     result.sampling_busy_s = round(sampler.busy_s, 3) if interval else None
     result.sampling_cpu_s = sampler.cpu_s if interval else None
-    _record_series(ctx, step.name, outcome, sampler)
+    _record_series(ctx, step.name, outcome, sampler, replica.rows if replica else [])
     reason = pgbench.failure_reason(outcome)
     ctx.result.workloads.append(result)
     if reason:
@@ -199,7 +210,9 @@ def _work_snapshot(
     embedded = ctx.target.server.embedded
     snapshot = work.read_snapshot(probe, local_server=embedded, since=since, create_extension=embedded)
     postmaster = [snapshot.postmaster_pid] if snapshot.postmaster_pid is not None else []
-    return snapshot, machine.snapshot(postmaster)
+    # A standby pkbench started is part of the benchmark, not the machine's other load.
+    standby_pid = getattr(ctx.target.standby, "pid", None)
+    return snapshot, machine.snapshot([*postmaster, *([standby_pid] if standby_pid else [])])
 
 
 def _record_work(
@@ -227,13 +240,18 @@ def _pgbench(
     workdir: Path,
     on_progress: Callable[[float, pgbench.ProgressSample | None], None],
     transactions: int | None = None,
+    synchronous_commit: str | None = None,
 ) -> pgbench.Run:
     """pgbench on the run's schema with the scenario's clients and threads (measured window or warm-up);
-    TRANSACTIONS per client instead of DURATION_S seconds when given."""
+    TRANSACTIONS per client instead of DURATION_S seconds when given, its sessions at SYNCHRONOUS_COMMIT."""
+    environment = ctx.ws.connection.environment(ctx.ws.search_path)
+    if synchronous_commit is not None:
+        given = environment.get("PGOPTIONS", "")
+        environment["PGOPTIONS"] = f"{given} -c synchronous_commit={synchronous_commit}".strip()
     return pgbench.run(
         ctx.pgbench_path,
         ctx.ws.connection.pgbench_database(),
-        ctx.ws.connection.environment(ctx.ws.search_path),
+        environment,
         scripts,
         clients=ctx.int_parameter("clients"),
         jobs=ctx.int_parameter("jobs"),
@@ -261,6 +279,7 @@ def _warm_up(
             max(1, warmup // 3),
             workdir,
             lambda elapsed, _: bar.update(min(elapsed, warmup)),
+            synchronous_commit=step.synchronous_commit,
         )
     reason = pgbench.failure_reason(outcome)
     if reason:
@@ -269,7 +288,13 @@ def _warm_up(
         wait_for_clients_to_leave(conn)
 
 
-def _record_series(ctx: StepContext, workload_name: str, outcome: pgbench.Run, sampler: Sampler) -> None:
+def _record_series(
+    ctx: StepContext,
+    workload_name: str,
+    outcome: pgbench.Run,
+    sampler: Sampler,
+    replication_rows: Sequence[tuple[object, ...]],
+) -> None:
     lead = (ctx.strategy_name, workload_name, ctx.repeat)
     for sample in outcome.progress:
         ctx.series["tps"].append(
@@ -277,3 +302,4 @@ def _record_series(ctx: StepContext, workload_name: str, outcome: pgbench.Run, s
         )
     for name, rows in sampler.rows.items():
         ctx.series[name].extend((*lead, *row) for row in rows)
+    ctx.series["replication"].extend((*lead, *row) for row in replication_rows)
