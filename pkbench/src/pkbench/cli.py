@@ -84,6 +84,12 @@ def cli() -> None:
     "--warmup", type=int, help="Seconds of each workload run before the measured window (excluded)."
 )
 @click.option(
+    "--rate",
+    type=float,
+    metavar="TPS",
+    help="Run every workload at this many transactions per second (pgbench --rate): latency at equal load.",
+)
+@click.option(
     "--clock-rate",
     type=float,
     metavar="R",
@@ -116,6 +122,7 @@ def run(
     memory_limit: str | None,
     repeat: int,
     warmup: int | None,
+    rate: float | None,
     clock_rate: float | None,
     overrides: tuple[str, ...],
 ) -> None:
@@ -145,6 +152,7 @@ def run(
             "duration_s": duration,
             "sampling_interval_s": sample_every,
             "warmup_s": warmup,
+            "rate_tps": rate,
         },
         out=out,
         dsn=dsn,

@@ -271,8 +271,13 @@ def run(
     workdir: Path,
     on_progress: Callable[[float, ProgressSample | None], None],
     check_alive: Callable[[], None],
+    rate_tps: float | None = None,
 ) -> Run:
-    """Run pgbench once for `duration_s`, calling on_progress about twice a second; always stops pgbench."""
+    """Run pgbench once for `duration_s`, calling on_progress about twice a second; always stops pgbench.
+
+    With `rate_tps` pgbench schedules transactions at that rate (--rate); a transaction's latency is then
+    counted from its scheduled start, so time spent waiting behind a slow one is in the figures.
+    """
     workdir.mkdir(parents=True, exist_ok=True)
     argv = [
         str(pgbench),
@@ -290,6 +295,8 @@ def run(
         "--log",
         "--log-prefix=pgbench_log",
     ]
+    if rate_tps is not None:
+        argv.append(f"--rate={rate_tps:g}")
     for script in scripts:
         (workdir / f"{script.name}.sql").write_text(script.sql.rstrip() + "\n")
         argv += ["--file", f"{script.name}.sql@{script.weight}"]

@@ -200,7 +200,14 @@ def _pgbench(
         workdir=workdir,
         on_progress=on_progress,
         check_alive=ctx.target.check_alive,
+        rate_tps=rate_tps(ctx.parameters),
     )
+
+
+def rate_tps(parameters: Mapping[str, object]) -> float | None:
+    """The rate all clients together keep to (--rate), or None to run as fast as they can."""
+    value = parameters.get("rate_tps")
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
 def _warm_up(
