@@ -169,6 +169,8 @@ class StrategyResult:
     step_durations_s: dict[str, float] = field(default_factory=dict)
     # Density step name → {relation: pgstatindex / pgstattuple figures} (the bloat scenario).
     density: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # Query step name → {query: figures} (its one row, or its plan's time, buffers and rows: steps/query.py).
+    queries: dict[str, dict[str, Any]] = field(default_factory=dict)
     unavailable: list[Unavailable] = field(default_factory=list)
     # Where the generator comes from: "core", "extension sequuid", "sequuid PL/pgSQL port".
     generator_source: str | None = None

@@ -12,18 +12,19 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from pkbench.steps import copy, density, fill, pgbench, snapshot, sql
+from pkbench.steps import copy, density, fill, pgbench, query, snapshot, sql
 from pkbench.steps.context import StepContext
 from pkbench.steps.copy import CopyStep
 from pkbench.steps.density import DensityStep
 from pkbench.steps.fill import FillStep
 from pkbench.steps.pgbench import PgbenchStep, Script
+from pkbench.steps.query import QueryStep
 from pkbench.steps.snapshot import SnapshotStep
 from pkbench.steps.sql import SqlStep
 
-Step = SqlStep | FillStep | SnapshotStep | PgbenchStep | DensityStep | CopyStep
+Step = SqlStep | FillStep | SnapshotStep | PgbenchStep | DensityStep | CopyStep | QueryStep
 # Steps that produce figures of their own: a scenario needs at least one.
-MEASURING_STEPS = (PgbenchStep, DensityStep)
+MEASURING_STEPS = (PgbenchStep, DensityStep, QueryStep)
 # Steps whose duration lands in step_durations_s.
 TIMED_STEPS = (SqlStep, FillStep, CopyStep)
 
@@ -43,6 +44,7 @@ KINDS: dict[str, Kind] = {
     "pgbench": Kind(PgbenchStep, pgbench.Schema, pgbench.parse, pgbench.run),
     "density": Kind(DensityStep, density.Schema, density.parse, density.run),
     "copy": Kind(CopyStep, copy.Schema, copy.parse, copy.run),
+    "query": Kind(QueryStep, query.Schema, query.parse, query.run),
 }
 _BY_TYPE = {kind.step_type: kind for kind in KINDS.values()}
 
@@ -59,6 +61,7 @@ __all__ = [
     "DensityStep",
     "FillStep",
     "PgbenchStep",
+    "QueryStep",
     "Script",
     "SnapshotStep",
     "SqlStep",
