@@ -1,11 +1,15 @@
 """`query` steps: single queries whose figures are recorded, read from their one row or from their plan.
 
-A query with `explain = true` runs under EXPLAIN (ANALYZE, BUFFERS, TIMING OFF): its execution time, the
-buffers it touched and the rows it produced (the rows of its first node below aggregates, so a count(*) of
-a join reports the joined rows), and the plan's node types and indexes. Without it, the query's one row is
-recorded column by column. `within` statements run first in the same transaction, which is then rolled
-back: a planner setting (SET LOCAL enable_hashjoin = off) or an index hidden for one query (DROP INDEX, so
-the planner must take another) leaves nothing behind.
+A query with `explain = true` runs under EXPLAIN (ANALYZE, BUFFERS, TIMING OFF) twice, the first run
+loading its pages into the cache, and the second's figures are kept: its execution time, the buffers it
+touched and the rows it produced (the rows of its first node below aggregates, so a count(*) of a join
+reports the joined rows), and the plan's node types and indexes. Without it, the query's one row is
+recorded column by column.
+
+`within` statements run first in the same transaction, which is then rolled back: a planner setting (SET
+LOCAL enable_hashjoin = off) or an index hidden for one query (DROP INDEX, so the planner must take
+another) leaves nothing behind. A query whose `only_if` (SQL giving one boolean) is not true records why
+under `skipped` instead: a BRIN minmax_multi operator class exists for some key types only.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ from pkbench.steps.context import StepContext
 
 # Nodes that pass their input's rows on (or fold them into one): the rows of interest lie below them.
 _PASS_THROUGH = ("Aggregate", "Limit", "Gather", "Gather Merge", "Result", "Sort", "Materialize")
+# Children that compute a value the node uses (a scalar subquery), not its input rows.
+_SUBQUERIES = ("InitPlan", "SubPlan")
 
 
 @dataclass(frozen=True)
@@ -33,6 +39,7 @@ class Query:
     sql: str
     explain: bool = False
     within: tuple[str, ...] = ()
+    only_if: str | None = None
 
 
 @dataclass(frozen=True)
@@ -43,7 +50,11 @@ class QueryStep:
     queries: tuple[Query, ...]
 
     def texts(self) -> list[str]:
-        return [text for query in self.queries for text in (*query.within, query.sql)]
+        return [
+            text
+            for query in self.queries
+            for text in (*query.within, query.sql, *([query.only_if] if query.only_if else []))
+        ]
 
 
 class QuerySchema(schema.Strict):
@@ -51,6 +62,7 @@ class QuerySchema(schema.Strict):
     sql: schema.Text
     explain: schema.Boolean = False
     within: schema.SqlList = Field(default_factory=list)
+    only_if: schema.Text | None = None
 
 
 def _queries(value: object) -> object:
@@ -66,7 +78,7 @@ class Schema(schema.StepSchema):
 
 def parse(where: str, table: Mapping[str, Any]) -> QueryStep:
     checked = schema.validate(Schema, where, table)
-    queries = tuple(Query(q.name, q.sql, q.explain, tuple(q.within)) for q in checked.queries)
+    queries = tuple(Query(q.name, q.sql, q.explain, tuple(q.within), q.only_if) for q in checked.queries)
     if len({q.name for q in queries}) != len(queries):
         raise PkbenchError(f"{where}: query names must differ")
     return QueryStep(checked.name, queries)
@@ -78,8 +90,11 @@ def plan_figures(explained: Any) -> dict[str, Any]:
     top = document["Plan"]
     hit, read = int(top.get("Shared Hit Blocks", 0)), int(top.get("Shared Read Blocks", 0))
     node = top
-    while node["Node Type"] in _PASS_THROUGH and node.get("Plans"):
-        node = node["Plans"][0]
+    while node["Node Type"] in _PASS_THROUGH:
+        inputs = [p for p in node.get("Plans", []) if p.get("Parent Relationship") not in _SUBQUERIES]
+        if not inputs:
+            break
+        node = inputs[0]
     rows = int(node.get("Actual Rows", 0)) * int(node.get("Actual Loops", 1))
     nodes: list[str] = []
     indexes: list[str] = []
@@ -117,12 +132,20 @@ def _plain(value: object) -> object:
 
 def _run_one(ctx: StepContext, conn: psycopg.Connection[tuple[object, ...]], query: Query) -> dict[str, Any]:
     figures: dict[str, Any] = {}
+    if query.only_if is not None:
+        condition = conn.execute(ctx.render(query.only_if)).fetchone()
+        if not condition or condition[0] is not True:
+            return {"skipped": f"only_if is not true: {ctx.render(query.only_if)}"}
     with conn.transaction(force_rollback=True):
         for statement in query.within:
             conn.execute(ctx.render(statement))
         text = ctx.render(query.sql)
         if query.explain:
-            row = conn.execute(f"EXPLAIN (ANALYZE, BUFFERS, TIMING OFF, FORMAT JSON) {text}").fetchone()
+            # A plan made costly by enable_* = off would be JIT-compiled, and its compile time measured.
+            conn.execute("SET LOCAL jit = off")
+            explain = f"EXPLAIN (ANALYZE, BUFFERS, TIMING OFF, FORMAT JSON) {text}"
+            conn.execute(explain)
+            row = conn.execute(explain).fetchone()
             explained = row[0] if row else None
             figures = plan_figures(json.loads(explained) if isinstance(explained, str) else explained)
         else:
