@@ -12,7 +12,7 @@ import click
 import psycopg
 from rich.console import Console
 
-from pkbench import __version__, memcap, results, runner, summary
+from pkbench import __version__, memcap, results, runner, summary, sweep
 from pkbench import scenario as scenario_module
 from pkbench.console import RichReporter
 from pkbench.errors import PkbenchError, first_line
@@ -39,7 +39,9 @@ def cli() -> None:
 @click.argument("scenario", default="war")
 @click.option("--strategies", help="Comma-separated strategy names (default: the scenario's).")
 @click.option("--rows", type=int, callback=_positive, help="Rows to prefill.")
-@click.option("--clients", type=int, callback=_positive, help="pgbench clients.")
+@click.option(
+    "--clients", metavar="N[,N...]", help="pgbench clients; several (1,4,16,64) run one sweep point each."
+)
 @click.option("--jobs", type=int, callback=_positive, help="pgbench threads (at most --clients).")
 @click.option("--duration", type=int, callback=_positive, help="Seconds per measured workload.")
 @click.option("--sample-every", type=float, help="Seconds between probe samples (0: no sampling).")
@@ -100,13 +102,14 @@ def cli() -> None:
     "overrides",
     multiple=True,
     metavar="KEY=VALUE",
-    help="Set a scenario parameter (rows=1000) or a server setting (settings.work_mem=64MB). Repeatable.",
+    help="Set a scenario parameter (rows=1000) or a server setting (settings.work_mem=64MB); numbers "
+    "separated by commas (rows=1000,2000) sweep the parameter. Repeatable.",
 )
 def run(
     scenario: str,
     strategies: str | None,
     rows: int | None,
-    clients: int | None,
+    clients: str | None,
     jobs: int | None,
     duration: int | None,
     sample_every: float | None,
@@ -135,11 +138,13 @@ def run(
         pkbench run --dsn postgresql://bench@db.example/bench
         pkbench run wal --memory-limit 200MB --repeat 3 --warmup 5
         pkbench run bloat --clock-rate 1000 --strategies uuid-v1,uuid-v6
+        pkbench run mixed --clients 1,4,16,64 --rate 500
     """
     if sample_every is not None and sample_every < 0:
         raise PkbenchError("--sample-every must not be negative")
     if warmup is not None and warmup < 0:
         raise PkbenchError("--warmup must not be negative")
+    client_count, overrides_kept, swept = sweep.split(clients, overrides)
     options = runner.Options(
         scenario=scenario,
         strategies=[s.strip() for s in strategies.split(",") if s.strip()]
@@ -147,7 +152,7 @@ def run(
         else None,
         parameters={
             "rows": rows,
-            "clients": clients,
+            "clients": client_count,
             "jobs": jobs,
             "duration_s": duration,
             "sampling_interval_s": sample_every,
@@ -166,11 +171,18 @@ def run(
         command=_redacted_argv(),
         memory_limit_bytes=_memory_limit(memory_limit),
         repeat=repeat,
-        overrides=overrides,
+        overrides=overrides_kept,
         clock_rate=clock_rate,
     )
     if options.strategies == []:
         raise PkbenchError("--strategies: no strategy named")
+    if swept is not None:
+        grid = sweep.execute(options, swept, RichReporter())
+        click.echo((grid.out_dir / "sweep.md").read_text())
+        click.echo(f"pkbench: sweep results in {grid.out_dir}", err=True)
+        for _, point in grid.points:
+            _exit_for(point)
+        return
     outcome = runner.execute(options, RichReporter())
     stdout = Console()
     summary.print_table(stdout if stdout.is_terminal else Console(width=240), outcome.run.to_json())
