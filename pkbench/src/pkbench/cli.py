@@ -12,7 +12,7 @@ import click
 import psycopg
 from rich.console import Console
 
-from pkbench import __version__, memcap, results, runner, summary, sweep
+from pkbench import __version__, arguments, results, run_diff, runner, summary, sweep
 from pkbench import scenario as scenario_module
 from pkbench.console import RichReporter
 from pkbench.errors import PkbenchError, first_line
@@ -83,6 +83,24 @@ def cli() -> None:
     help="Run each strategy R times, interleaved; report medians.",
 )
 @click.option(
+    "--rounds",
+    type=int,
+    callback=_positive,
+    help="Paired rounds: each strategy's windows R times, in rotating order (default: the scenario's).",
+)
+@click.option("--baseline", help="The strategy every other is judged against (default: the first).")
+@click.option(
+    "--precision",
+    metavar="PCT",
+    help="Add rounds until every headline ratio's 95% interval is within ±PCT (e.g. 3%), or --max-time.",
+)
+@click.option("--max-time", metavar="DURATION", help="With --precision: stop adding rounds after this (20m).")
+@click.option(
+    "--isolate",
+    is_flag=True,
+    help="Each strategy alone in a fresh schema, one after the other, instead of paired rounds.",
+)
+@click.option(
     "--warmup", type=int, help="Seconds of each workload run before the measured window (excluded)."
 )
 @click.option(
@@ -124,6 +142,11 @@ def run(
     port: int | None,
     memory_limit: str | None,
     repeat: int,
+    rounds: int | None,
+    baseline: str | None,
+    precision: str | None,
+    max_time: str | None,
+    isolate: bool,
     warmup: int | None,
     rate: float | None,
     clock_rate: float | None,
@@ -136,7 +159,9 @@ def run(
         pkbench run --rows 1000000 --duration 30
         pkbench run war --strategies bigint,uuid-v4,uuid-v7 --out war-results
         pkbench run --dsn postgresql://bench@db.example/bench
-        pkbench run wal --memory-limit 200MB --repeat 3 --warmup 5
+        pkbench run --rounds 9 --baseline uuid-v7
+        pkbench run --precision 3% --max-time 30m
+        pkbench run wal --memory-limit 200MB --isolate --repeat 3 --warmup 5
         pkbench run bloat --clock-rate 1000 --strategies uuid-v1,uuid-v6
         pkbench run mixed --clients 1,4,16,64 --rate 500
     """
@@ -168,11 +193,16 @@ def run(
         config=config,
         strategy_defs=strategy_defs,
         schema=schema,
-        command=_redacted_argv(),
-        memory_limit_bytes=_memory_limit(memory_limit),
+        command=arguments.redacted_argv(),
+        memory_limit_bytes=arguments.memory_limit(memory_limit),
         repeat=repeat,
         overrides=overrides_kept,
         clock_rate=clock_rate,
+        rounds=rounds,
+        baseline=baseline,
+        precision=arguments.percentage(precision, "--precision"),
+        max_time_s=arguments.duration(max_time, "--max-time"),
+        isolate=isolate,
     )
     if options.strategies == []:
         raise PkbenchError("--strategies: no strategy named")
@@ -193,6 +223,8 @@ def run(
 # The exit codes of a run that did not run every requested strategy (pkbench/README.md lists every code).
 EXIT_STRATEGY_FAILED = 3
 EXIT_STRATEGY_SKIPPED = 4
+# pkbench compare --fail-on-regression: a resolved change for the worse beyond the percentage given.
+EXIT_REGRESSION = 5
 
 
 def _exit_for(outcome: runner.Outcome) -> None:
@@ -210,36 +242,6 @@ def _exit_for(outcome: runner.Outcome) -> None:
         _fail(unfinished(outcome.failed, "failed"), EXIT_STRATEGY_FAILED)
     if outcome.skipped:
         _fail(unfinished(outcome.skipped, "skipped"), EXIT_STRATEGY_SKIPPED)
-
-
-def _memory_limit(text: str | None) -> int | None:
-    if text is None:
-        return None
-    try:
-        return memcap.parse_size(text)
-    except (OverflowError, ValueError) as e:
-        raise PkbenchError(
-            f"--memory-limit {text[:20]}{'...' if len(text) > 20 else ''}: too large a size"
-        ) from e
-
-
-def _redacted_argv() -> list[str]:
-    """The command line for results.json, with the DSN's password removed."""
-    argv = ["pkbench", *sys.argv[1:]]
-    redacted = []
-    hide_next = False
-    for arg in argv:
-        if hide_next:
-            redacted.append("<redacted>")
-            hide_next = False
-        elif arg == "--dsn":
-            redacted.append(arg)
-            hide_next = True
-        elif arg.startswith("--dsn="):
-            redacted.append("--dsn=<redacted>")
-        else:
-            redacted.append(arg)
-    return redacted
 
 
 @cli.command(name="list")
@@ -318,19 +320,58 @@ def report(directory: Path) -> None:
     show_default=True,
     help="Directory for the comparison report.",
 )
-def compare(directories: tuple[Path, ...], out: Path) -> None:
+@click.option(
+    "--fail-on-regression",
+    "fail_on_regression",
+    type=float,
+    metavar="PCT",
+    help="Exit 5 when a later run is worse than the first by over PCT percent, resolved over the rounds.",
+)
+def compare(directories: tuple[Path, ...], out: Path, fail_on_regression: float | None) -> None:
     """Compare several results directories (PostgreSQL versions, machines, settings) in one report.
+
+    The terminal gets a markdown diff of each later run against the first: a change is called out only
+    when it is resolved over both runs' rounds.
 
     \b
     Example:
         pkbench compare results-pg15 results-pg18 --out pg15-vs-pg18
+        pkbench compare main-run branch-run --fail-on-regression 5
     """
+    if fail_on_regression is not None and not 0 <= fail_on_regression < float("inf"):
+        raise PkbenchError(
+            f"--fail-on-regression must be a percentage of at least 0 (got {fail_on_regression})"
+        )
+    loaded = [results.load_json(directory) for directory in _results_dirs(directories)]
+    from pkbench.report import write_comparison
+
+    report_path = write_comparison(list(directories), out)
+    texts, shown, worse = [], [], []
+    for directory, later in zip(directories[1:], loaded[1:], strict=True):
+        changes = run_diff.diff(loaded[0], later)
+        labels = (str(directories[0]), str(directory))
+        texts.append(run_diff.markdown(changes, *labels))
+        shown.append(run_diff.markdown(changes, *labels, resolved_only=True))
+        if fail_on_regression is not None:
+            worse += [(directory, c) for c in run_diff.worse_than(changes, fail_on_regression)]
+    (out / "comparison.md").write_text("\n".join(texts))
+    click.echo("\n".join(shown))
+    click.echo(f"pkbench: comparison in {report_path} and {out / 'comparison.md'}", err=True)
+    if worse:
+        named = "; ".join(
+            f"{d}: {c.strategy} {c.workload} {c.metric.title} {c.change.words}" for d, c in worse[:5]
+        )
+        _fail(
+            f"{len(worse)} resolved regressions worse than {fail_on_regression:g}%: {named}",
+            EXIT_REGRESSION,
+        )
+
+
+def _results_dirs(directories: tuple[Path, ...]) -> tuple[Path, ...]:
     for directory in directories:
         if not (directory / "results.json").is_file():
             raise PkbenchError(f"{directory}: no results.json there")
-    from pkbench.report import write_comparison
-
-    click.echo(str(write_comparison(list(directories), out)))
+    return directories
 
 
 def main() -> None:

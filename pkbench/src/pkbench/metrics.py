@@ -12,8 +12,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from pkbench import verdict
 from pkbench.results import PREFILL_SNAPSHOT
 from pkbench.units import MIB
+from pkbench.verdict import FigureKind
 
 JSON = dict[str, Any]
 
@@ -93,6 +95,8 @@ class Metric:
     column: str | None = None
     compared: bool = True
     path: str | None = None
+    # A headline figure of paired rounds: judged against the baseline, read in these words (None: not judged).
+    verdict: FigureKind | None = None
 
     def format(self, value: float) -> str:
         """A figure in the comparison, whatever its size: thousands grouped, else three significant digits."""
@@ -119,8 +123,9 @@ def workload_metric(
     fmt: str,
     column: str | None,
     compared: bool = True,
+    verdict: FigureKind | None = None,
 ) -> Metric:
-    return Metric(key, title, unit, higher_is_better, at_path(path), fmt, column, compared, path)
+    return Metric(key, title, unit, higher_is_better, at_path(path), fmt, column, compared, path, verdict)
 
 
 def primary_key_hit_ratio(strategy: JSON, workload: JSON) -> Figure:
@@ -176,12 +181,17 @@ WORKLOAD_METRICS: list[Metric] = [
     workload_metric(
         "failed", "failed transactions", "count", False, "failed_transactions", "{:,.0f}", "failed", False
     ),
-    workload_metric("tps", "TPS", "tps", True, "tps", "{:,.1f}", "tps"),
+    workload_metric("tps", "TPS", "tps", True, "tps", "{:,.1f}", "tps", verdict=verdict.TPS),
+    workload_metric(
+        "p50", "latency p50", "ms", False, "latency_ms.p50", "{:,.2f}", None, False, verdict.LATENCY
+    ),
     workload_metric(
         "latency-mean", "latency mean", "ms", False, "latency_ms.mean", "{:,.2f}", "latency mean (ms)", False
     ),
     workload_metric("p95", "latency p95", "ms", False, "latency_ms.p95", "{:,.2f}", "p95 (ms)"),
-    workload_metric("p99", "latency p99", "ms", False, "latency_ms.p99", "{:,.2f}", "p99 (ms)", False),
+    workload_metric(
+        "p99", "latency p99", "ms", False, "latency_ms.p99", "{:,.2f}", "p99 (ms)", False, verdict.LATENCY
+    ),
     workload_metric(
         "wal",
         "WAL bytes per transaction",
@@ -190,6 +200,7 @@ WORKLOAD_METRICS: list[Metric] = [
         "wal_bytes_per_transaction",
         "{:,.0f}",
         "WAL bytes / tx",
+        verdict=verdict.WAL_PER_TRANSACTION,
     ),
     workload_metric(
         "fpi",
@@ -199,6 +210,7 @@ WORKLOAD_METRICS: list[Metric] = [
         "wal_fpi_per_transaction",
         "{:,.3f}",
         "full-page images / tx",
+        verdict=verdict.FPI_PER_TRANSACTION,
     ),
     *(
         workload_metric(
@@ -221,7 +233,9 @@ WORKLOAD_METRICS: list[Metric] = [
         "{:,.1f}",
         path="sizes_at_end.total_bytes",
     ),
-    Metric("hit", "primary key hit ratio", "%", True, primary_key_hit_ratio, "{:.1f}"),
+    Metric(
+        "hit", "primary key hit ratio", "%", True, primary_key_hit_ratio, "{:.1f}", verdict=verdict.HIT_RATIO
+    ),
 ]
 
 STRATEGY_METRICS: list[Metric] = [
@@ -231,6 +245,11 @@ STRATEGY_METRICS: list[Metric] = [
 
 def compared(metrics: list[Metric]) -> list[Metric]:
     return [m for m in metrics if m.compared]
+
+
+def verdict_metrics() -> list[Metric]:
+    """The headline figures judged over paired rounds, in the registry's order."""
+    return [m for m in WORKLOAD_METRICS if m.verdict is not None]
 
 
 def report_columns() -> list[Metric]:

@@ -65,6 +65,18 @@ class Options:
     overrides: Sequence[str] = ()
     # --clock-rate: virtual seconds per real second of sequuid's clock (None: the scenario's, else 1).
     clock_rate: float | None = None
+    # Paired rounds (the default): how many (None: the scenario's `rounds`, else 1), against which strategy
+    # (None: the first), and --precision's target half-width (a fraction) within --max-time seconds.
+    rounds: int | None = None
+    baseline: str | None = None
+    precision: float | None = None
+    max_time_s: float | None = None
+    # --isolate: each strategy alone in a fresh schema, one after the other (today's studies' way).
+    isolate: bool = False
+
+
+# --precision without --max-time: the time it may take at most.
+DEFAULT_MAX_TIME_S = 20 * 60
 
 
 @dataclass
@@ -77,6 +89,11 @@ class Plan:
     pgbench: Path
     server_bindir: Path | None
     clock_rate: float = 1.0
+    paired: bool = True
+    rounds: int = 1
+    baseline: str | None = None
+    precision: float | None = None
+    max_time_s: float | None = None
 
 
 def plan(options: Options) -> Plan:
@@ -123,7 +140,54 @@ def plan(options: Options) -> Plan:
     bindir = None if options.dsn else find_server_bindir(pg_bin)
     if options.port is not None and not 1 <= options.port <= 65535:
         raise PkbenchError(f"--port {options.port}: must be between 1 and 65535")
-    return Plan(loaded, chosen, out_dir, pgbench_path, bindir, clock_rate)
+    paired, rounds, baseline = _rounds(options, loaded, [s.name for s in chosen])
+    max_time = options.max_time_s
+    if options.precision is not None and max_time is None:
+        max_time = DEFAULT_MAX_TIME_S
+    return Plan(
+        loaded,
+        chosen,
+        out_dir,
+        pgbench_path,
+        bindir,
+        clock_rate,
+        paired,
+        rounds,
+        baseline,
+        options.precision,
+        max_time,
+    )
+
+
+def _rounds(options: Options, loaded: Scenario, chosen: list[str]) -> tuple[bool, int, str | None]:
+    """Paired or isolated, how many rounds, and the baseline every strategy is judged against."""
+    paired = not options.isolate and options.repeat == 1
+    if not paired:
+        for given, option in (
+            (options.rounds, "--rounds"),
+            (options.precision, "--precision"),
+            (options.baseline, "--baseline"),
+        ):
+            if given is not None:
+                why = "--isolate" if options.isolate else "--repeat"
+                raise PkbenchError(f"{option} applies to paired rounds, not with {why}")
+        return False, options.repeat, None
+    value: object = options.rounds if options.rounds is not None else loaded.parameters.get("rounds", 1)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        option = "--rounds" if options.rounds is not None else "parameter rounds"
+        raise PkbenchError(f"{option} must be a whole number of at least 1 (got {value!r})")
+    if options.precision is not None and not 0 < options.precision < 1:
+        raise PkbenchError(
+            f"--precision must be a percentage above 0 and below 100 (got {options.precision * 100:g}%)"
+        )
+    if options.max_time_s is not None and options.precision is None:
+        raise PkbenchError("--max-time bounds --precision: give --precision too")
+    if options.max_time_s is not None and not 0 < options.max_time_s <= BIGINT_MAX:
+        raise PkbenchError("--max-time must be a positive duration, e.g. 20m")
+    baseline = options.baseline if options.baseline is not None else (chosen[0] if chosen else None)
+    if baseline is not None and baseline not in chosen:
+        raise PkbenchError(f"--baseline {baseline!r} is not among the strategies run: {', '.join(chosen)}")
+    return True, value, baseline
 
 
 def _clock_rate(options: Options, loaded: Scenario) -> float:

@@ -151,6 +151,10 @@ class WorkloadResult:
     work_per_transaction: WorkPerTransaction | None = None
     machine_window: MachineWindow | None = None
     unavailable: list[Unavailable] = field(default_factory=list)
+    # Paired rounds: every round's window as measured (the figures above are their medians), and each
+    # figure's [min, max] over them by its dotted name (latency_ms.p99).
+    rounds: list[WorkloadResult] = field(default_factory=list)
+    spread: dict[str, list[float]] = field(default_factory=dict)
 
 
 @dataclass
@@ -181,6 +185,43 @@ class StrategyResult:
             self.sizes_after_prefill = sizes
         else:
             self.snapshots[step] = sizes
+
+
+@dataclass
+class RoundsRecord:
+    """How the windows were measured: paired rounds in one cluster, or each strategy isolated."""
+
+    mode: str  # "paired" | "isolated"
+    requested: int  # rounds asked for (paired), or repeats (isolated)
+    baseline: str | None = None
+    count: int = 0  # rounds run (the most of any stage)
+    precision: float | None = None  # --precision as a fraction (0.03)
+    max_time_s: float | None = None
+    stopped: str | None = None  # why the last stage stopped adding rounds
+    unresolved: list[str] = field(default_factory=list)  # figures still wider than --precision
+    # Each round's order of strategies, stage after stage.
+    orders: list[list[str]] = field(default_factory=list)
+
+
+@dataclass
+class Verdict:
+    """A headline figure of a strategy against the baseline over paired rounds (pkbench.judge)."""
+
+    workload: str
+    metric: str  # the metric registry's key
+    strategy: str
+    baseline: str
+    ratio: float | None  # median of the per-round ratios strategy / baseline
+    low: float | None
+    high: float | None
+    confidence: float | None
+    method: str | None  # "bootstrap" | "range of rounds"
+    rounds: int
+    resolved: bool
+    better: bool | None
+    words: str
+    strategy_cv: float | None  # the strategy's own figure: coefficient of variation across rounds
+    half_width: float | None  # the interval's widest side, as a fraction of the ratio
 
 
 def status_of(strategy: StrategyResult | dict[str, Any]) -> str:
@@ -233,6 +274,8 @@ class RunResult:
     finished_at: str | None = None
     # sequuid's virtual clock: its rate, anchor, the virtual time covered, and the strategies it cannot move.
     clock: dict[str, Any] = field(default_factory=dict)
+    rounds: RoundsRecord | None = None
+    verdicts: list[Verdict] = field(default_factory=list)
     # A dict where --repeat combined several runs of a strategy (pkbench.stats.aggregate).
     strategies: list[StrategyResult | dict[str, Any]] = field(default_factory=list)
     # Rows of each time series, leading with strategy, workload, repeat, elapsed_s; written as CSV, not JSON.
@@ -252,6 +295,8 @@ class RunResult:
             "machine": self.machine,
             "target": self.target,
             "clock": self.clock,
+            "rounds": dataclasses.asdict(self.rounds) if self.rounds else None,
+            "verdicts": [dataclasses.asdict(v) for v in self.verdicts],
             "timeseries": {name: f"timeseries/{name}.csv" for name in TIMESERIES_COLUMNS},
             "strategies": [s if isinstance(s, dict) else dataclasses.asdict(s) for s in self.strategies],
         }
@@ -303,6 +348,8 @@ def from_json(data: dict[str, Any]) -> RunResult:
         target=dict(data.get("target") or {}),
         finished_at=data.get("finished_at"),
         clock=dict(data.get("clock") or {}),
+        rounds=typed(RoundsRecord, data["rounds"]) if data.get("rounds") else None,
+        verdicts=[typed(Verdict, v) for v in data.get("verdicts") or []],
     )
     run.strategies = [s if "repeats" in s else typed(StrategyResult, s) for s in data.get("strategies") or []]
     return run

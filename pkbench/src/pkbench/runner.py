@@ -14,7 +14,7 @@ from typing import Any
 
 import psycopg
 
-from pkbench import cluster, export, pgbench, results, summary
+from pkbench import cluster, export, judge, paired, pgbench, results, summary
 from pkbench.cluster import EmbeddedCluster, ExistingServer, Target
 from pkbench.errors import first_line
 from pkbench.memcap import MemoryCap
@@ -22,6 +22,7 @@ from pkbench.options import Options, Plan, check_against_server, plan
 from pkbench.probes import buffercache
 from pkbench.reporting import Reporter, Silent
 from pkbench.stats import aggregate, interleaved_order
+from pkbench.strategies import Strategy
 from pkbench.strategy_pass import StrategyPass
 from pkbench.virtual_clock import clock_record, clock_settings
 from pkbench.workspace import Workspace, default_schema_name
@@ -94,37 +95,67 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
         the_plan.out_dir.mkdir(parents=True)
         buffercache_reason = _buffercache_availability(ws)
         by_name = {strategy.name: strategy for strategy in the_plan.strategies}
-        done: dict[str, list[results.StrategyResult]] = {name: [] for name in by_name}
-        order = interleaved_order(list(by_name), options.repeat)
-        for number, (repeat, name) in enumerate(order, 1):
-            strategy = by_name[name]
-            which = f"repeat {repeat}/{options.repeat}" if options.repeat > 1 else ""
-            reporter.strategy_started(number, len(order), strategy.name, strategy.description, which)
-            one_pass = StrategyPass(
+
+        def new_pass(strategy: Strategy, workspace: Workspace, repeat: int) -> StrategyPass:
+            return StrategyPass(
                 the_plan.scenario,
                 the_plan.pgbench,
                 the_plan.out_dir,
                 target,
-                ws,
+                workspace,
                 strategy,
                 run,
                 buffercache_reason,
                 reporter,
                 repeat,
             )
-            result = one_pass.run()
-            done[name].append(result)
-            reporter.strategy_done(result)
-            run.strategies = [_over_repeats(runs) for runs in done.values() if runs]
+
+        def progress(strategies: list[results.StrategyResult | dict[str, Any]]) -> None:
+            run.strategies = strategies
             run.clock = clock_record(
                 the_plan.clock_rate, clock_anchor, time.monotonic() - started, run.strategies, by_name
             )
+            if run.rounds is not None and run.rounds.mode == "paired":
+                typed = [s for s in strategies if isinstance(s, results.StrategyResult)]
+                run.verdicts = judge.verdicts(typed, run.rounds.baseline)
             _write(the_plan.out_dir, run)
+
+        if the_plan.paired:
+            run.rounds = results.RoundsRecord(
+                "paired",
+                the_plan.rounds,
+                the_plan.baseline,
+                precision=the_plan.precision,
+                max_time_s=the_plan.max_time_s,
+            )
+            passes = {s.name: new_pass(s, ws.for_strategy(s.name), 1) for s in the_plan.strategies}
+            for number, one_pass in enumerate(passes.values(), 1):
+                reporter.strategy_started(number, len(passes), one_pass.strategy.name, "", "setting up")
+                one_pass.begin()
+            deadline = started + the_plan.max_time_s if the_plan.max_time_s is not None else None
+            paired.PairedRounds(
+                passes,
+                run.rounds,
+                reporter,
+                lambda: progress([p.result for p in passes.values()]),
+                deadline,
+            ).run(paired.stages(the_plan.scenario.steps))
+            for one_pass in passes.values():
+                reporter.strategy_done(one_pass.result)
+        else:
+            run.rounds = results.RoundsRecord("isolated", options.repeat)
+            done: dict[str, list[results.StrategyResult]] = {name: [] for name in by_name}
+            order = interleaved_order(list(by_name), options.repeat)
+            for number, (repeat, name) in enumerate(order, 1):
+                strategy = by_name[name]
+                which = f"repeat {repeat}/{options.repeat}" if options.repeat > 1 else ""
+                reporter.strategy_started(number, len(order), strategy.name, strategy.description, which)
+                result = new_pass(strategy, ws, repeat).run()
+                done[name].append(result)
+                reporter.strategy_done(result)
+                progress([_over_repeats(runs) for runs in done.values() if runs])
         run.finished_at = _now()
-        run.clock = clock_record(
-            the_plan.clock_rate, clock_anchor, time.monotonic() - started, run.strategies, by_name
-        )
-        _write(the_plan.out_dir, run)
+        progress(run.strategies)
     _write_report(the_plan.out_dir, reporter)
     return Outcome(the_plan.out_dir, run)
 
@@ -140,7 +171,12 @@ def _new_run(
             "name": the_plan.scenario.name,
             "description": the_plan.scenario.description,
             "source": the_plan.scenario.source,
-            "parameters": {"warmup_s": 0, **the_plan.scenario.parameters, "repeat": options.repeat},
+            "parameters": {
+                "warmup_s": 0,
+                **the_plan.scenario.parameters,
+                "repeat": options.repeat,
+                **({"rounds": the_plan.rounds} if the_plan.paired else {}),
+            },
             "summary": the_plan.scenario.summary.to_json(),
         },
         server={

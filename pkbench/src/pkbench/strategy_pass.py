@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import psycopg
 
@@ -56,30 +60,60 @@ class StrategyPass:
     reporter: Reporter
     repeat: int
 
+    def __post_init__(self) -> None:
+        self.result = results.StrategyResult(
+            self.strategy.name, self.strategy.description, self.strategy.column_type, None
+        )
+        self.context: StepContext | None = None
+
     def run(self) -> results.StrategyResult:
+        """Every step of the scenario, in a fresh schema."""
+        if self.begin():
+            self.run_steps(self.scenario.steps)
+        return self.result
+
+    def begin(self) -> bool:
+        """The generator chosen, an empty schema, the generator's prelude; False when the strategy cannot run
+        here (skipped) or failed, as its result says."""
         strategy, ws = self.strategy, self.ws
-        result = results.StrategyResult(strategy.name, strategy.description, strategy.column_type, None)
-        try:
+        with self._failures():
             generator, reason = choose_generator(strategy, ws, self.target.server.version_num)
             if generator is None:
-                result.status, result.error = "skipped", reason
-                return result
-            result.default_expression = generator.expression
-            result.generator_source = ws.generator_source(generator)
+                self.result.status, self.result.error = "skipped", reason
+                return False
+            self.result.default_expression = generator.expression
+            self.result.generator_source = ws.generator_source(generator)
             ws.reset()
-            context = self._context(generator, result)
-            with context.connect() as conn:
+            self.context = self._context(generator, self.result)
+            with self.context.connect() as conn:
                 for statement in generator.prelude:
                     conn.execute(statement)
-            for step in self.scenario.steps:
+            return True
+        return False
+
+    def run_steps(self, scenario_steps: Sequence[steps.Step], **changes: Any) -> bool:
+        """These steps in turn, on the context with CHANGES (another result to fill, a round number);
+        False when one failed (the result says why)."""
+        if self.context is None or self.result.status != "ok":
+            return False
+        context = dataclasses.replace(self.context, **changes)
+        with self._failures():
+            for step in scenario_steps:
                 self.target.check_alive()
                 steps.run(context, step)
+            return True
+        return False
+
+    @contextlib.contextmanager
+    def _failures(self) -> Iterator[None]:
+        """A database or pkbench error fails this strategy, not the run; a dead server ends the run."""
+        try:
+            yield
         except ServerDied:
             raise
         except (PkbenchError, psycopg.Error) as e:
             self.target.check_alive()
-            result.status, result.error = "failed", first_line(e)
-        return result
+            self.result.status, self.result.error = "failed", first_line(e)
 
     def _context(self, generator: Generator, result: results.StrategyResult) -> StepContext:
         scenario = self.scenario

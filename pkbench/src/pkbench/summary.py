@@ -16,6 +16,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from pkbench import verdict_tables
 from pkbench.metrics import STRATEGY_METRICS, WORKLOAD_METRICS, Metric, key_index
 from pkbench.probes.machine import busy_machine
 from pkbench.results import PREFILL_SNAPSHOT, MachineWindow, typed
@@ -306,6 +307,7 @@ def markdown(results: JSON) -> str:
     ]
     lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in table]
     lines += ["", _notes(results, headline), ""]
+    lines += verdict_tables.markdown(results)
     noise = machine_noise(results)
     lines += [noise, ""] if noise else []
     lines += _figures(results)
@@ -386,3 +388,12 @@ def print_table(console: Console, results: JSON) -> None:
     line = clock_line(results)
     if line:
         console.print(line, highlight=False, markup=False, soft_wrap=True)
+    for verdicts in verdict_tables.tables(results):
+        shown = Table(title=f"Verdicts: {verdicts.workload}", caption=verdict_tables.heading(results))
+        for name in verdicts.header:
+            shown.add_column(name)
+        for verdict_row in verdicts.rows:
+            shown.add_row(*verdict_row)
+        console.print(shown)
+    for noise_line in verdict_tables.noise_lines(results):
+        console.print(noise_line, highlight=False, markup=False, soft_wrap=True)

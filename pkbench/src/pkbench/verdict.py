@@ -191,16 +191,16 @@ def verdict_words(ratio: float, interval: Interval | None, kind: FigureKind, rou
     it is not a bootstrap: a range of rounds is no confidence interval, so it never resolves a difference."""
     if interval is None:
         return f"{_factor_words(ratio, kind)} (one round: no interval)"
+    # A strategy below the baseline is said as the inverse ("1.45x slower"), and so is its interval.
+    low, high = (interval.low, interval.high) if ratio >= 1 else (1 / interval.high, 1 / interval.low)
     if interval.method == "range of rounds":
         return (
             f"{_factor_words(ratio, kind)}? too few rounds to tell "
-            f"({_format_range(interval.low, interval.high)} over {rounds} rounds)"
+            f"({_format_range(low, high)} over {rounds} rounds)"
         )
     if interval.includes(1.0):
         return f"no difference resolved ({_format_range(interval.low, interval.high)})"
-    if ratio >= 1:
-        return f"{_factor_words(ratio, kind)} ({_format_range(interval.low, interval.high)})"
-    return f"{_factor_words(ratio, kind)} ({_format_range(1 / interval.high, 1 / interval.low)})"
+    return f"{_factor_words(ratio, kind)} ({_format_range(low, high)})"
 
 
 def _factor_words(ratio: float, kind: FigureKind) -> str:
@@ -263,8 +263,10 @@ class Change:
 
     @property
     def words(self) -> str:
-        if self.ratio is None:
+        if self.old_median is None or self.new_median is None:
             return "not measured in both runs"
+        if self.ratio is None:
+            return "unchanged at 0" if self.new_median == 0 else f"from 0 to {self.new_median:.3g}"
         evidence = f"p={self.rank_test_p:.3f}" if self.rank_test_p is not None else "one round each"
         if self.resolved:
             return f"{_factor_words(self.ratio, self.kind)} ({evidence})"

@@ -4,6 +4,7 @@ anything else on the server."""
 from __future__ import annotations
 
 import contextlib
+import re
 import secrets
 from collections.abc import Iterable
 from datetime import UTC, datetime
@@ -37,6 +38,8 @@ class Workspace:
         # Extensions stood in for by a port installed in the schema (reinstalled after each reset).
         self.ported_extensions: dict[str, list[str]] = {}
         self._lock: psycopg.Connection[tuple[object, ...]] | None = None
+        # Schemas of their own for strategies that share the cluster (paired rounds), created on demand.
+        self._strategy_schemas: dict[str, Workspace] = {}
 
     @property
     def search_path(self) -> str:
@@ -83,6 +86,20 @@ class Workspace:
                 "(pick another with --schema)"
             )
         self.reset()
+
+    def for_strategy(self, strategy: str) -> Workspace:
+        """A schema of the strategy's own beside this one (``<schema>_<strategy>``), for runs that keep every
+        strategy's tables at once. It shares this workspace's extensions and lock, and goes when it goes."""
+        if strategy not in self._strategy_schemas:
+            suffix = re.sub(r"[^a-z0-9_]", "_", strategy.lower())
+            child = Workspace(self.connection, f"{self.schema}_{suffix}"[:63], drop_on_exit=self.drop_on_exit)
+            child.created_extensions = self.created_extensions
+            child.ported_extensions = self.ported_extensions
+            if child.schema in {c.schema for c in self._strategy_schemas.values()} | {self.schema}:
+                raise PkbenchError(f"strategy {strategy!r}: its schema name {child.schema!r} is taken")
+            child._claim()
+            self._strategy_schemas[strategy] = child
+        return self._strategy_schemas[strategy]
 
     def reset(self) -> None:
         """An empty schema for the next strategy."""
@@ -200,6 +217,8 @@ class Workspace:
             return
         # Best effort on the way out (the server may be the reason we are leaving).
         with contextlib.suppress(psycopg.Error, PkbenchError), self.connection.connect() as conn:
+            for child in self._strategy_schemas.values():
+                conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(child.schema)))
             if self._created_schema:
                 conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(self.schema)))
             if self._other_runs(conn):

@@ -1,7 +1,8 @@
 """The comparison page: the same strategies and workloads across runs (versions, machines, settings).
 
 The first run is the baseline; every other run's figures are shown with their change relative to it, and a
-change of LARGE_CHANGE or more is highlighted, green when it is for the better and red when for the worse.
+change resolved over the two runs' rounds (pkbench.run_diff) is highlighted, green when it is for the better
+and red when for the worse: a difference noise could make is shown but never called out.
 Figures come per workload (TPS, WAL, ...) and per strategy (prefill, scenario steps: the bloat study's
 durations and index densities); a scope of None below means the per-strategy figures.
 """
@@ -13,13 +14,15 @@ from dataclasses import dataclass
 
 import plotly.graph_objects as go
 
+from pkbench import run_diff
 from pkbench.metrics import JSON, STRATEGY_METRICS, WORKLOAD_METRICS, Figure, Metric, compared, figure
 from pkbench.report import charts, render, steps
 from pkbench.report.loading import Run, workload_of
 from pkbench.report.palette import strategy_colors
 from pkbench.report.tables import NA, relative, signed_percent
+from pkbench.verdict import Change as RoundsChange
+from pkbench.verdict import compare_rounds
 
-LARGE_CHANGE = 0.10
 RUN_PATTERNS = ("", "/", ".", "x", "\\", "+", "-", "|")
 RUN_DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
 
@@ -85,6 +88,7 @@ class Change:
     change: str = ""
     css: str = ""
     moved: float | None = None
+    words: str = ""  # the statistics of the change (resolved or not), from pkbench.run_diff
 
 
 @dataclass(frozen=True)
@@ -153,7 +157,10 @@ def metric_value(run: Run, metric: Metric, strategy: str, scope: str | None) -> 
     return metric.read(*pair)
 
 
-def change_cell(value: Figure, baseline: Figure | None, metric: Metric) -> Change:
+def change_cell(
+    value: Figure, baseline: Figure | None, metric: Metric, rounds: RoundsChange | None = None
+) -> Change:
+    """A run's figure against run 1's; marked when the change is resolved over both runs' rounds."""
     if value.value is None:
         return Change(NA, value.reason or "not measured")
     text = metric.format(value.value)
@@ -163,9 +170,27 @@ def change_cell(value: Figure, baseline: Figure | None, metric: Metric) -> Chang
     if moved is None:
         return Change(text, None, "no baseline figure")
     css = ""
-    if abs(moved) >= LARGE_CHANGE:
+    if rounds is not None and rounds.resolved:
         css = "large " + ("better" if (moved > 0) == metric.higher_is_better else "worse")
-    return Change(text, None, signed_percent(moved), css, moved)
+    return Change(text, None, signed_percent(moved), css, moved, rounds.words if rounds else "")
+
+
+def rounds_change(
+    runs: list[Run], index: int, metric: Metric, strategy: str, scope: str | None
+) -> RoundsChange:
+    """The figure over the rounds (or repeats) of run 1 and of run INDEX."""
+    values: list[list[float | None]] = []
+    for run in (runs[0], runs[index]):
+        pair = lookup(run, strategy, scope)
+        if pair is None:
+            values.append([])
+        elif scope is None:
+            repeats = pair[0].get("repeats")
+            each = [r for r in repeats if isinstance(r, dict)] if isinstance(repeats, list) else [pair[0]]
+            values.append([metric.read(r, {}).value for r in each])
+        else:
+            values.append(run_diff.figure_rounds(pair[0], scope, metric))
+    return compare_rounds(metric.key, values[0], values[1], run_diff.kind_of(metric), seed=0)
 
 
 def difference_table(runs: list[Run], metrics: list[Metric], scope: str | None) -> DifferenceTable:
@@ -178,7 +203,10 @@ def difference_table(runs: list[Run], metrics: list[Metric], scope: str | None) 
             baseline = values[0] if values[0].value is not None else None
             cells.append(
                 [change_cell(values[0], None, metric)]
-                + [change_cell(v, baseline, metric) for v in values[1:]]
+                + [
+                    change_cell(v, baseline, metric, rounds_change(runs, i, metric, strategy, scope))
+                    for i, v in enumerate(values[1:], start=1)
+                ]
             )
         rows.append(DifferenceRow(strategy, cells))
     title = f"workload {scope}" if scope else "per strategy"
@@ -186,13 +214,13 @@ def difference_table(runs: list[Run], metrics: list[Metric], scope: str | None) 
 
 
 def called_out(tables: list[DifferenceTable]) -> list[CalledOut]:
-    """The large changes, largest first."""
+    """The changes resolved over the rounds, largest first."""
     found: list[CalledOut] = []
     for table in tables:
         for row in table.rows:
             for metric, changes in zip(table.metrics, row.cells, strict=True):
                 for run_index, change in enumerate(changes[1:], start=2):
-                    if change.moved is not None and abs(change.moved) >= LARGE_CHANGE:
+                    if change.moved is not None and change.css:
                         found.append(
                             CalledOut(
                                 row.strategy, table.title, metric.title, run_index, change, changes[0].text
@@ -326,7 +354,6 @@ def render_comparison(runs: list[Run]) -> str:
         settings=settings_rows(runs),
         differences=differences,
         called_out=called_out(differences),
-        large_change=f"{LARGE_CHANGE:.0%}",
         colors=colors,
         sections=sections,
     )

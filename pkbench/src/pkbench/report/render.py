@@ -12,6 +12,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup
 from plotly.offline import get_plotlyjs
 
+from pkbench import verdict_tables
 from pkbench.report import charts, stacks, steps, tables
 from pkbench.report.loading import Run
 from pkbench.report.palette import strategy_colors
@@ -157,6 +158,14 @@ def run_sections(run: Run, colors: dict[str, str]) -> list[Section]:
             next((str(w.get("description") or "") for _, w in run.measured_in(workload)), ""),
         )
         section.tables.append(Table(tables.workload_headers(), tables.workload_rows(run, workload)))
+        section.tables += [
+            Table(
+                found.header,
+                [tables.TableRow(row[0], "ok", [tables.Cell(c) for c in row[1:]]) for row in found.rows],
+            )
+            for found in verdict_tables.tables(run.results)
+            if found.workload == workload
+        ]
         builders = [
             charts.tps_over_time(run, workload, colors, f"chart-tps-{key}"),
             charts.latency_percentiles(run, workload, colors, f"chart-latency-{key}"),

@@ -38,15 +38,19 @@ class StepContext:
     series: dict[str, list[tuple[object, ...]]]
     reporter: Reporter
     repeat: int = 1
+    # What `repeat` counts: repeats of the whole strategy (--isolate --repeat), or paired rounds.
+    iteration: str = "repeat"
+    # Paired rounds: before each window, autovacuum left to finish and a CHECKPOINT after the warm-up.
+    checkpoint_before_window: bool = False
 
     @property
     def file_label(self) -> str:
         """The strategy's name in file and folder names: one per repeat."""
-        return self.strategy_name if self.repeat == 1 else f"{self.strategy_name}.repeat-{self.repeat}"
+        return self.strategy_name + self.file_suffix
 
     @property
     def file_suffix(self) -> str:
-        return "" if self.repeat == 1 else f".repeat-{self.repeat}"
+        return "" if self.repeat == 1 else f".{self.iteration}-{self.repeat}"
 
     def int_parameter(self, name: str) -> int:
         value = self.parameters.get(name)

@@ -12,7 +12,7 @@ import psycopg
 from pydantic import BeforeValidator
 
 from pkbench import pgbench
-from pkbench.errors import PkbenchError
+from pkbench.errors import PkbenchError, first_line
 from pkbench.probes import counters, machine, work
 from pkbench.probes.sampler import Sampler
 from pkbench.probes.sizes import table_sizes
@@ -96,7 +96,11 @@ def run(ctx: StepContext, step: PgbenchStep) -> None:
     result = WorkloadResult(step.name, step.description, sampling_interval_s=interval or None)
     if ctx.buffercache_reason:
         result.unavailable.append(Unavailable("buffercache", ctx.buffercache_reason))
+    if ctx.checkpoint_before_window:
+        _wait_for_autovacuum(ctx)
     _warm_up(ctx, step, scripts, workdir / "warmup")
+    if ctx.checkpoint_before_window:
+        _checkpoint(ctx, result)
     probe = ctx.ws.connection.connect()
     version_num = ctx.target.server.version_num
     with (
@@ -149,6 +153,31 @@ def run(ctx: StepContext, step: PgbenchStep) -> None:
     noise = machine.busy_machine(result.machine_window)
     if noise:
         ctx.reporter.warning(f"  {step.name}: {'; '.join(noise)} (TPS and latency move with it)")
+
+
+def _wait_for_autovacuum(ctx: StepContext, timeout_s: float = 120.0) -> None:
+    """Tables sharing the cluster are vacuumed when autovacuum decides; a window that starts while a worker
+    runs would pay for another strategy's vacuum, so it waits (a while) for the workers to finish."""
+    deadline = time.monotonic() + timeout_s
+    with ctx.ws.connection.connect() as conn:
+        while time.monotonic() < deadline:
+            row = conn.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'"
+                " AND datname = current_database()"
+            ).fetchone()
+            if row is None or int(str(row[0])) == 0:
+                return
+            time.sleep(0.5)
+    ctx.reporter.warning(f"  autovacuum still running after {timeout_s:.0f} s; the window starts anyway")
+
+
+def _checkpoint(ctx: StepContext, result: WorkloadResult) -> None:
+    """Every window starts right after a checkpoint, so each pays the full-page images of a fresh one."""
+    with ctx.ws.connection.connect() as conn:
+        try:
+            conn.execute("CHECKPOINT")
+        except psycopg.errors.InsufficientPrivilege as e:
+            result.unavailable.append(Unavailable("checkpoint before the window", first_line(e)))
 
 
 def _work_snapshot(

@@ -1,0 +1,123 @@
+"""Two runs, figure by figure over the metric registry: what changed, and whether the change is resolved
+over each run's rounds (pkbench.verdict.compare_rounds) rather than a difference any noise could make.
+
+`pkbench compare` prints the markdown of this diff, writes it beside the comparison report, and with
+--fail-on-regression exits non-zero when a resolved change is worse than the percentage given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pkbench.metrics import WORKLOAD_METRICS, Metric, compared
+from pkbench.verdict import Change, FigureKind, compare_rounds, regressions
+
+JSON = dict[str, Any]
+
+
+def kind_of(metric: Metric) -> FigureKind:
+    """How a registry figure reads in words: its verdict kind, else higher / lower."""
+    if metric.verdict is not None:
+        return metric.verdict
+    return FigureKind(metric.higher_is_better, f"higher {metric.title}", f"lower {metric.title}")
+
+
+def windows(strategy: JSON, workload: str) -> list[JSON]:
+    """The windows behind a strategy's figures of WORKLOAD: its paired rounds, its isolated repeats' copies
+    of the workload, or the workload itself (one window)."""
+    found = next((w for w in strategy.get("workloads") or [] if w.get("name") == workload), None)
+    if found is None:
+        return []
+    rounds = found.get("rounds")
+    if isinstance(rounds, list) and rounds:
+        return [w for w in rounds if isinstance(w, dict)]
+    repeats = strategy.get("repeats")
+    if isinstance(repeats, list) and repeats:
+        return [w for r in repeats for w in r.get("workloads") or [] if w.get("name") == workload]
+    return [found]
+
+
+def _measured(results: JSON) -> dict[str, JSON]:
+    return {
+        str(s.get("name")): s
+        for s in results.get("strategies") or []
+        if isinstance(s, dict) and s.get("status", "ok") == "ok"
+    }
+
+
+def figure_rounds(strategy: JSON, workload: str, metric: Metric) -> list[float | None]:
+    return [metric.read(strategy, w).value for w in windows(strategy, workload)]
+
+
+@dataclass(frozen=True)
+class FigureChange:
+    strategy: str
+    workload: str
+    metric: Metric
+    change: Change
+
+
+def diff(old: JSON, new: JSON) -> list[FigureChange]:
+    """Every compared registry figure of every strategy and workload both runs measured."""
+    old_strategies, new_strategies = _measured(old), _measured(new)
+    found: list[FigureChange] = []
+    for name, new_strategy in new_strategies.items():
+        old_strategy = old_strategies.get(name)
+        if old_strategy is None:
+            continue
+        old_workloads = {str(w.get("name")) for w in old_strategy.get("workloads") or []}
+        for new_workload in new_strategy.get("workloads") or []:
+            workload = str(new_workload.get("name"))
+            if workload not in old_workloads:
+                continue
+            for metric in compared(WORKLOAD_METRICS):
+                before = figure_rounds(old_strategy, workload, metric)
+                after = figure_rounds(new_strategy, workload, metric)
+                change = compare_rounds(metric.key, before, after, kind_of(metric), seed=0)
+                found.append(FigureChange(name, workload, metric, change))
+    return found
+
+
+def worse_than(changes: Sequence[FigureChange], percent: float) -> list[FigureChange]:
+    """The resolved changes for the worse by more than PERCENT."""
+    bad = {id(c) for c in regressions([f.change for f in changes], percent)}
+    return [f for f in changes if id(f.change) in bad]
+
+
+def markdown(
+    changes: Sequence[FigureChange], old_label: str, new_label: str, *, resolved_only: bool = False
+) -> str:
+    """The diff as a markdown table: resolved changes first, then (unless RESOLVED_ONLY) the rest."""
+    lines = [
+        f"# pkbench compare: {new_label} against {old_label}",
+        "",
+        "A change is called out only when it is resolved over the rounds of both runs (their 95% intervals "
+        "do not overlap, or a Mann-Whitney U test over the rounds gives p < 0.05).",
+        "",
+    ]
+    resolved = [c for c in changes if c.change.resolved]
+    if not changes:
+        return "\n".join([*lines, "No strategy and workload was measured by both runs.", ""])
+    lines += [
+        f"{len(resolved)} of {len(changes)} figures changed, resolved."
+        if resolved
+        else f"No change resolved among {len(changes)} figures.",
+        "",
+        "| strategy | workload | figure | before | after | change |",
+        "|---|---|---|---|---|---|",
+    ]
+    if resolved_only and not resolved:
+        return "\n".join([*lines[:-3], ""])
+    for c in sorted(changes, key=lambda c: not c.change.resolved):
+        if resolved_only and not c.change.resolved:
+            break
+        before = "n/a" if c.change.old_median is None else c.metric.format(c.change.old_median)
+        after = "n/a" if c.change.new_median is None else c.metric.format(c.change.new_median)
+        marker = "**" if c.change.resolved else ""
+        lines.append(
+            f"| {c.strategy} | {c.workload} | {c.metric.title} ({c.metric.unit}) | {before} | {after} "
+            f"| {marker}{c.change.words}{marker} |"
+        )
+    return "\n".join([*lines, ""])
