@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import psycopg
-from pydantic import BeforeValidator
 
 from pkbench import pgbench
 from pkbench.errors import PkbenchError, first_line
@@ -49,16 +48,10 @@ class ScriptSchema(schema.Strict):
     sql: schema.Text
 
 
-def _scripts(value: object) -> object:
-    if not isinstance(value, list) or not value:
-        raise ValueError("must be a non-empty list of {name, weight, sql} tables")
-    return value
-
-
 class Schema(schema.StepSchema):
     kind: Literal["pgbench"]
     description: str = ""
-    scripts: Annotated[list[ScriptSchema], BeforeValidator(_scripts)]
+    scripts: Annotated[list[ScriptSchema], schema.non_empty_tables("name, weight, sql")]
     wal_inspect: schema.RelationNames | None = None
 
 

@@ -21,7 +21,7 @@ from decimal import Decimal
 from typing import Annotated, Any, Literal
 
 import psycopg
-from pydantic import BeforeValidator, Field
+from pydantic import Field
 
 from pkbench.errors import PkbenchError, first_line
 from pkbench.steps import schema
@@ -65,15 +65,9 @@ class QuerySchema(schema.Strict):
     only_if: schema.Text | None = None
 
 
-def _queries(value: object) -> object:
-    if not isinstance(value, list) or not value:
-        raise ValueError("must be a non-empty list of {name, sql, explain, within} tables")
-    return value
-
-
 class Schema(schema.StepSchema):
     kind: Literal["query"]
-    queries: Annotated[list[QuerySchema], BeforeValidator(_queries)]
+    queries: Annotated[list[QuerySchema], schema.non_empty_tables("name, sql, explain, within, only_if")]
 
 
 def parse(where: str, table: Mapping[str, Any]) -> QueryStep:
