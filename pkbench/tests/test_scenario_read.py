@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,7 +15,7 @@ KEY_SAMPLE = 200  # a range scan then covers about ROWS / KEY_SAMPLE = 100 rows
 
 
 @pytest.fixture(scope="module")
-def read(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+def read_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("read") / "results"
     options = runner.Options(
         scenario="read",
@@ -30,7 +31,12 @@ def read(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
         out=out,
     )
     runner.execute(options)
-    data = json.loads((out / "results.json").read_text())
+    return out
+
+
+@pytest.fixture(scope="module")
+def read(read_dir: Path) -> dict[str, dict[str, Any]]:
+    data = json.loads((read_dir / "results.json").read_text())
     return {s["name"]: s for s in data["strategies"]}
 
 
@@ -138,3 +144,10 @@ def test_rows_refilled_into_freed_space_scatter_an_ordered_key(read: dict[str, d
         before = heap_pages_per_transaction(read[name], "range-scan")
         after = heap_pages_per_transaction(read[name], "range-scan-fragmented")
         assert after > 1.2 * before, (name, before, after)
+
+
+def test_the_report_draws_the_buffers_per_row_of_the_explained_queries(read_dir: Path) -> None:
+    page = (read_dir / "report.html").read_text()
+    assert 'id="chart-steps-query-blocks"' in page
+    # text keys have no BRIN minmax_multi: the chart says so rather than drawing nothing for them.
+    assert "brin key-range-minmax-multi: n/a for uuid-v4-text (only_if is not true" in page
