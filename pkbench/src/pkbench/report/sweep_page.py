@@ -50,8 +50,12 @@ def sweep_charts(parameter: str, rows: Sequence[Row]) -> list[Chart]:
                     )
             if fig.data:
                 chart.figure = style(fig, chart.title, parameter, axis)
-                if logarithmic:
-                    fig.update_xaxes(type="log", tickvals=values, ticktext=[str(v) for v in values])
+                # Ticks at the swept values only: the points between them were not measured.
+                fig.update_xaxes(
+                    type="log" if logarithmic else "linear",
+                    tickvals=values,
+                    ticktext=[str(v) for v in values],
+                )
             charts.append(chart)
     return charts
 
