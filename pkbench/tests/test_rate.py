@@ -17,7 +17,8 @@ def test_a_rate_limited_run_keeps_to_the_rate_and_records_it(server_tmpdir: Path
     out = server_tmpdir / "out"
     result = run_cli(
         "run", "war", "--strategies", "bigint", "--rows", "200", "--clients", "2",
-        "--duration", str(DURATION_S), "--rate", str(RATE), "--out", str(out),
+        "--duration", str(DURATION_S), "--rate", str(RATE), "--rounds", "1", "--warmup", "0",
+        "--out", str(out),
         tmpdir=server_tmpdir,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr

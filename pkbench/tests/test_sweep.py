@@ -76,7 +76,7 @@ def test_a_clients_sweep_runs_one_point_per_value(server_tmpdir: Path) -> None:
     out = server_tmpdir / "sweep"
     result = run_cli(
         "run", "war", "--strategies", "bigint", "--rows", "200", "--duration", "1",
-        "--clients", "1,3", "--out", str(out),
+        "--clients", "1,3", "--rounds", "1", "--warmup", "0", "--out", str(out),
         tmpdir=server_tmpdir,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
