@@ -1,10 +1,10 @@
 """`query` steps: single queries whose figures are recorded, read from their one row or from their plan.
 
-A query with `explain = true` runs under EXPLAIN (ANALYZE, BUFFERS, TIMING OFF) twice, the first run
-loading its pages into the cache, and the second's figures are kept: its execution time, the buffers it
-touched and the rows it produced (the rows of its first node below aggregates, so a count(*) of a join
-reports the joined rows), and the plan's node types and indexes. Without it, the query's one row is
-recorded column by column.
+A query with `explain = true` runs serially (no parallel workers, no JIT) under EXPLAIN (ANALYZE, BUFFERS,
+TIMING OFF) twice, the first run loading its pages into the cache, and the second's figures are kept: its
+execution time, the buffers it touched and the rows it produced (the rows of its first node below
+aggregates, so a count(*) of a join reports the joined rows), and the plan's node types and indexes.
+Without it, the query's one row is recorded column by column.
 
 `within` statements run first in the same transaction, which is then rolled back: a planner setting (SET
 LOCAL enable_hashjoin = off) or an index hidden for one query (DROP INDEX, so the planner must take
@@ -135,8 +135,10 @@ def _run_one(ctx: StepContext, conn: psycopg.Connection[tuple[object, ...]], que
             conn.execute(ctx.render(statement))
         text = ctx.render(query.sql)
         if query.explain:
-            # A plan made costly by enable_* = off would be JIT-compiled, and its compile time measured.
+            # A plan made costly by enable_* = off would be JIT-compiled, and its compile time measured; a
+            # parallel plan reports its rows per worker as a rounded average.
             conn.execute("SET LOCAL jit = off")
+            conn.execute("SET LOCAL max_parallel_workers_per_gather = 0")
             explain = f"EXPLAIN (ANALYZE, BUFFERS, TIMING OFF, FORMAT JSON) {text}"
             conn.execute(explain)
             row = conn.execute(explain).fetchone()
