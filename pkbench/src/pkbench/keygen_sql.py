@@ -30,13 +30,15 @@ $$
 
 # KSUID (segmentio): a 4-byte big-endian count of seconds since 2014-05-13 16:53:20 UTC (1400000000), then
 # 16 random bytes; as text, the 160-bit number in 27 base62 digits (0-9A-Za-z, so the text sorts like the
-# bytes). The 16 random bytes come from two v4 uuids, skipping the bytes that carry version and variant.
+# bytes). The random bytes are the whole random bytes of three v4 uuids (past the ones carrying version and
+# variant): one expression without FROM, which PostgreSQL inlines into the calling query.
 KSUID_EPOCH_S = 1400000000
 KSUID_BYTES = f"""
 CREATE FUNCTION pkbench_ksuid_bytes() RETURNS bytea LANGUAGE sql VOLATILE PARALLEL SAFE AS $$
     SELECT int4send((floor(extract(epoch FROM clock_timestamp()))::bigint - {KSUID_EPOCH_S})::int4)
-           || substring(a FROM 1 FOR 6) || substring(a FROM 10 FOR 7) || substring(b FROM 1 FOR 3)
-    FROM (SELECT uuid_send(gen_random_uuid()) AS a, uuid_send(gen_random_uuid()) AS b) AS r
+           || substring(uuid_send(gen_random_uuid()) FROM 1 FOR 6)
+           || substring(uuid_send(gen_random_uuid()) FROM 10 FOR 7)
+           || substring(uuid_send(gen_random_uuid()) FROM 1 FOR 3)
 $$
 """
 BASE62 = """
@@ -78,16 +80,14 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
 $$
 """
 
-# nanoid: 21 characters of the 64-character URL-safe alphabet, each from the low 6 bits of a random byte
-# (21 whole random bytes of two v4 uuids, skipping the version and variant bytes).
+# nanoid: 21 characters of the 64-character URL-safe alphabet, each six random bits: the base64 text of 19
+# whole random bytes of three v4 uuids, with base64's '+' and '/' made '-' and '_' (the URL-safe alphabet),
+# cut to 21 characters. One expression without FROM, inlined into the calling query.
 NANOID = """
 CREATE FUNCTION pkbench_nanoid() RETURNS text LANGUAGE sql VOLATILE PARALLEL SAFE AS $$
-    SELECT string_agg(
-        substr('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-',
-               (get_byte(bytes, i) & 63) + 1, 1), '' ORDER BY i)
-    FROM (SELECT substring(a FROM 1 FOR 6) || substring(a FROM 10 FOR 7)
-                 || substring(b FROM 1 FOR 6) || substring(b FROM 10 FOR 2) AS bytes
-          FROM (SELECT uuid_send(gen_random_uuid()) AS a, uuid_send(gen_random_uuid()) AS b) AS r) AS s,
-         generate_series(0, 20) AS i
+    SELECT left(translate(encode(substring(uuid_send(gen_random_uuid()) FROM 1 FOR 6)
+                                 || substring(uuid_send(gen_random_uuid()) FROM 10 FOR 7)
+                                 || substring(uuid_send(gen_random_uuid()) FROM 1 FOR 6), 'base64'),
+                          '+/', '-_'), 21)
 $$
 """
