@@ -77,13 +77,15 @@ class StrategyPass:
         here (skipped) or failed, as its result says."""
         strategy, ws = self.strategy, self.ws
         with self._failures():
+            # An empty schema first: a port the generator needs is installed into it (strategies that share
+            # the cluster each have a schema of their own, and each needs its own copy of the port).
+            ws.reset()
             generator, reason = choose_generator(strategy, ws, self.target.server.version_num)
             if generator is None:
                 self.result.status, self.result.error = "skipped", reason
                 return False
             self.result.default_expression = generator.expression
             self.result.generator_source = ws.generator_source(generator)
-            ws.reset()
             self.context = self._context(generator, self.result)
             with self.context.connect() as conn:
                 for statement in generator.prelude:

@@ -192,7 +192,8 @@ def verdict_words(ratio: float, interval: Interval | None, kind: FigureKind, rou
     if interval is None:
         return f"{_factor_words(ratio, kind)} (one round: no interval)"
     # A strategy below the baseline is said as the inverse ("1.45x slower"), and so is its interval.
-    low, high = (interval.low, interval.high) if ratio >= 1 else (1 / interval.high, 1 / interval.low)
+    inverted = ratio < 1 and interval.low > 0
+    low, high = (1 / interval.high, 1 / interval.low) if inverted else (interval.low, interval.high)
     if interval.method == "range of rounds":
         return (
             f"{_factor_words(ratio, kind)}? too few rounds to tell "
@@ -204,6 +205,9 @@ def verdict_words(ratio: float, interval: Interval | None, kind: FigureKind, rou
 
 
 def _factor_words(ratio: float, kind: FigureKind) -> str:
+    if ratio <= 0:
+        # The strategy's figure was zero where the baseline's was not (no full-page image in the window).
+        return f"none where the baseline had some ({kind.less})"
     if ratio >= 1:
         return f"{ratio:.2f}x {kind.more}"
     return f"{1 / ratio:.2f}x {kind.less}"
