@@ -93,13 +93,6 @@ def test_rounds_missing_a_figure_are_left_out_of_the_pairs() -> None:
         verdict.ratio_verdict([1.0, 2.0], [1.0], TPS)
 
 
-def test_a_window_without_wal_gives_no_ratio_rather_than_a_division_by_zero() -> None:
-    # A read-only window writes no WAL in some rounds: zero against the baseline's few bytes is no factor.
-    judged = verdict.ratio_verdict([0.0], [5.0], WAL_PER_TRANSACTION)
-    assert judged.ratio is None and judged.words == "not measured"
-    assert verdict.paired_ratios([0.0, 4.0, 6.0], [5.0, 0.0, 3.0]) == (2.0,)
-
-
 def test_coefficient_of_variation() -> None:
     assert verdict.coefficient_of_variation([100.0, 100.0, 100.0]) == 0
     assert verdict.coefficient_of_variation([90.0, 110.0]) == pytest.approx(14.142 / 100, rel=1e-3)

@@ -149,11 +149,11 @@ def _range_confidence(count: int) -> float:
 
 
 def paired_ratios(strategy: Sequence[float | None], baseline: Sequence[float | None]) -> tuple[float, ...]:
-    """Per-round ratios strategy / baseline, leaving out rounds where either figure is missing or zero (a
-    read-only window's WAL per transaction is often zero: no factor can be said of it)."""
+    """Per-round ratios strategy / baseline, leaving out rounds where either figure is missing or the
+    baseline's is zero."""
     if len(strategy) != len(baseline):
         raise ValueError(f"paired rounds differ in number: {len(strategy)} and {len(baseline)}")
-    return tuple(s / b for s, b in zip(strategy, baseline, strict=True) if s and b)
+    return tuple(s / b for s, b in zip(strategy, baseline, strict=True) if s is not None and b)
 
 
 def ratio_verdict(
