@@ -152,9 +152,16 @@ def test_real_clock_strategies_are_flagged_only_at_a_rate_other_than_one() -> No
         _result("uuid-v7", "uuidv7()", "core"),
         _result("uuid-v6", "uuid_generate_v6()", PORT_SOURCE),
         _result("uuid-v1", "uuid_generate_v1_random_node()", "extension sequuid"),
+        # typeid's v7 from the port, encoded by a function of the run's schema: the port's clock is real.
+        _result(
+            "typeid",
+            "pkbench_typeid('rec', uuid_generate_v7())",
+            f"{PORT_SOURCE} + SQL objects created in the run's schema",
+        ),
+        _result("snowflake", "pkbench_snowflake()", "SQL objects created in the run's schema"),
     ]
     fast = clock_record(100, 1.7e9, 72.0, measured, catalog)
-    assert [r["strategy"] for r in fast["real_clock_only"]] == ["uuid-v7", "uuid-v6"]
+    assert [r["strategy"] for r in fast["real_clock_only"]] == ["uuid-v7", "uuid-v6", "typeid", "snowflake"]
     assert fast["virtual_hours_covered"] == pytest.approx(2.0)
     assert fast["virtual_hours_by_strategy"]["uuid-v1"]["steps"]["insert"] == pytest.approx(1.0)
     line = clock_line({"clock": fast})

@@ -101,7 +101,8 @@ def test_every_sequuid_strategy_runs_on_the_port_where_the_extension_is_missing(
     data = json.loads((out / "results.json").read_text())
     for strategy in data["strategies"]:
         assert strategy["status"] == "ok", strategy
-        assert strategy["generator_source"] == "sequuid PL/pgSQL port", strategy["name"]
+        # seq-seq-256 also creates its sequence in the run's schema, which its source says after the port.
+        assert strategy["generator_source"].startswith("sequuid PL/pgSQL port"), strategy["name"]
         assert strategy["workloads"][0]["transactions"] > 0
     assert [s["name"] for s in data["strategies"]] == list(SEQUUID_STRATEGIES)
     # The port lived in the run's schema and went with it: no schema sequuid, nothing in public.

@@ -28,6 +28,13 @@ ISSUE_NAMES = {
     "uuid-v1",
     "uuid-v6",
     "newsequentialid",
+    # The other key kinds teams use (tests/test_strategies_new.py checks their layouts).
+    "int4",
+    "snowflake",
+    "ksuid",
+    "ksuid-bytea",
+    "typeid",
+    "nanoid",
 }
 
 

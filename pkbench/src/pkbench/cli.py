@@ -12,7 +12,7 @@ import click
 import psycopg
 from rich.console import Console
 
-from pkbench import __version__, arguments, reproductions, results, run_diff, runner, summary
+from pkbench import __version__, arguments, reproductions, results, run_diff, runner, summary, sweep
 from pkbench import scenario as scenario_module
 from pkbench.console import RichReporter
 from pkbench.errors import PkbenchError, first_line
@@ -33,7 +33,9 @@ def cli() -> None:
 @click.argument("scenario", default="war")
 @click.option("--strategies", help="Comma-separated strategy names (default: the scenario's).")
 @click.option("--rows", type=int, callback=arguments.positive, help="Rows to prefill.")
-@click.option("--clients", type=int, callback=arguments.positive, help="pgbench clients.")
+@click.option(
+    "--clients", metavar="N[,N...]", help="pgbench clients; several (1,4,16,64) run one sweep point each."
+)
 @click.option("--jobs", type=int, callback=arguments.positive, help="pgbench threads (at most --clients).")
 @click.option("--duration", type=int, callback=arguments.positive, help="Seconds per measured workload.")
 @click.option(
@@ -103,6 +105,12 @@ def cli() -> None:
     "--warmup", type=int, help="Seconds of each workload run before the measured window (excluded)."
 )
 @click.option(
+    "--rate",
+    type=float,
+    metavar="TPS",
+    help="Run every workload at this many transactions per second (pgbench --rate): latency at equal load.",
+)
+@click.option(
     "--clock-rate",
     type=float,
     metavar="R",
@@ -113,7 +121,8 @@ def cli() -> None:
     "overrides",
     multiple=True,
     metavar="KEY=VALUE",
-    help="Set a scenario parameter (rows=1000) or a server setting (settings.work_mem=64MB). Repeatable.",
+    help="Set a scenario parameter (rows=1000) or a server setting (settings.work_mem=64MB); numbers "
+    "separated by commas (rows=1000,2000) sweep the parameter. Repeatable.",
 )
 @click.option("--standby", is_flag=True, help="Start a streaming standby of the embedded server.")
 @click.option("--archive", is_flag=True, help="Archive the embedded server's WAL with basic_archive.")
@@ -122,7 +131,7 @@ def run(
     scenario: str,
     strategies: str | None,
     rows: int | None,
-    clients: int | None,
+    clients: str | None,
     jobs: int | None,
     duration: int | None,
     transactions: int | None,
@@ -145,6 +154,7 @@ def run(
     max_time: str | None,
     isolate: bool,
     warmup: int | None,
+    rate: float | None,
     clock_rate: float | None,
     overrides: tuple[str, ...],
     **topology: Any,
@@ -161,11 +171,13 @@ def run(
         pkbench run wal --memory-limit 200MB --isolate --repeat 3 --warmup 5
         pkbench run bloat --clock-rate 1000 --strategies uuid-v1,uuid-v6
         pkbench run war --scale study
+        pkbench run mixed --clients 1,4,16,64 --rate 500
     """
     if sample_every is not None and sample_every < 0:
         raise PkbenchError("--sample-every must not be negative")
     if warmup is not None and warmup < 0:
         raise PkbenchError("--warmup must not be negative")
+    client_count, overrides_kept, swept = sweep.split(clients, overrides)
     options = runner.Options(
         scenario=scenario,
         strategies=[s.strip() for s in strategies.split(",") if s.strip()]
@@ -173,12 +185,13 @@ def run(
         else None,
         parameters={
             "rows": rows,
-            "clients": clients,
+            "clients": client_count,
             "jobs": jobs,
             "duration_s": duration,
             "transactions": transactions,
             "sampling_interval_s": sample_every,
             "warmup_s": warmup,
+            "rate_tps": rate,
         },
         out=out,
         dsn=dsn,
@@ -192,7 +205,7 @@ def run(
         command=arguments.redacted_argv(),
         memory_limit_bytes=arguments.memory_limit(memory_limit),
         repeat=repeat,
-        overrides=overrides,
+        overrides=overrides_kept,
         clock_rate=clock_rate,
         **topology,  # --standby, --archive, --standby-dsn
         rounds=rounds,
@@ -204,6 +217,13 @@ def run(
     )
     if options.strategies == []:
         raise PkbenchError("--strategies: no strategy named")
+    if swept is not None:
+        grid = sweep.execute(options, swept, RichReporter())
+        click.echo((grid.out_dir / "sweep.md").read_text())
+        click.echo(f"pkbench: sweep results in {grid.out_dir}", err=True)
+        for _, point in grid.points:
+            _exit_for(point)
+        return
     outcome = runner.execute(options, RichReporter())
     stdout = Console()
     summary.print_table(stdout if stdout.is_terminal else Console(width=240), outcome.run.to_json())
@@ -360,36 +380,18 @@ def compare(directories: tuple[Path, ...], out: Path, fail_on_regression: float 
         raise PkbenchError(
             f"--fail-on-regression must be a percentage of at least 0 (got {fail_on_regression})"
         )
-    loaded = [results.load_json(directory) for directory in _results_dirs(directories)]
-    from pkbench.report import write_comparison
-
-    report_path = write_comparison(list(directories), out)
-    texts, shown, worse = [], [], []
-    for directory, later in zip(directories[1:], loaded[1:], strict=True):
-        changes = run_diff.diff(loaded[0], later)
-        labels = (str(directories[0]), str(directory))
-        texts.append(run_diff.markdown(changes, *labels))
-        shown.append(run_diff.markdown(changes, *labels, resolved_only=True))
-        if fail_on_regression is not None:
-            worse += [(directory, c) for c in run_diff.worse_than(changes, fail_on_regression)]
-    (out / "comparison.md").write_text("\n".join(texts))
-    click.echo("\n".join(shown))
-    click.echo(f"pkbench: comparison in {report_path} and {out / 'comparison.md'}", err=True)
-    if worse:
-        named = "; ".join(
-            f"{d}: {c.strategy} {c.workload} {c.metric.title} {c.change.words}" for d, c in worse[:5]
-        )
-        _fail(
-            f"{len(worse)} resolved regressions worse than {fail_on_regression:g}%: {named}",
-            EXIT_REGRESSION,
-        )
-
-
-def _results_dirs(directories: tuple[Path, ...]) -> tuple[Path, ...]:
     for directory in directories:
         if not (directory / "results.json").is_file():
             raise PkbenchError(f"{directory}: no results.json there")
-    return directories
+    from pkbench.report import write_comparison
+
+    report_path = write_comparison(list(directories), out)
+    found = run_diff.against_first([(str(d), results.load_json(d)) for d in directories], fail_on_regression)
+    (out / "comparison.md").write_text(found.full)
+    click.echo(found.resolved)
+    click.echo(f"pkbench: comparison in {report_path} and {out / 'comparison.md'}", err=True)
+    if found.regressions:
+        _fail(f"{found.regressions} worse than {fail_on_regression:g}%: {found.named}", EXIT_REGRESSION)
 
 
 def main() -> None:

@@ -33,6 +33,7 @@ OPTION_OF = {
     "sampling_interval_s": "--sample-every",
     "warmup_s": "--warmup",
     "clock_rate": "--clock-rate",
+    "rate_tps": "--rate",
 }
 # sequuid.clock_rate's accepted range (sequuid/README.md, Settings).
 CLOCK_RATE_MIN = 1e-6
@@ -118,6 +119,7 @@ def plan(options: Options) -> Plan:
     if settings:
         loaded = replace(loaded, settings={**loaded.settings, **settings})
     loaded = loaded.with_parameters({**parameters, **options.parameters})
+    _check_rate(loaded.parameters.get("rate_tps"))
     clock_rate = _clock_rate(options, loaded)
     if "clock_rate" in loaded.parameters or options.clock_rate is not None:
         # The rate in force, for the scenario's SQL ({clock_rate}) and results.json's parameters.
@@ -246,6 +248,14 @@ def _clock_rate(options: Options, loaded: Scenario) -> float:
             "connection, and pkbench does not change the settings of a server it did not create"
         )
     return rate
+
+
+def _check_rate(value: object) -> None:
+    """--rate: a positive number of transactions per second, when given."""
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+        raise PkbenchError(f"--rate must be a positive number of transactions per second (got {value!r})")
 
 
 def check_text_file(path: Path, option: str) -> None:

@@ -272,9 +272,14 @@ def run(
     on_progress: Callable[[float, ProgressSample | None], None],
     check_alive: Callable[[], None],
     transactions: int | None = None,
+    rate_tps: float | None = None,
 ) -> Run:
     """Run pgbench once for `duration_s`, or for `transactions` per client (pgbench -t) when given, calling
-    on_progress about twice a second; always stops pgbench."""
+    on_progress about twice a second; always stops pgbench.
+
+    With `rate_tps` pgbench schedules transactions at that rate (--rate); a transaction's latency is then
+    counted from its scheduled start, so time spent waiting behind a slow one is in the figures.
+    """
     workdir.mkdir(parents=True, exist_ok=True)
     work = ["--transactions", str(transactions)] if transactions else ["--time", str(duration_s)]
     argv = [
@@ -292,6 +297,8 @@ def run(
         "--log",
         "--log-prefix=pgbench_log",
     ]
+    if rate_tps is not None:
+        argv.append(f"--rate={rate_tps:g}")
     for script in scripts:
         (workdir / f"{script.name}.sql").write_text(script.sql.rstrip() + "\n")
         argv += ["--file", f"{script.name}.sql@{script.weight}"]

@@ -198,6 +198,8 @@ class StrategyResult:
     density: dict[str, dict[str, Any]] = field(default_factory=dict)
     # Churn step name → its samples over time, the first taken before it (the retention scenario).
     timelines: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    # Query step name → {query: figures} (its one row, or its plan's time, buffers and rows: steps/query.py).
+    queries: dict[str, dict[str, Any]] = field(default_factory=dict)
     unavailable: list[Unavailable] = field(default_factory=list)
     # Where the generator comes from: "core", "extension sequuid", "sequuid PL/pgSQL port".
     generator_source: str | None = None

@@ -121,3 +121,29 @@ def markdown(
             f"| {marker}{c.change.words}{marker} |"
         )
     return "\n".join([*lines, ""])
+
+
+@dataclass(frozen=True)
+class Comparison:
+    full: str  # every figure, for comparison.md
+    resolved: str  # the resolved changes only, for the terminal
+    regressions: str  # "N resolved regressions", or "" when none (or no threshold was given)
+    named: str  # the first few of them, one after the other
+
+
+def against_first(runs: Sequence[tuple[str, JSON]], fail_on_regression: float | None) -> Comparison:
+    """Each later run (label, results.json) against the first, and the regressions beyond the threshold."""
+    (first_label, first), later = runs[0], runs[1:]
+    full, resolved, worse = [], [], []
+    for label, other in later:
+        changes = diff(first, other)
+        full.append(markdown(changes, first_label, label))
+        resolved.append(markdown(changes, first_label, label, resolved_only=True))
+        if fail_on_regression is not None:
+            worse += [(label, c) for c in worse_than(changes, fail_on_regression)]
+    named = "; ".join(
+        f"{d}: {c.strategy} {c.workload} {c.metric.title} {c.change.words}" for d, c in worse[:5]
+    )
+    return Comparison(
+        "\n".join(full), "\n".join(resolved), f"{len(worse)} resolved regressions" if worse else "", named
+    )

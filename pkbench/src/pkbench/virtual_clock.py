@@ -61,7 +61,7 @@ def clock_record(
         if rate != 1 and generator is not None:
             if generator.clock == "real":
                 real_clock_only.append({"strategy": str(data["name"]), "generator": generator.expression})
-            elif generator.clock == "virtual" and source == port.SOURCE:
+            elif generator.clock == "virtual" and str(source or "").startswith(port.SOURCE):
                 real_clock_only.append(
                     {"strategy": str(data["name"]), "generator": f"{expression} ({source})"}
                 )

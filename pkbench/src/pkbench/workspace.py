@@ -132,11 +132,10 @@ class Workspace:
     def generator_source(self, generator: Generator) -> str:
         """Where the generator's functions come from, for the results."""
         ported = [e for e in generator.extensions if e in self.ported_extensions]
-        if ported:
-            return port.SOURCE
-        if generator.extensions:
-            return "extension " + ", ".join(generator.extensions)
-        return "core"
+        sources = [port.SOURCE] if ported else [f"extension {e}" for e in generator.extensions]
+        if generator.prelude:
+            sources.append("SQL objects created in the run's schema")
+        return " + ".join(sources) or "core"
 
     def ensure_extension(self, name: str) -> str | None:
         """Install an extension if it is missing and we may, else its port if it has one; None when either

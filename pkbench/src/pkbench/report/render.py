@@ -186,7 +186,8 @@ def run_sections(run: Run, colors: dict[str, str]) -> list[Section]:
             "steps",
             "Scenario steps",
             "What the scenario's own steps measured outside pgbench windows: pgstatindex and pgstattuple "
-            "after each density step, and how long each timed step ran.",
+            "after each density step, how long each timed step ran, and the buffers each explained query "
+            "touched per row.",
         )
         study.charts = [
             rendered(chart)
@@ -194,6 +195,7 @@ def run_sections(run: Run, colors: dict[str, str]) -> list[Section]:
                 steps.index_density(run, colors, "chart-steps-density"),
                 steps.table_space(run, colors, "chart-steps-table-space"),
                 steps.step_durations(run, colors, "chart-steps-durations"),
+                steps.query_blocks(run, colors, "chart-steps-query-blocks"),
             )
             if chart.figure is not None or chart.all_notes()
         ]

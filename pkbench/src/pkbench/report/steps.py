@@ -1,7 +1,8 @@
 """Charts of what scenario steps record per strategy outside pgbench windows (the bloat study).
 
 `density` maps a density step's name (after-insert, after-delete, ...) to pgstatindex figures per index and
-pgstattuple figures per table; `step_durations_s` maps a step's name to the seconds it took.
+pgstattuple figures per table; `step_durations_s` maps a step's name to the seconds it took; `queries` maps a
+query step's name to its queries' figures (steps/query.py).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ def stages(strategy: JSON) -> dict[str, JSON]:
 
 
 def has_steps(run: Run) -> bool:
-    return any(stages(s) or s.get("step_durations_s") for s in run.measured_strategies)
+    return any(stages(s) or s.get("step_durations_s") or s.get("queries") for s in run.measured_strategies)
 
 
 def index_density(run: Run, colors: dict[str, str], div_id: str) -> Chart:
@@ -82,3 +83,26 @@ def step_durations(run: Run, colors: dict[str, str], div_id: str) -> Chart:
         ]
         series.append((str(strategy["name"]), [step for step, _ in timed], [seconds for _, seconds in timed]))
     return bar_chart(chart, series, colors, "step", "duration (s)")
+
+
+def query_blocks(run: Run, colors: dict[str, str], div_id: str) -> Chart:
+    """Buffers each explained query touched per row it produced (a join's joined rows, a range's rows)."""
+    chart = Chart(div_id, "Buffers per row of each explained query", None)
+    series = []
+    for strategy in run.measured_strategies:
+        name = str(strategy["name"])
+        found = strategy.get("queries")
+        steps, names, values = [], [], []
+        for step, queries in (found if isinstance(found, dict) else {}).items():
+            for query, figures in (queries if isinstance(queries, dict) else {}).items():
+                if not isinstance(figures, dict):
+                    continue
+                if "skipped" in figures:
+                    chart.na(name, f"{step} {query}", str(figures["skipped"]))
+                per_row = figure(figures, "blocks_per_row").value
+                if per_row is not None:
+                    steps.append(str(step))
+                    names.append(str(query))
+                    values.append(per_row)
+        series.append((name, [steps, names], values))
+    return bar_chart(chart, series, colors, "query step and query", "buffers per row (hit + read)")

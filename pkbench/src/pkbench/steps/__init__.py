@@ -12,19 +12,20 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from pkbench.steps import churn, copy, density, fill, pgbench, snapshot, sql
+from pkbench.steps import churn, copy, density, fill, pgbench, query, snapshot, sql
 from pkbench.steps.churn import ChurnStep
 from pkbench.steps.context import StepContext
 from pkbench.steps.copy import CopyStep
 from pkbench.steps.density import DensityStep
 from pkbench.steps.fill import FillStep
 from pkbench.steps.pgbench import PgbenchStep, Script
+from pkbench.steps.query import QueryStep
 from pkbench.steps.snapshot import SnapshotStep
 from pkbench.steps.sql import SqlStep
 
-Step = SqlStep | FillStep | SnapshotStep | PgbenchStep | DensityStep | CopyStep | ChurnStep
+Step = SqlStep | FillStep | SnapshotStep | PgbenchStep | DensityStep | CopyStep | ChurnStep | QueryStep
 # Steps that produce figures of their own: a scenario needs at least one.
-MEASURING_STEPS = (PgbenchStep, DensityStep, ChurnStep)
+MEASURING_STEPS = (PgbenchStep, DensityStep, ChurnStep, QueryStep)
 # Steps whose duration lands in step_durations_s.
 TIMED_STEPS = (SqlStep, FillStep, CopyStep, ChurnStep)
 # Steps whose statements take the rows of one transaction as {batch}.
@@ -47,6 +48,7 @@ KINDS: dict[str, Kind] = {
     "density": Kind(DensityStep, density.Schema, density.parse, density.run),
     "copy": Kind(CopyStep, copy.Schema, copy.parse, copy.run),
     "churn": Kind(ChurnStep, churn.Schema, churn.parse, churn.run),
+    "query": Kind(QueryStep, query.Schema, query.parse, query.run),
 }
 _BY_TYPE = {kind.step_type: kind for kind in KINDS.values()}
 
@@ -65,6 +67,7 @@ __all__ = [
     "DensityStep",
     "FillStep",
     "PgbenchStep",
+    "QueryStep",
     "Script",
     "SnapshotStep",
     "SqlStep",

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import psycopg
-from pydantic import BeforeValidator
 
 from pkbench import pgbench, topology
 from pkbench.errors import PkbenchError, first_line
@@ -52,16 +51,10 @@ class ScriptSchema(schema.Strict):
     sql: schema.Text
 
 
-def _scripts(value: object) -> object:
-    if not isinstance(value, list) or not value:
-        raise ValueError("must be a non-empty list of {name, weight, sql} tables")
-    return value
-
-
 class Schema(schema.StepSchema):
     kind: Literal["pgbench"]
     description: str = ""
-    scripts: Annotated[list[ScriptSchema], BeforeValidator(_scripts)]
+    scripts: Annotated[list[ScriptSchema], schema.non_empty_tables("name, weight, sql")]
     wal_inspect: schema.RelationNames | None = None
     synchronous_commit: Literal["off", "local", "remote_write", "on", "remote_apply"] | None = None
 
@@ -261,7 +254,14 @@ def _pgbench(
         on_progress=on_progress,
         check_alive=ctx.target.check_alive,
         transactions=transactions,
+        rate_tps=rate_tps(ctx.parameters),
     )
+
+
+def rate_tps(parameters: Mapping[str, object]) -> float | None:
+    """The rate all clients together keep to (--rate), or None to run as fast as they can."""
+    value = parameters.get("rate_tps")
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
 def _warm_up(

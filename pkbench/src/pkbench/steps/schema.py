@@ -45,6 +45,17 @@ def _boolean(value: object) -> object:
     return value
 
 
+def non_empty_tables(fields: str) -> BeforeValidator:
+    """A validator of a list of tables that must hold at least one ({FIELDS} names their keys)."""
+
+    def check(value: object) -> object:
+        if not isinstance(value, list) or not value:
+            raise ValueError(f"must be a non-empty list of {{{fields}}} tables")
+        return value
+
+    return BeforeValidator(check)
+
+
 def _file_name(value: object) -> object:
     # Step names become file and folder names under --out: nothing that could leave it.
     if not isinstance(value, str) or not SAFE_NAME.fullmatch(value):
