@@ -36,6 +36,16 @@ PALETTE = (
     "#A6761D",
     "#6A3D9A",
     "#B15928",
+    "#D62728",
+    "#9467BD",
+    "#BCBD22",
+    "#7570B3",
+    "#E6AB02",
+    "#4575B4",
+    "#F46D43",
+    "#00441B",
+    "#74ADD1",
+    "#F781BF",
 )
 BUILTIN_SLOTS = {strategy.name: index % len(PALETTE) for index, strategy in enumerate(BUILTIN)}
 FREE_SLOTS = tuple(range(len(BUILTIN_SLOTS), len(PALETTE))) or tuple(range(len(PALETTE)))
