@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pkbench.metrics import Metric, verdict_metrics
-from pkbench.results import PREFILL_SNAPSHOT, StrategyResult, Verdict, WorkloadResult
+from pkbench.results import PREFILL_SNAPSHOT, StrategyResult, Verdict
 from pkbench.verdict import RatioVerdict, ratio_verdict
 
 # Fixed, so that the same rounds always give the same interval (the report and the summary agree).
@@ -23,16 +23,16 @@ class Judged:
     verdict: RatioVerdict
 
 
-def round_figures(strategy: StrategyResult, workload: WorkloadResult, metric: Metric) -> list[float | None]:
-    """METRIC in each round of the strategy's WORKLOAD window (the window itself when it has no rounds)."""
-    # The registry reads results.json's shape; of the strategy it needs only the key index's sizes.
+def _windows_json(strategy: StrategyResult) -> tuple[dict[str, object], dict[str, list[dict[str, object]]]]:
+    """The strategy and each workload's windows (its rounds, else itself) in results.json's shape, which the
+    registry reads; of the strategy it needs only the key index's sizes."""
     sizes = strategy.sizes_after_prefill
-    strategy_json = {
+    strategy_json: dict[str, object] = {
         "name": strategy.name,
         PREFILL_SNAPSHOT: dataclasses.asdict(sizes) if sizes is not None else None,
     }
-    windows = workload.rounds or [workload]
-    return [metric.read(strategy_json, dataclasses.asdict(w)).value for w in windows]
+    windows = {w.name: [dataclasses.asdict(r) for r in w.rounds or [w]] for w in strategy.workloads}
+    return strategy_json, windows
 
 
 def judge(strategies: Sequence[StrategyResult], baseline: str | None) -> list[Judged]:
@@ -42,24 +42,26 @@ def judge(strategies: Sequence[StrategyResult], baseline: str | None) -> list[Ju
     if base is None:
         return []
     found: list[Judged] = []
+    base_json, base_windows = _windows_json(base)
     for strategy in by_name.values():
         if strategy is base:
             continue
-        for workload in strategy.workloads:
-            base_workload = next((w for w in base.workloads if w.name == workload.name), None)
-            if base_workload is None:
+        strategy_json, windows = _windows_json(strategy)
+        for workload, mine_windows in windows.items():
+            theirs_windows = base_windows.get(workload)
+            if theirs_windows is None:
                 continue
+            count = min(len(mine_windows), len(theirs_windows))
             for metric in verdict_metrics():
                 assert metric.verdict is not None
-                mine = round_figures(strategy, workload, metric)
-                theirs = round_figures(base, base_workload, metric)
-                count = min(len(mine), len(theirs))
+                mine = [metric.read(strategy_json, w).value for w in mine_windows[:count]]
+                theirs = [metric.read(base_json, w).value for w in theirs_windows[:count]]
                 found.append(
                     Judged(
                         strategy.name,
-                        workload.name,
+                        workload,
                         metric,
-                        ratio_verdict(mine[:count], theirs[:count], metric.verdict, seed=BOOTSTRAP_SEED),
+                        ratio_verdict(mine, theirs, metric.verdict, seed=BOOTSTRAP_SEED),
                     )
                 )
     return found
@@ -85,7 +87,3 @@ def record(judged: Judged, baseline: str) -> Verdict:
         strategy_cv=v.strategy_cv,
         half_width=v.half_width(),
     )
-
-
-def verdicts(strategies: Sequence[StrategyResult], baseline: str | None) -> list[Verdict]:
-    return [record(j, baseline or "") for j in judge(strategies, baseline)]

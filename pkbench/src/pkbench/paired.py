@@ -77,11 +77,13 @@ class PairedRounds:
     record: RoundsRecord
     reporter: Reporter
     # Called after every stage's setup and every round: the results so far are rewritten.
-    on_progress: Callable[[], None]
+    on_progress: Callable[[list[judge.Judged]], None]
     deadline: float | None = None  # time.monotonic() by which no new round starts (--max-time)
 
     def __post_init__(self) -> None:
         self.windows: dict[str, dict[str, list[WorkloadResult]]] = {name: {} for name in self.passes}
+        # The verdicts of the rounds so far, judged once per round for the results and the precision rule.
+        self.judged: list[judge.Judged] = []
 
     def run(self, scenario_stages: Sequence[Stage]) -> None:
         with_windows = sum(1 for stage in scenario_stages if stage.windows)
@@ -89,7 +91,7 @@ class PairedRounds:
             for name, one_pass in self.passes.items():
                 if stage.setup and one_pass.run_steps(stage.setup):
                     self.reporter.info(f"  {name}: {', '.join(step.name for step in stage.setup)} done")
-            self.on_progress()
+            self.on_progress(self.judged)
             if stage.windows:
                 stage_deadline = self._stage_deadline(with_windows)
                 with_windows -= 1
@@ -115,7 +117,7 @@ class PairedRounds:
                 for name in order:
                     self._window(name, window, number)
             self._combine()
-            self.on_progress()
+            self.on_progress(self.judged)
             if self._enough(windows, number, started, deadline):
                 break
         self.record.count = max(self.record.count, number)
@@ -136,6 +138,7 @@ class PairedRounds:
     def _combine(self) -> None:
         for name, by_window in self.windows.items():
             self.passes[name].result.workloads = [combine(rounds) for rounds in by_window.values() if rounds]
+        self.judged = judge.judge([p.result for p in self.passes.values()], self.record.baseline)
 
     def _enough(
         self, windows: Sequence[PgbenchStep], number: int, started: float, deadline: float | None
@@ -150,9 +153,7 @@ class PairedRounds:
             return True
         names = {w.name for w in windows}
         verdicts = {
-            f"{j.strategy} {j.workload} {j.metric}": j.verdict
-            for j in judge.judge(self._results(), self.record.baseline)
-            if j.workload in names
+            f"{j.strategy} {j.workload} {j.metric}": j.verdict for j in self.judged if j.workload in names
         }
         reached = precision_reached(verdicts, target) if verdicts else None
         if reached is not None and reached.reached and number >= MIN_BOOTSTRAP_ROUNDS:
@@ -165,6 +166,3 @@ class PairedRounds:
             self.record.stopped = "time spent (--max-time)"
             return True
         return False
-
-    def _results(self) -> list[StrategyResult]:
-        return [p.result for p in self.passes.values()]

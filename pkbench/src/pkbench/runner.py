@@ -113,14 +113,16 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
                 repeat,
             )
 
-        def progress(strategies: list[results.StrategyResult | dict[str, Any]]) -> None:
+        def progress(
+            strategies: list[results.StrategyResult | dict[str, Any]],
+            judged: list[judge.Judged] | None = None,
+        ) -> None:
             run.strategies = strategies
             run.clock = clock_record(
                 the_plan.clock_rate, clock_anchor, time.monotonic() - started, run.strategies, by_name
             )
-            if run.rounds is not None and run.rounds.mode == "paired":
-                typed = [s for s in strategies if isinstance(s, results.StrategyResult)]
-                run.verdicts = judge.verdicts(typed, run.rounds.baseline)
+            if judged is not None:
+                run.verdicts = [judge.record(j, the_plan.baseline or "") for j in judged]
             _write(the_plan.out_dir, run)
 
         if the_plan.paired:
@@ -140,7 +142,7 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
                 passes,
                 run.rounds,
                 reporter,
-                lambda: progress([p.result for p in passes.values()]),
+                lambda judged: progress([p.result for p in passes.values()], judged),
                 deadline,
             ).run(paired.stages(the_plan.scenario.steps))
             for one_pass in passes.values():

@@ -68,17 +68,25 @@ def parse(where: str, table: Mapping[str, Any]) -> PgbenchStep:
     return PgbenchStep(checked.name, checked.description, scripts, wal_inspect, checked.synchronous_commit)
 
 
-def wait_for_clients_to_leave(conn: psycopg.Connection[tuple[object, ...]], timeout_s: float = 10.0) -> None:
-    """Backends flush their WAL and I/O counters when they exit; read the counters after that."""
+def _wait_until_none(
+    conn: psycopg.Connection[tuple[object, ...]], backends: str, timeout_s: float, poll_s: float
+) -> bool:
+    """Poll pg_stat_activity until no backend of this database matches BACKENDS (a fixed SQL condition);
+    False when some still did after TIMEOUT_S."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         row = conn.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'pgbench'"
-            " AND datname = current_database() AND usename = current_user"
+            f"SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND {backends}"
         ).fetchone()
         if row is None or int(str(row[0])) == 0:
-            return
-        time.sleep(0.1)
+            return True
+        time.sleep(poll_s)
+    return False
+
+
+def wait_for_clients_to_leave(conn: psycopg.Connection[tuple[object, ...]], timeout_s: float = 10.0) -> None:
+    """Backends flush their WAL and I/O counters when they exit; read the counters after that."""
+    _wait_until_none(conn, "application_name = 'pgbench' AND usename = current_user", timeout_s, 0.1)
 
 
 def run(ctx: StepContext, step: PgbenchStep) -> None:
@@ -173,16 +181,9 @@ def run(ctx: StepContext, step: PgbenchStep) -> None:
 def _wait_for_autovacuum(ctx: StepContext, timeout_s: float = 120.0) -> None:
     """Tables sharing the cluster are vacuumed when autovacuum decides; a window that starts while a worker
     runs would pay for another strategy's vacuum, so it waits (a while) for the workers to finish."""
-    deadline = time.monotonic() + timeout_s
     with ctx.ws.connection.connect() as conn:
-        while time.monotonic() < deadline:
-            row = conn.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'"
-                " AND datname = current_database()"
-            ).fetchone()
-            if row is None or int(str(row[0])) == 0:
-                return
-            time.sleep(0.5)
+        if _wait_until_none(conn, "backend_type = 'autovacuum worker'", timeout_s, 0.5):
+            return
     ctx.reporter.warning(f"  autovacuum still running after {timeout_s:.0f} s; the window starts anyway")
 
 
