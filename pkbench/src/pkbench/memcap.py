@@ -8,7 +8,8 @@ processes outside the cgroup are charged elsewhere and would still be hit for fr
 Both hierarchies are supported: cgroup v2 (``memory.max`` in a child of a cgroup whose
 ``cgroup.subtree_control`` enables ``memory``) and cgroup v1 (``memory.limit_in_bytes`` under the
 ``memory`` controller's mount). The child is created under the cgroup this process is in, so the limit
-nests inside whatever limit already applies.
+nests inside whatever limit already applies. ``ChildCgroup`` is the lifecycle any such cgroup shares (the
+block I/O limit in iolimit.py is another).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
+from typing import Self
 
 from pkbench.errors import PkbenchError
 
@@ -103,24 +105,30 @@ def _inside(mount: _Mount, cgroup_path: str) -> Path | None:
     return mount.point / cgroup_path[len(root) :].lstrip("/")
 
 
-def find_hierarchy(proc_cgroup: str, mountinfo: str) -> Hierarchy:
-    """The memory cgroup of the process described by /proc/<pid>/cgroup and /proc/<pid>/mountinfo text.
+# cgroup v2 names the block I/O controller "io"; v1 named it "blkio".
+V2_NAME = {"blkio": "io"}
 
-    cgroup v1's memory controller wins when it is mounted, since on hybrid hosts the v2 tree then has no
-    memory controller; otherwise v2 is used when its root lists ``memory`` in ``cgroup.controllers``.
+
+def find_hierarchy(proc_cgroup: str, mountinfo: str, controller: str = "memory") -> Hierarchy:
+    """The cgroup of the process described by /proc/<pid>/cgroup and /proc/<pid>/mountinfo text, in the
+    hierarchy of CONTROLLER (its cgroup v1 name: ``memory`` or ``blkio``).
+
+    cgroup v1's controller wins when it is mounted, since on hybrid hosts the v2 tree then lacks it;
+    otherwise v2 is used when its root lists the controller in ``cgroup.controllers``.
     """
+    v2_controller = V2_NAME.get(controller, controller)
     v1_path = v2_path = None
     for line in proc_cgroup.splitlines():
         number, _, rest = line.partition(":")
         controllers, _, path = rest.partition(":")
         if number == "0" and controllers == "":
             v2_path = path
-        elif "memory" in controllers.split(","):
+        elif controller in controllers.split(","):
             v1_path = path
     mounts = list(_mounts(mountinfo))
     if v1_path is not None:
         for mount in mounts:
-            if mount.fstype == "cgroup" and "memory" in mount.options:
+            if mount.fstype == "cgroup" and controller in mount.options:
                 directory = _inside(mount, v1_path)
                 if directory is not None:
                     return Hierarchy(1, directory)
@@ -135,10 +143,11 @@ def find_hierarchy(proc_cgroup: str, mountinfo: str) -> Hierarchy:
                 offered = (mount.point / "cgroup.controllers").read_text().split()
             except OSError:
                 continue
-            if "memory" in offered:
+            if v2_controller in offered:
                 return Hierarchy(2, directory)
     raise MemoryCapError(
-        "no cgroup memory controller is mounted here (neither cgroup v1 memory nor v2 memory)"
+        f"no cgroup {controller} controller is mounted here "
+        f"(neither cgroup v1 {controller} nor v2 {v2_controller})"
     )
 
 
@@ -149,29 +158,30 @@ def _pids(cgroup: Path) -> list[int]:
         return []
 
 
-class MemoryCap:
-    """A child memory cgroup with a limit, for the lifetime of a ``with`` block.
+class ChildCgroup:
+    """A child cgroup of this process's cgroup in one controller's hierarchy, for a ``with`` block.
 
-    On entry it drops the page cache (unless told not to), creates the cgroup and sets the limit; ``wrap()``
-    gives a command line that enters the cgroup before it execs (children, such as a postmaster started by
-    pg_ctl and its backends, inherit it), and ``add_pid()`` moves a running process in. On exit it waits for
-    the processes inside to end, moves any that remain to the parent cgroup, and removes the cgroup.
+    On entry it creates the cgroup and calls ``_configure``; ``wrap()`` gives a command line that enters the
+    cgroup before it execs (children, such as a postmaster started by pg_ctl and its backends, inherit it),
+    and ``add_pid()`` moves a running process in. On exit it waits for the processes inside to end, moves
+    any that remain to the parent cgroup, and removes the cgroup.
     """
+
+    # The cgroup v1 controller name, and what error messages call the feature.
+    controller = "memory"
+    option = "--memory-limit"
+    error: type[MemoryCapError] = MemoryCapError
 
     def __init__(
         self,
-        limit_bytes: int,
         *,
         name: str | None = None,
-        drop_caches: bool = True,
         hierarchy: Hierarchy | None = None,
         exit_wait_s: float = 10.0,
         member_user: str | None = None,
     ) -> None:
-        self.limit_bytes = limit_bytes
         self.member_user = member_user
         self.name = name or f"pkbench-{os.getpid()}-{time.monotonic_ns()}"
-        self.drop_caches = drop_caches
         self._hierarchy = hierarchy
         self.exit_wait_s = exit_wait_s
         self._path: Path | None = None
@@ -179,7 +189,7 @@ class MemoryCap:
     @property
     def path(self) -> Path:
         if self._path is None:
-            raise MemoryCapError("the memory cgroup exists only inside the with block")
+            raise self.error(f"the {self.controller} cgroup exists only inside the with block")
         return self._path
 
     @property
@@ -189,31 +199,32 @@ class MemoryCap:
     def _located(self) -> Hierarchy:
         if self._hierarchy is None:
             self._hierarchy = find_hierarchy(
-                Path("/proc/self/cgroup").read_text(), Path("/proc/self/mountinfo").read_text()
+                Path("/proc/self/cgroup").read_text(), Path("/proc/self/mountinfo").read_text(), self.controller
             )
         return self._hierarchy
 
-    def __enter__(self) -> MemoryCap:
+    def _configure(self, path: Path, hierarchy: Hierarchy) -> None:
+        """Set the cgroup's limits (the cgroup exists; a failure here removes it again)."""
+
+    def __enter__(self) -> Self:
         if os.geteuid() != 0:
-            raise MemoryCapError("--memory-limit needs root (it creates a cgroup and drops the page cache)")
+            raise self.error(f"{self.option} needs root (it creates a {self.controller} cgroup)")
         hierarchy = self._located()
         parent = hierarchy.directory
         if hierarchy.version == 2:
-            _enable_memory_controller(parent)
+            _enable_controller(parent, V2_NAME.get(self.controller, self.controller), self.error)
         path = parent / self.name
         try:
             path.mkdir()
         except OSError as error:
-            raise MemoryCapError(
-                f"cannot create a cgroup in {parent} ({error.strerror}): not writable here"
+            raise self.error(
+                f"{self.option}: cannot create a cgroup in {parent} ({error.strerror}): not writable here"
             ) from error
         self._path = path
         try:
-            (path / hierarchy.limit_file).write_text(f"{self.limit_bytes}\n")
+            self._configure(path, hierarchy)
             if self.member_user is not None:
                 self._let_user_enter(path, self.member_user)
-            if self.drop_caches:
-                drop_page_cache()
         except BaseException:
             self._remove()
             raise
@@ -248,7 +259,7 @@ class MemoryCap:
         try:
             entry = pwd.getpwnam(user)
         except KeyError:
-            raise MemoryCapError(f"no OS user {user!r} to let into the memory cgroup") from None
+            raise self.error(f"no OS user {user!r} to let into the {self.controller} cgroup") from None
         for name in ("cgroup.procs", "tasks"):
             if (path / name).exists():
                 os.chown(path / name, entry.pw_uid, entry.pw_gid)
@@ -257,38 +268,10 @@ class MemoryCap:
         try:
             (self.path / "cgroup.procs").write_text(f"{pid}\n")
         except OSError as error:
-            raise MemoryCapError(f"cannot move process {pid} into {self.path} ({error.strerror})") from error
+            raise self.error(f"cannot move process {pid} into {self.path} ({error.strerror})") from error
 
     def pids(self) -> list[int]:
         return _pids(self.path)
-
-    def peak_usage_bytes(self) -> int | None:
-        """The most memory (including page cache) the cgroup held; None when the kernel does not record it."""
-        try:
-            return int((self.path / self._located().peak_file).read_text())
-        except (OSError, ValueError):
-            return None
-
-    def oom_kills(self) -> int | None:
-        """How many processes the kernel killed in this cgroup for lack of memory (None when not reported)."""
-        try:
-            text = (self.path / "memory.events").read_text()
-        except OSError:
-            text = ""
-        for line in text.splitlines():
-            key, _, value = line.partition(" ")
-            if key == "oom_kill":
-                return int(value)
-        try:
-            # cgroup v1 reports "oom_kill N" in memory.oom_control from Linux 4.13.
-            text = (self.path / "memory.oom_control").read_text()
-        except OSError:
-            return None
-        for line in text.splitlines():
-            key, _, value = line.partition(" ")
-            if key == "oom_kill":
-                return int(value)
-        return None
 
     def _remove(self) -> None:
         path, self._path = self._path, None
@@ -312,7 +295,52 @@ class MemoryCap:
             except OSError:
                 # The kernel removes an exited process from cgroup.procs a moment after it is reaped.
                 time.sleep(0.05)
-        raise MemoryCapError(f"cannot remove the cgroup {path}: processes are still in it")
+        raise self.error(f"cannot remove the cgroup {path}: processes are still in it")
+
+
+class MemoryCap(ChildCgroup):
+    """A child memory cgroup with a limit, for the lifetime of a ``with`` block; on entry it also drops the
+    page cache (unless told not to)."""
+
+    def __init__(
+        self,
+        limit_bytes: int,
+        *,
+        name: str | None = None,
+        drop_caches: bool = True,
+        hierarchy: Hierarchy | None = None,
+        exit_wait_s: float = 10.0,
+        member_user: str | None = None,
+    ) -> None:
+        super().__init__(name=name, hierarchy=hierarchy, exit_wait_s=exit_wait_s, member_user=member_user)
+        self.limit_bytes = limit_bytes
+        self.drop_caches = drop_caches
+
+    def _configure(self, path: Path, hierarchy: Hierarchy) -> None:
+        (path / hierarchy.limit_file).write_text(f"{self.limit_bytes}\n")
+        if self.drop_caches:
+            drop_page_cache()
+
+    def peak_usage_bytes(self) -> int | None:
+        """The most memory (including page cache) the cgroup held; None when the kernel does not record it."""
+        try:
+            return int((self.path / self._located().peak_file).read_text())
+        except (OSError, ValueError):
+            return None
+
+    def oom_kills(self) -> int | None:
+        """How many processes the kernel killed in this cgroup for lack of memory (None when not reported)."""
+        for name in ("memory.events", "memory.oom_control"):
+            # cgroup v1 reports "oom_kill N" in memory.oom_control from Linux 4.13.
+            try:
+                text = (self.path / name).read_text()
+            except OSError:
+                continue
+            for line in text.splitlines():
+                key, _, value = line.partition(" ")
+                if key == "oom_kill":
+                    return int(value)
+        return None
 
 
 def _kill(pid: int) -> None:
@@ -320,15 +348,15 @@ def _kill(pid: int) -> None:
         os.kill(pid, signal.SIGKILL)
 
 
-def _enable_memory_controller(parent: Path) -> None:
+def _enable_controller(parent: Path, controller: str, error_type: type[MemoryCapError]) -> None:
     """cgroup v2 only hands a controller to children whose parent lists it in cgroup.subtree_control."""
     subtree = parent / "cgroup.subtree_control"
     try:
-        if "memory" in subtree.read_text().split():
+        if controller in subtree.read_text().split():
             return
-        subtree.write_text("+memory\n")
+        subtree.write_text(f"+{controller}\n")
     except OSError as error:
-        raise MemoryCapError(
-            f"cannot enable the memory controller for children of {parent} ({error.strerror}); "
-            "run pkbench in a cgroup that delegates memory (for example under systemd-run --scope)"
+        raise error_type(
+            f"cannot enable the {controller} controller for children of {parent} ({error.strerror}); "
+            f"run pkbench in a cgroup that delegates {controller} (for example under systemd-run --scope)"
         ) from error

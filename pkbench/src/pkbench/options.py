@@ -14,7 +14,7 @@ from typing import Any
 import psycopg
 
 from pkbench import scenario as scenario_module
-from pkbench import topology
+from pkbench import iolimit, topology
 from pkbench.errors import PkbenchError
 from pkbench.scenario import Scenario
 from pkbench.server_builds import find_pgbench, find_server_bindir, server_bindir
@@ -130,6 +130,7 @@ def plan(options: Options) -> Plan:
         raise PkbenchError(f"output directory {out_dir} exists; pick another with --out")
     if options.schema is not None and not _SCHEMA_NAME.match(options.schema):
         raise PkbenchError(f"--schema {options.schema!r}: use lower-case letters, digits and '_'")
+    iolimit.write_iops(loaded.parameters, embedded=options.dsn is None)
     if options.memory_limit_bytes is not None and options.dsn is not None:
         raise PkbenchError("--memory-limit applies to the embedded server only, not with --dsn")
     if options.memory_limit_bytes is not None and not 0 < options.memory_limit_bytes <= BIGINT_MAX:

@@ -12,7 +12,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pkbench import published, results, scenario
+from pkbench import iolimit, published, results, scenario
 from pkbench.errors import PkbenchError
 from pkbench.published import Comparison, Published, PublishedFigure
 
@@ -188,10 +188,12 @@ def _run_lines(directory: Path, run: JSON) -> list[str]:
     server = run.get("server") or {}
     memory = machine.get("memory_bytes")
     limit = machine.get("memory_limit_bytes")
+    iops = (scenario.get("parameters") or {}).get(iolimit.PARAMETER)
     machine_text = (
         f"{machine.get('cores', '?')} cores"
         + (f", {memory / 2**30:.0f} GiB RAM" if isinstance(memory, int | float) else "")
         + (f", server capped at {limit / 2**20:,.0f} MiB" if isinstance(limit, int | float) else "")
+        + (f", disk writes held to {iops:,} a second while measuring" if isinstance(iops, int) else "")
         + (f", {machine['cpu_model']}" if machine.get("cpu_model") else "")
     )
     return [

@@ -14,7 +14,7 @@ from typing import Any
 
 import psycopg
 
-from pkbench import cluster, export, judge, paired, pgbench, published, results, summary, topology
+from pkbench import cluster, export, iolimit, judge, paired, pgbench, published, results, summary, topology
 from pkbench.cluster import EmbeddedCluster, ExistingServer, Target
 from pkbench.errors import first_line
 from pkbench.memcap import MemoryCap
@@ -60,6 +60,7 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
     target: EmbeddedCluster | ExistingServer
     clock_anchor: float | None = None
     memory_cap: MemoryCap | contextlib.nullcontext[None] = contextlib.nullcontext()
+    io_limit: iolimit.IoLimit | None = None
     machine_overrides = dict(options.machine_overrides)
     if options.dsn:
         target = ExistingServer(options.dsn, the_plan.pgbench)
@@ -71,6 +72,8 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
             memory_cap = MemoryCap(options.memory_limit_bytes, member_user=cluster.SERVER_USER)
             start_wrapper = memory_cap.wrap(start_wrapper)
             machine_overrides["memory_limit_bytes"] = options.memory_limit_bytes
+        io_limit = iolimit.for_server(the_plan.scenario.parameters, cluster.SERVER_USER)
+        start_wrapper = io_limit.wrap(start_wrapper) if io_limit else start_wrapper
         clock_anchor = time.time() if the_plan.clock_rate != 1 else None
         target = topology.primary_class(the_plan.topology)(
             the_plan.server_bindir,
@@ -84,6 +87,7 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
         schema = EMBEDDED_SCHEMA
     with (
         memory_cap,
+        io_limit or contextlib.nullcontext(),
         target,
         topology.attached(target, the_plan.topology, reporter),
         Workspace(target.connection, schema, drop_on_exit=bool(options.dsn) and not options.keep) as ws,
@@ -111,6 +115,7 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
                 buffercache_reason,
                 reporter,
                 repeat,
+                **({"step_guard": io_limit.during} if io_limit else {}),
             )
 
         def progress(

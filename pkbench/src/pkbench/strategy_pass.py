@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -59,6 +59,10 @@ class StrategyPass:
     buffercache_reason: str | None
     reporter: Reporter
     repeat: int
+    # Entered around each step (the disk's write limit while a step measures).
+    step_guard: Callable[[steps.Step], contextlib.AbstractContextManager[None]] = (
+        lambda step: contextlib.nullcontext()
+    )
 
     def __post_init__(self) -> None:
         self.result = results.StrategyResult(
@@ -102,7 +106,8 @@ class StrategyPass:
         with self._failures():
             for step in scenario_steps:
                 self.target.check_alive()
-                steps.run(context, step)
+                with self.step_guard(step):
+                    steps.run(context, step)
             return True
         return False
 
