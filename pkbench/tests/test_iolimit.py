@@ -72,7 +72,10 @@ def test_an_unwritable_controller_is_refused(tmp_path: Path) -> None:
     if os.geteuid() != 0:
         pytest.skip("the root check comes first")
     missing = memcap.Hierarchy(1, tmp_path / "not-a-cgroup")
-    with pytest.raises(IoLimitError, match="cannot create a cgroup"), IoLimit(10, device="8:0", hierarchy=missing):
+    with (
+        pytest.raises(IoLimitError, match="cannot create a cgroup"),
+        IoLimit(10, device="8:0", hierarchy=missing),
+    ):
         pass
 
 
@@ -95,7 +98,9 @@ def _direct_writes(limit: IoLimit, target: Path) -> float:
     """Seconds WRITES synchronous 4 kB direct writes take from inside the cgroup."""
     started = time.monotonic()
     done = subprocess.run(
-        limit.wrap(["dd", "if=/dev/zero", f"of={target}", "bs=4096", f"count={WRITES}", "oflag=direct,dsync"]),
+        limit.wrap(
+            ["dd", "if=/dev/zero", f"of={target}", "bs=4096", f"count={WRITES}", "oflag=direct,dsync"]
+        ),
         capture_output=True,
         check=False,
     )
@@ -184,7 +189,9 @@ def test_the_server_commits_at_the_disk_rate_while_measuring_only(
     )
     # The cluster's directory, and so the disk the limit is on, is under the temporary directory.
     monkeypatch.setattr(tempfile, "tempdir", str(server_tmpdir))
-    runner.execute(runner.Options(scenario=str(scenario), strategies=["bigint"], pg_major=OTHER_MAJOR, out=out))
+    runner.execute(
+        runner.Options(scenario=str(scenario), strategies=["bigint"], pg_major=OTHER_MAJOR, out=out)
+    )
     data = json.loads((out / "results.json").read_text())
     (strategy,) = data["strategies"]
     assert strategy["status"] == "ok", strategy["error"]
@@ -200,7 +207,10 @@ def test_the_server_commits_at_the_disk_rate_while_measuring_only(
     ("args", "expected"),
     [
         (["--set", "disk_write_iops=0"], "disk_write_iops must be a whole number of writes per second"),
-        (["--dsn", "postgresql://nobody@127.0.0.1:1/x", "--set", "disk_write_iops=100"], "embedded server only"),
+        (
+            ["--dsn", "postgresql://nobody@127.0.0.1:1/x", "--set", "disk_write_iops=100"],
+            "embedded server only",
+        ),
     ],
 )
 def test_bad_limits_on_the_command_line(args: list[str], expected: str, tmp_path: Path) -> None:

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from pkbench import runner
+from pkbench import iolimit, runner, scenario
+from pkbench.steps import PgbenchStep
 
 VARIANTS = ["pk", "unique", "btree", "noindex"]
 INDEX_OF = {"pk": "records_pkey", "unique": "records_id_key", "btree": "records_id_idx"}
@@ -87,3 +88,17 @@ def test_the_summary_times_the_large_primary_key_fill_with_its_real_rows(scaling
         assert 0 < prefill["rows"] <= 50000
         assert f"{prefill['rows']:,} rows" in text
     assert "80,000 rows" not in text and "Size at sizes_after_prefill" in text
+
+
+def test_the_slow_disk_preset_is_scaled_with_the_studys_disk_and_direct_io() -> None:
+    slow = scenario.load("insert-scaling").at_scale("slow-disk")
+    scaled = scenario.load("insert-scaling").at_scale("scaled")
+    # The same points as `scaled` (the study's 1M and 10M rows at 16MB of shared_buffers), on a slow disk.
+    for name in ("rows_small", "rows", "duration_s"):
+        assert slow.parameters[name] == scaled.parameters[name]
+    assert slow.settings["shared_buffers"] == scaled.settings["shared_buffers"] == "16MB"
+    assert iolimit.write_iops(slow.parameters, embedded=True) == 100
+    assert iolimit.write_iops(scaled.parameters, embedded=True) is None
+    assert slow.settings["debug_io_direct"] == "data,wal"
+    windows = [s.name for s in slow.steps if isinstance(s, PgbenchStep)]
+    assert windows == [f"{v}-{size}" for v in ("pk", "noindex") for size in ("empty", "small", "large")]

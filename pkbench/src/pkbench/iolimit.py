@@ -42,7 +42,9 @@ def write_iops(parameters: Mapping[str, object], *, embedded: bool) -> int | Non
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise IoLimitError(f"{PARAMETER} must be a whole number of writes per second, at least 1 (got {value!r})")
+        raise IoLimitError(
+            f"{PARAMETER} must be a whole number of writes per second, at least 1 (got {value!r})"
+        )
     if not embedded:
         raise IoLimitError(f"{PARAMETER} applies to the embedded server only, not with --dsn")
     return value

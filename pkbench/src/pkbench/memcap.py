@@ -199,7 +199,9 @@ class ChildCgroup:
     def _located(self) -> Hierarchy:
         if self._hierarchy is None:
             self._hierarchy = find_hierarchy(
-                Path("/proc/self/cgroup").read_text(), Path("/proc/self/mountinfo").read_text(), self.controller
+                Path("/proc/self/cgroup").read_text(),
+                Path("/proc/self/mountinfo").read_text(),
+                self.controller,
             )
         return self._hierarchy
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import psycopg
 
-from pkbench import scenario as scenario_module
 from pkbench import iolimit, topology
+from pkbench import scenario as scenario_module
 from pkbench.errors import PkbenchError
 from pkbench.scenario import Scenario
 from pkbench.server_builds import find_pgbench, find_server_bindir, server_bindir

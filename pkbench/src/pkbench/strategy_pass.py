@@ -60,8 +60,8 @@ class StrategyPass:
     reporter: Reporter
     repeat: int
     # Entered around each step (the disk's write limit while a step measures).
-    step_guard: Callable[[steps.Step], contextlib.AbstractContextManager[None]] = (
-        lambda step: contextlib.nullcontext()
+    step_guard: Callable[[steps.Step], contextlib.AbstractContextManager[None]] = lambda step: (
+        contextlib.nullcontext()
     )
 
     def __post_init__(self) -> None:
