@@ -79,13 +79,17 @@ def test_an_unwritable_controller_is_refused(tmp_path: Path) -> None:
         pass
 
 
+def _blkio_hierarchy() -> memcap.Hierarchy:
+    return memcap.find_hierarchy(
+        Path("/proc/self/cgroup").read_text(), Path("/proc/self/mountinfo").read_text(), "blkio"
+    )
+
+
 def _real_blkio() -> str | None:
     if os.geteuid() != 0:
         return "needs root"
     try:
-        memcap.find_hierarchy(
-            Path("/proc/self/cgroup").read_text(), Path("/proc/self/mountinfo").read_text(), "blkio"
-        )
+        _blkio_hierarchy()
     except memcap.MemoryCapError as error:
         return str(error)
     return None
@@ -135,9 +139,7 @@ def test_the_cgroup_goes_on_ctrl_c(tmp_path: Path) -> None:
 
 @real_blkio
 def test_a_device_the_kernel_refuses_is_one_line_and_leaves_no_cgroup(tmp_path: Path) -> None:
-    hierarchy = memcap.find_hierarchy(
-        Path("/proc/self/cgroup").read_text(), Path("/proc/self/mountinfo").read_text(), "blkio"
-    )
+    hierarchy = _blkio_hierarchy()
     before = set(hierarchy.directory.iterdir())
     # 1:3 is /dev/null, a character device: no queue to throttle.
     with pytest.raises(IoLimitError, match="cannot set '1:3 10'"), IoLimit(10, device="1:3"):
@@ -184,9 +186,7 @@ def test_the_server_commits_at_the_disk_rate_while_measuring_only(
     scenario = tmp_path / "commits.toml"
     scenario.write_text(COMMITS)
     out = tmp_path / "results"
-    hierarchy = memcap.find_hierarchy(
-        Path("/proc/self/cgroup").read_text(), Path("/proc/self/mountinfo").read_text(), "blkio"
-    )
+    hierarchy = _blkio_hierarchy()
     # The cluster's directory, and so the disk the limit is on, is under the temporary directory.
     monkeypatch.setattr(tempfile, "tempdir", str(server_tmpdir))
     runner.execute(
