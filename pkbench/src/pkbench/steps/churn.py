@@ -115,9 +115,7 @@ def run(ctx: StepContext, step: ChurnStep) -> None:
     if batch < 1:
         raise PkbenchError(f"{step.batch_parameter} must be at least 1")
     for extension in (PGSTATTUPLE_EXTENSION, WALINSPECT_EXTENSION):
-        reason = ctx.ws.ensure_extension(extension)
-        if reason:
-            raise PkbenchError(f"{step.name}: {reason}")
+        ctx.require_extension(extension, step.name)
     index = f'"{ctx.ws.schema}"."{ctx.render(step.index)}"'
     table = f'"{ctx.ws.schema}"."{ctx.table}"'
     stretch = math.ceil(total / step.samples)

@@ -164,10 +164,11 @@ def run(ctx: StepContext, step: QueryStep) -> None:
             except psycopg.Error as e:
                 raise PkbenchError(f"{step.name}, query {query.name}: {first_line(e)}") from e
     ctx.result.queries[step.name] = recorded
-    described = ", ".join(
-        f"{name} {figures['shared_blocks']:,} buffers / {figures['rows']:,} rows"
-        for name, figures in recorded.items()
-        if "shared_blocks" in figures
+    ctx.report_figures(
+        step.name,
+        (
+            f"{name} {figures['shared_blocks']:,} buffers / {figures['rows']:,} rows"
+            for name, figures in recorded.items()
+            if "shared_blocks" in figures
+        ),
     )
-    if described:
-        ctx.reporter.info(f"  {step.name}: {described}")
