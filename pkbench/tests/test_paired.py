@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import run_cli
+from conftest import run_cli, short_run
 
 from pkbench import scenario
 from pkbench.paired import combine, rotation, stages
@@ -19,17 +19,8 @@ from pkbench.results import WorkloadResult
 from pkbench.steps import PgbenchStep
 
 ROUNDS = 5
-PAIRED_RUN = (
-    "--strategies",
-    "bigint,uuid-v4",
-    "--rows",
-    "300",
-    "--duration",
-    "1",
-    "--clients",
-    "1",
-    "--sample-every",
-    "0",
+PAIRED_RUN = short_run(
+    strategies="bigint,uuid-v4", rows=300, duration=1, rounds=None, warmup=None, sample_every=0
 )
 
 

@@ -9,33 +9,20 @@ import signal
 import subprocess
 import tempfile
 import time
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
-from conftest import PKBENCH, SHORT_RUN, processes_mentioning, run_cli
+from conftest import assert_nothing_left, processes_mentioning, run_cli, run_until_window, short_run
 
 from pkbench import replication_summary, topology
 from pkbench.probes.replication import lag_summary
 from pkbench.reporting import Silent
 from pkbench.results import WorkloadResult
 from pkbench.server_builds import find_pgbench, find_server_bindir
-
-# Two strategies, tiny table, seconds-long windows: enough for full-page images to tell v4 from v7.
-SMALL_REPLICATION_RUN = (
-    "--rows",
-    "30000",
-    "--duration",
-    "3",
-    "--clients",
-    "2",
-    "--rounds",
-    "1",
-    "--warmup",
-    "0",
-)
 
 
 def _lsn(conn: psycopg.Connection[tuple[object, ...]], expression: str) -> int:
@@ -111,11 +98,8 @@ def test_the_replication_scenario_v4_ships_more_wal_than_v7(server_tmpdir: Path,
     result = run_cli(
         "run",
         "replication",
-        "--strategies",
-        "uuid-v4,uuid-v7",
-        *SMALL_REPLICATION_RUN,
-        "--out",
-        str(out),
+        # Two strategies, tiny table, seconds-long windows: enough for full-page images to tell v4 from v7.
+        *short_run(strategies="uuid-v4,uuid-v7", rows=30000, duration=3, clients=2, out=out),
         tmpdir=server_tmpdir,
     )
     assert result.returncode == 0, result.stderr
@@ -172,79 +156,52 @@ scripts = [{ name = "insert", sql = "INSERT INTO records (data) VALUES (1);" }]
 """
 # The war run with --standby (its first window asynchronous), and a synchronous window where every commit
 # waits for the standby: either way a dead standby must end the run.
-ASYNC_WINDOW = Window(("war", "--standby", "--strategies", "bigint", *SHORT_RUN), "bigint/lookup-by-data")
+ASYNC_WINDOW = Window(("war", "--standby", *short_run(strategies="bigint")), "bigint/lookup-by-data")
 SYNC_WINDOW = Window((), "bigint/insert-sync", SYNCHRONOUS_SCENARIO)
 
 
-def _start_run_with_a_standby(server_tmpdir: Path, out: Path, run: Window) -> subprocess.Popen[str]:
-    """`pkbench run` in a process of its own, returned once the named measured window started."""
+def _start_run_with_a_standby(
+    server_tmpdir: Path, out: Path, run: Window
+) -> AbstractContextManager[subprocess.Popen[str]]:
+    """`pkbench run` in a process of its own, given once the named measured window started."""
     arguments = run.arguments
     if run.scenario is not None:
         scenario = out.parent / "scenario.toml"
         scenario.write_text(run.scenario)
         arguments = (str(scenario), *arguments)
-    process = subprocess.Popen(
-        [*PKBENCH, "run", *arguments, "--duration", "60", "--out", str(out)],
-        env={**os.environ, "TMPDIR": str(server_tmpdir), "NO_COLOR": "1"},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+    return run_until_window(
+        server_tmpdir, [*arguments, "--duration", "60", "--out", str(out)], out / "pgbench" / run.path
     )
-    window = out / "pgbench" / run.path / "command.txt"
-    deadline = time.monotonic() + 120
-    while not window.exists():
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            _, stderr = process.communicate()
-            raise AssertionError(f"the measured window never started: {stderr}")
-        time.sleep(0.2)
-    return process
-
-
-def _nothing_left(server_tmpdir: Path) -> None:
-    deadline = time.monotonic() + 10
-    while processes_mentioning(str(server_tmpdir)) and time.monotonic() < deadline:
-        time.sleep(0.2)  # orphaned backends notice their postmaster is gone and exit on their own
-    assert processes_mentioning(str(server_tmpdir)) == []
-    assert list(server_tmpdir.iterdir()) == [], "both clusters' directories are removed"
 
 
 def test_ctrl_c_stops_the_primary_and_the_standby_and_removes_both(
     server_tmpdir: Path, tmp_path: Path
 ) -> None:
-    process = _start_run_with_a_standby(server_tmpdir, tmp_path / "out", ASYNC_WINDOW)
-    try:
+    with _start_run_with_a_standby(server_tmpdir, tmp_path / "out", ASYNC_WINDOW) as process:
         assert len(list(server_tmpdir.glob("pkbench-*/data/standby.signal"))) == 1
         assert len(list(server_tmpdir.glob("pkbench-*/data/postmaster.pid"))) == 2
         time.sleep(1)
         process.send_signal(signal.SIGINT)
         _, stderr = process.communicate(timeout=90)
-    finally:
-        if process.poll() is None:
-            process.kill()
     assert process.returncode == 130, stderr
     assert "Traceback" not in stderr
-    _nothing_left(server_tmpdir)
+    assert_nothing_left(server_tmpdir)
 
 
 @pytest.mark.parametrize("run", [ASYNC_WINDOW, SYNC_WINDOW], ids=["async", "sync"])
 def test_a_standby_killed_mid_window_ends_the_run_in_one_line(
     server_tmpdir: Path, tmp_path: Path, run: Window
 ) -> None:
-    process = _start_run_with_a_standby(server_tmpdir, tmp_path / "out", run)
-    try:
+    with _start_run_with_a_standby(server_tmpdir, tmp_path / "out", run) as process:
         time.sleep(1)
         (signal_file,) = server_tmpdir.glob("pkbench-*/data/standby.signal")
         pid = int((signal_file.parent / "postmaster.pid").read_text().split()[0])
         os.kill(pid, signal.SIGKILL)
         _, stderr = process.communicate(timeout=90)
-    finally:
-        if process.poll() is None:
-            process.kill()
     assert process.returncode == 1, stderr
     assert stderr.strip().splitlines()[-1].startswith("pkbench: error: the standby server died"), stderr
     assert "Traceback" not in stderr
-    _nothing_left(server_tmpdir)
+    assert_nothing_left(server_tmpdir)
 
 
 @pytest.mark.parametrize(
@@ -328,15 +285,11 @@ def test_standby_dsn_reads_an_existing_standby_and_changes_nothing(
         result = run_cli(
             "run",
             "war",
-            "--strategies",
-            "uuid-v4",
-            *SHORT_RUN,
+            *short_run(strategies="uuid-v4", out=out),
             "--dsn",
             primary.connection.conninfo(),
             "--standby-dsn",
             standby.connection.conninfo(),
-            "--out",
-            str(out),
         )
         assert result.returncode == 0, result.stderr
         window = _window(_results(out), "uuid-v4", "lookup-by-key")
