@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import click
 from rich.console import Console
@@ -15,8 +17,22 @@ from pkbench.errors import PkbenchError
 from pkbench.options import check_text_file
 from pkbench.strategies import Catalog, load_config
 
+FC = TypeVar("FC", bound=Callable[..., object])
+
 # Results directories, as `pkbench run --out` writes them.
 results_directories = click.argument("directories", nargs=-1, required=True, type=click.Path(path_type=Path))
+
+
+def written_to(default: str, help_text: str, *short: str) -> Callable[[FC], FC]:
+    """The --out option of a command that writes DEFAULT unless told otherwise."""
+    return click.option(
+        *short,
+        "--out",
+        type=click.Path(path_type=Path),
+        default=Path(default),
+        show_default=True,
+        help=help_text,
+    )
 
 
 @click.command(name="list")
@@ -88,14 +104,7 @@ def report(directory: Path) -> None:
 
 @click.command("reproductions")
 @results_directories
-@click.option(
-    "-o",
-    "--out",
-    type=click.Path(path_type=Path),
-    default=Path("reproductions.md"),
-    show_default=True,
-    help="The Markdown page to write.",
-)
+@written_to("reproductions.md", "The Markdown page to write.", "-o")
 @click.option(
     "--notes",
     type=click.Path(path_type=Path),
@@ -115,13 +124,7 @@ def reproductions_(directories: tuple[Path, ...], out: Path, notes: Path | None)
 
 @click.command()
 @results_directories
-@click.option(
-    "--out",
-    type=click.Path(path_type=Path),
-    default=Path("pkbench-comparison"),
-    show_default=True,
-    help="Directory for the comparison report.",
-)
+@written_to("pkbench-comparison", "Directory for the comparison report.")
 @click.option(
     "--fail-on-regression",
     "fail_on_regression",

@@ -120,10 +120,8 @@ def run(ctx: StepContext, step: ChurnStep) -> None:
     table = f'"{ctx.ws.schema}"."{ctx.table}"'
     stretch = math.ceil(total / step.samples)
     with ctx.connect() as conn, ctx.ws.connection.connect() as probe:
-        try:
+        with ctx.errors_named(step.name, pgstattuple.PgstattupleUnavailable):
             previous = _index_figures(probe, index)
-        except pgstattuple.PgstattupleUnavailable as error:
-            raise PkbenchError(f"{step.name}: {error}") from error
         samples: list[dict[str, Any]] = [
             {"rows_inserted": 0, "elapsed_s": 0.0, **previous, "autovacuums": _autovacuums(probe, table)}
         ]

@@ -11,7 +11,7 @@ from pathlib import Path
 import psycopg
 
 from pkbench.cluster import Target
-from pkbench.errors import PkbenchError
+from pkbench.errors import PkbenchError, first_line
 from pkbench.reporting import Reporter
 from pkbench.results import StrategyResult
 from pkbench.workspace import Workspace
@@ -75,6 +75,14 @@ class StepContext:
         reason = self.ws.ensure_extension(extension)
         if reason:
             raise PkbenchError(f"{step_name}: {reason}")
+
+    @contextlib.contextmanager
+    def errors_named(self, where: str, *kinds: type[Exception]) -> Iterator[None]:
+        """An error of KINDS in the block becomes one line that says where it happened."""
+        try:
+            yield
+        except kinds as error:
+            raise PkbenchError(f"{where}: {first_line(error)}") from error
 
     @contextlib.contextmanager
     def timed(self, step_name: str) -> Iterator[Stopwatch]:

@@ -8,7 +8,6 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from pkbench.errors import PkbenchError
 from pkbench.probes import pgstattuple
 from pkbench.steps import schema
 from pkbench.steps.context import StepContext
@@ -43,14 +42,11 @@ def parse(where: str, table: Mapping[str, Any]) -> DensityStep:
 def run(ctx: StepContext, step: DensityStep) -> None:
     ctx.require_extension(PGSTATTUPLE_EXTENSION, step.name)
     figures: dict[str, Any] = {}
-    with ctx.connect() as conn:
-        try:
-            for index in step.indexes:
-                figures[index] = pgstattuple.index_density(conn, ctx.render(index))
-            for table in step.tables:
-                figures[table] = pgstattuple.table_tuples(conn, ctx.render(table))
-        except pgstattuple.PgstattupleUnavailable as error:
-            raise PkbenchError(f"{step.name}: {error}") from error
+    with ctx.connect() as conn, ctx.errors_named(step.name, pgstattuple.PgstattupleUnavailable):
+        for index in step.indexes:
+            figures[index] = pgstattuple.index_density(conn, ctx.render(index))
+        for table in step.tables:
+            figures[table] = pgstattuple.table_tuples(conn, ctx.render(table))
     ctx.result.density[step.name] = figures
     ctx.report_figures(
         step.name,
