@@ -226,7 +226,7 @@ def run(
         return
     outcome = runner.execute(options, RichReporter())
     stdout = Console()
-    summary.print_table(stdout if stdout.is_terminal else Console(width=240), outcome.run.to_json())
+    summary.print_table(stdout if stdout.is_terminal else Console(width=240), outcome.run)
     click.echo(f"pkbench: results in {outcome.out_dir}", err=True)
     _exit_for(outcome)
 
@@ -243,8 +243,8 @@ def _exit_for(outcome: runner.Outcome) -> None:
     server cannot run it) too, with its own code; the last line names each."""
     count = len(outcome.run.strategies)
 
-    def unfinished(which: list[results.StrategyResult | dict[str, Any]], what: str) -> str:
-        named = "; ".join(f"{results.name_of(s)} ({results.error_of(s)})" for s in which)
+    def unfinished(which: list[results.StrategyResult], what: str) -> str:
+        named = "; ".join(f"{s.name} ({s.error or ''})" for s in which)
         return f"{len(which)} of {count} strategies {what}: {named}"
 
     if outcome.failed:
@@ -386,7 +386,7 @@ def compare(directories: tuple[Path, ...], out: Path, fail_on_regression: float 
     from pkbench.report import write_comparison
 
     report_path = write_comparison(list(directories), out)
-    found = run_diff.against_first([(str(d), results.load_json(d)) for d in directories], fail_on_regression)
+    found = run_diff.against_first([(str(d), results.load(d)) for d in directories], fail_on_regression)
     (out / "comparison.md").write_text(found.full)
     click.echo(found.resolved)
     click.echo(f"pkbench: comparison in {report_path} and {out / 'comparison.md'}", err=True)
