@@ -153,7 +153,9 @@ class PairedRounds:
             return True
         names = {w.name for w in windows}
         verdicts = {
-            f"{j.strategy} {j.workload} {j.metric.title}": j.verdict for j in self.judged if j.workload in names
+            f"{j.strategy} {j.workload} {j.metric.title}": j.verdict
+            for j in self.judged
+            if j.workload in names
         }
         reached = precision_reached(verdicts, target) if verdicts else None
         # Earlier stages keep what they left unresolved; this stage's entries are replaced.
