@@ -173,7 +173,9 @@ def test_precision_stops_when_the_time_is_spent(server_tmpdir: Path) -> None:
     rounds = load(out)["rounds"]
     assert rounds["precision"] == pytest.approx(0.0001)
     assert rounds["stopped"] == "time spent (--max-time)"
-    assert rounds["unresolved"]
+    # Each unresolved figure reads "strategy workload title", and every stage keeps its own.
+    assert {u.split(" ", 2)[1] for u in rounds["unresolved"]} == {"lookup-by-data", "lookup-by-key"}
+    assert "uuid-v4 lookup-by-key TPS" in rounds["unresolved"]
     assert "not reached" in (out / "summary.md").read_text()
 
 

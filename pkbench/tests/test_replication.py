@@ -21,7 +21,7 @@ from conftest import assert_nothing_left, processes_mentioning, run_cli, run_unt
 from pkbench import replication_summary, topology
 from pkbench.probes.replication import lag_summary
 from pkbench.reporting import Silent
-from pkbench.results import WorkloadResult
+from pkbench.results import ReplicationWindow, RunResult, StrategyResult, WorkloadResult
 from pkbench.server_builds import find_pgbench, find_server_bindir
 
 
@@ -224,38 +224,38 @@ def test_lag_percentiles_interpolate_and_say_none_without_samples() -> None:
     assert lag_summary([]) == {"p50": None, "p99": None, "max": None}
 
 
-def _measured_window(name: str, tps: float, shipped: int, archived: int, level: str | None) -> dict[str, Any]:
-    return {
-        "name": name,
-        "transactions": 1000,
-        "tps": tps,
-        "latency_ms": {"mean": 4.0},
-        "replication": {
-            "synchronous_commit": level,
-            "wal_shipped_bytes": shipped,
-            "archived_bytes": archived,
-            "replay_lag_ms": {"p50": 1.0, "p99": 2.0, "max": 3.0},
-            "catch_up_s": 0.1,
-        },
-        "unavailable": [],
-    }
+def _measured_window(name: str, tps: float, shipped: int, archived: int, level: str | None) -> WorkloadResult:
+    return WorkloadResult(
+        name,
+        "",
+        transactions=1000,
+        tps=tps,
+        latency_ms={"mean": 4.0},
+        replication=ReplicationWindow(
+            synchronous_commit=level,
+            wal_shipped_bytes=shipped,
+            archived_bytes=archived,
+            replay_lag_ms={"p50": 1.0, "p99": 2.0, "max": 3.0},
+            catch_up_s=0.1,
+        ),
+    )
+
+
+def _run(*strategies: StrategyResult) -> RunResult:
+    run = RunResult([], "", {"parameters": {"repeat": 1}}, {}, {}, {})
+    run.strategies = list(strategies)
+    return run
 
 
 def test_the_summary_answers_against_bigint_in_words() -> None:
-    def strategy(name: str, free_tps: float, waiting_tps: float, shipped: int) -> dict[str, Any]:
+    def strategy(name: str, free_tps: float, waiting_tps: float, shipped: int) -> StrategyResult:
         windows = [
             _measured_window("async", free_tps, shipped, shipped, None),
             _measured_window("sync", waiting_tps, shipped, 2 * shipped, "remote_apply"),
         ]
-        return {"name": name, "status": "ok", "workloads": windows}
+        return StrategyResult(name, "", "", None, workloads=windows)
 
-    results = {
-        "scenario": {"parameters": {"repeat": 1}},
-        "strategies": [
-            strategy("uuid-v4", 2000.0, 500.0, 900_000),
-            strategy("bigint", 2000.0, 1000.0, 300_000),
-        ],
-    }
+    results = _run(strategy("uuid-v4", 2000.0, 500.0, 900_000), strategy("bigint", 2000.0, 1000.0, 300_000))
     text = "\n".join(replication_summary.lines(results))
     times = "\N{MULTIPLICATION SIGN}"
     assert (
@@ -265,9 +265,7 @@ def test_the_summary_answers_against_bigint_in_words() -> None:
     assert f"committed at 0.50{times} bigint's TPS" in text
     assert f"kept this share of its TPS in async: uuid-v4 0.25{times}, bigint 0.50{times}." in text
     assert "| sync (synchronous_commit remote_apply) | uuid-v4 | 900 | 1,800 |" in text
-    assert (
-        replication_summary.lines({"strategies": [{"name": "bigint", "status": "ok", "workloads": []}]}) == []
-    )
+    assert replication_summary.lines(_run(StrategyResult("bigint", "", "", None))) == []
 
 
 def test_standby_dsn_reads_an_existing_standby_and_changes_nothing(

@@ -153,7 +153,7 @@ def compare(directories: tuple[Path, ...], out: Path, fail_on_regression: float 
     from pkbench.report import write_comparison
 
     report_path = write_comparison(list(directories), out)
-    found = run_diff.against_first([(str(d), results.load_json(d)) for d in directories], fail_on_regression)
+    found = run_diff.against_first([(str(d), results.load(d)) for d in directories], fail_on_regression)
     (out / "comparison.md").write_text(found.full)
     click.echo(found.resolved)
     click.echo(f"pkbench: comparison in {report_path} and {out / 'comparison.md'}", err=True)

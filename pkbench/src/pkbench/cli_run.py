@@ -211,7 +211,7 @@ def run(
         return
     outcome = runner.execute(options, RichReporter())
     stdout = Console()
-    summary.print_table(stdout if stdout.is_terminal else Console(width=240), outcome.run.to_json())
+    summary.print_table(stdout if stdout.is_terminal else Console(width=240), outcome.run)
     click.echo(f"pkbench: results in {outcome.out_dir}", err=True)
     exit_for(outcome)
 
@@ -221,8 +221,8 @@ def exit_for(outcome: runner.Outcome) -> None:
     server cannot run it) too, with its own code; the last line names each."""
     count = len(outcome.run.strategies)
 
-    def unfinished(which: list[results.StrategyResult | dict[str, Any]], what: str) -> str:
-        named = "; ".join(f"{results.name_of(s)} ({results.error_of(s)})" for s in which)
+    def unfinished(which: list[results.StrategyResult], what: str) -> str:
+        named = "; ".join(f"{s.name} ({s.error or ''})" for s in which)
         return f"{len(which)} of {count} strategies {what}: {named}"
 
     if outcome.failed:
