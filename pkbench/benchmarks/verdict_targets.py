@@ -11,12 +11,13 @@ assert (exit 0 whenever both runs completed).
 from __future__ import annotations
 
 import argparse
-import json
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+
+from pkbench import results
+from pkbench.results import RunResult, Verdict
 
 HALF_WIDTH_TARGET = 0.05
 WORK_AGREEMENT_TARGET = 0.03
@@ -24,30 +25,37 @@ WORK_AGREEMENT_TARGET = 0.03
 WORK_FIELDS = ("shared_blocks_hit", "shared_blocks_dirtied", "backend_cpu_ms")
 
 
-def run_once(out: Path, extra: list[str]) -> tuple[dict[str, Any], float]:
+def run_once(out: Path, extra: list[str]) -> tuple[RunResult, float]:
     started = time.monotonic()
     done = subprocess.run([sys.executable, "-m", "pkbench", "run", "--out", str(out), *extra])
     if done.returncode != 0:
         raise SystemExit(f"verdict_targets: pkbench run exited {done.returncode}")
-    return json.loads((out / "results.json").read_text()), time.monotonic() - started
+    return results.load(out), time.monotonic() - started
 
 
-def tps_verdicts(results: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
-    return {(v["strategy"], v["workload"]): v for v in results.get("verdicts") or [] if v["metric"] == "tps"}
+def tps_verdicts(run: RunResult) -> dict[tuple[str, str], Verdict]:
+    return {(v.strategy, v.workload): v for v in run.verdicts if v.metric == "tps"}
 
 
-def work(results: dict[str, Any]) -> dict[tuple[str, str, str], float]:
+def interval(verdict: Verdict) -> tuple[float, float, float, float] | None:
+    """(ratio, low, high, half-width) of a verdict with an interval."""
+    v = verdict
+    if v.ratio is None or v.low is None or v.high is None or v.half_width is None:
+        return None
+    return v.ratio, v.low, v.high, v.half_width
+
+
+def work(run: RunResult) -> dict[tuple[str, str, str], float]:
     found: dict[tuple[str, str, str], float] = {}
-    for strategy in results["strategies"]:
-        for workload in strategy.get("workloads") or []:
-            key = (strategy["name"], workload["name"])
-            wal = workload.get("wal_bytes_per_transaction")
-            if isinstance(wal, int | float):
-                found[(*key, "wal_bytes")] = float(wal)
-            per_tx = workload.get("work_per_transaction") or {}
+    for strategy in run.strategies:
+        for workload in strategy.workloads:
+            key = (strategy.name, workload.name)
+            if workload.wal_bytes_per_transaction is not None:
+                found[(*key, "wal_bytes")] = float(workload.wal_bytes_per_transaction)
+            per_tx = workload.work_per_transaction
             for name in WORK_FIELDS:
-                value = per_tx.get(name)
-                if isinstance(value, int | float) and value > 0:
+                value = getattr(per_tx, name) if per_tx is not None else None
+                if value is not None and value > 0:
                     found[(*key, name)] = float(value)
     return found
 
@@ -69,16 +77,18 @@ def main() -> None:
     one, two = tps_verdicts(first), tps_verdicts(second)
     for key in one:
         a, b = one[key], two.get(key)
-        if b is None or a["low"] is None or b["low"] is None:
+        one_interval, two_interval = interval(a), interval(b) if b is not None else None
+        if one_interval is None or two_interval is None:
             print(f"  {key[0]:<14} {key[1]:<16} no interval in both runs")
             continue
-        overlap = a["low"] <= b["high"] and b["low"] <= a["high"]
-        widths += [a["half_width"], b["half_width"]]
+        (ratio_1, low_1, high_1, width_1), (ratio_2, low_2, high_2, width_2) = one_interval, two_interval
+        overlap = low_1 <= high_2 and low_2 <= high_1
+        widths += [width_1, width_2]
         overlaps.append(overlap)
         print(
-            f"  {key[0]:<14} {key[1]:<16} run 1 {a['ratio']:.3f} ({a['low']:.3f}-{a['high']:.3f}) "
-            f"±{a['half_width']:.1%}   run 2 {b['ratio']:.3f} ({b['low']:.3f}-{b['high']:.3f}) "
-            f"±{b['half_width']:.1%}   {'overlap' if overlap else 'NO OVERLAP'}"
+            f"  {key[0]:<14} {key[1]:<16} run 1 {ratio_1:.3f} ({low_1:.3f}-{high_1:.3f}) "
+            f"±{width_1:.1%}   run 2 {ratio_2:.3f} ({low_2:.3f}-{high_2:.3f}) "
+            f"±{width_2:.1%}   {'overlap' if overlap else 'NO OVERLAP'}"
         )
     print("\nwork per transaction, run 2 / run 1 (target within 3%):")
     agreements = []

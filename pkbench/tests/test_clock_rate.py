@@ -7,6 +7,7 @@ import json
 import math
 import time
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -16,7 +17,7 @@ from pkbench.cluster import EmbeddedCluster
 from pkbench.errors import PkbenchError
 from pkbench.options import Options, plan
 from pkbench.port import SOURCE as PORT_SOURCE
-from pkbench.results import StrategyResult
+from pkbench.results import RunResult, StrategyResult
 from pkbench.server_builds import find_pgbench, find_server_bindir
 from pkbench.strategies import BUILTIN, Catalog
 from pkbench.summary import clock_line
@@ -140,6 +141,10 @@ def test_the_catalog_says_which_generators_follow_the_virtual_clock() -> None:
     assert catalog.get("newsequentialid").generators[0].clock == "real"
 
 
+def _with_clock(clock: dict[str, Any]) -> RunResult:
+    return RunResult([], "", {}, {}, {}, {}, clock=clock)
+
+
 def _result(name: str, expression: str, source: str) -> StrategyResult:
     result = StrategyResult(name, "", "uuid", expression, generator_source=source)
     result.step_durations_s = {"insert": 36.0}
@@ -164,11 +169,11 @@ def test_real_clock_strategies_are_flagged_only_at_a_rate_other_than_one() -> No
     assert [r["strategy"] for r in fast["real_clock_only"]] == ["uuid-v7", "uuid-v6", "typeid", "snowflake"]
     assert fast["virtual_hours_covered"] == pytest.approx(2.0)
     assert fast["virtual_hours_by_strategy"]["uuid-v1"]["steps"]["insert"] == pytest.approx(1.0)
-    line = clock_line({"clock": fast})
+    line = clock_line(_with_clock(fast))
     assert line is not None and "clock_rate 100" in line and "2.0 virtual hours" in line
     assert "uuid-v7 (uuidv7())" in line and PORT_SOURCE in line
     normal = clock_record(1, None, 72.0, measured, catalog)
-    assert normal["real_clock_only"] == [] and clock_line({"clock": normal}) is None
+    assert normal["real_clock_only"] == [] and clock_line(_with_clock(normal)) is None
 
 
 def test_the_embedded_servers_backends_share_one_fast_timeline(server_tmpdir: Path) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from conftest import PKBENCH, processes_mentioning, run_cli
+from conftest import PKBENCH, processes_mentioning, run_cli, short_run
 
 import pkbench
 from pkbench.cluster import EmbeddedCluster, check_port_free
@@ -151,14 +151,14 @@ def test_a_killed_pkbench_takes_its_server_along_and_the_next_run_removes_the_re
         [
             *PKBENCH,
             "run",
-            "--rows",
-            "200",
-            "--duration",
-            "120",
-            "--strategies",
-            "bigint",
-            "--out",
-            str(tmp_path / "killed"),
+            *short_run(
+                strategies="bigint",
+                duration=120,
+                clients=None,
+                rounds=None,
+                warmup=None,
+                out=tmp_path / "killed",
+            ),
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -190,18 +190,7 @@ def test_a_killed_pkbench_takes_its_server_along_and_the_next_run_removes_the_re
 
     result = run_cli(
         "run",
-        "--rows",
-        "100",
-        "--duration",
-        "1",
-        "--rounds",
-        "1",
-        "--warmup",
-        "0",
-        "--strategies",
-        "bigint",
-        "--out",
-        str(tmp_path / "next"),
+        *short_run(strategies="bigint", rows=100, duration=1, clients=None, out=tmp_path / "next"),
         tmpdir=server_tmpdir,
     )
     assert result.returncode == 0, result.stderr

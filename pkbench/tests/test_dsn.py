@@ -14,7 +14,7 @@ from typing import Any
 
 import psycopg
 import pytest
-from conftest import PKBENCH, SHORT_RUN, require_passwords, run_cli
+from conftest import PKBENCH, require_passwords, run_cli, short_run
 
 from pkbench.cluster import EmbeddedCluster
 from pkbench.connection import ConnectionInfo, PrivateSecrets
@@ -23,8 +23,9 @@ from pkbench.server_builds import find_pgbench, find_server_bindir
 PASSWORD = "s3cret-Pa55word-for-tests"
 
 
-# a run big enough to measure, small enough for a test: what the --dsn runs here share
-DSN_RUN = ("--rows", "500", "--duration", "2", "--clients", "2", "--rounds", "1", "--warmup", "0")
+def dsn_run(strategies: str, out: Path) -> tuple[str, ...]:
+    """A run big enough to measure, small enough for a test: what the --dsn runs here share."""
+    return short_run(strategies=strategies, rows=500, clients=2, out=out)
 
 
 @pytest.fixture(scope="module")
@@ -70,11 +71,7 @@ def test_runs_in_its_own_schema_without_superuser_and_hides_the_password(
         "--schema",
         "pkbench_dsn_test",
         "--keep",
-        *DSN_RUN,
-        "--strategies",
-        "bigint,uuid-v4",
-        "--out",
-        str(out),
+        *dsn_run("bigint,uuid-v4", out),
         timeout=300,
     )
     assert result.returncode == 0, result.stderr
@@ -135,20 +132,7 @@ def test_without_keep_its_schema_is_dropped(
         "run",
         "--dsn",
         dsn(cluster),
-        "--rows",
-        "200",
-        "--duration",
-        "1",
-        "--clients",
-        "1",
-        "--rounds",
-        "1",
-        "--warmup",
-        "0",
-        "--strategies",
-        "bigint",
-        "--out",
-        str(tmp_path / "out"),
+        *short_run(strategies="bigint", duration=1, out=tmp_path / "out"),
         timeout=300,
     )
     assert result.returncode == 0, result.stderr
@@ -183,9 +167,7 @@ def test_a_wrong_password_is_one_line(
 
 def _short_run(*args: str, out: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """A short run of bigint; `args` come last, so they win."""
-    return run_cli(
-        "run", *SHORT_RUN, "--strategies", "bigint", "--out", str(out), *args, timeout=300, env=env
-    )
+    return run_cli("run", *short_run(strategies="bigint", out=out), *args, timeout=300, env=env)
 
 
 def _assert_measured(result: subprocess.CompletedProcess[str], out: Path) -> None:
@@ -333,11 +315,7 @@ def _run_in_background(cluster: EmbeddedCluster, out: Path, *args: str) -> subpr
         [
             *PKBENCH,
             "run",
-            *SHORT_RUN,
-            "--strategies",
-            "bigint",
-            "--out",
-            str(out),
+            *short_run(strategies="bigint", out=out),
             "--dsn",
             dsn(cluster),
             *args,
@@ -405,11 +383,7 @@ def test_pg_stat_statements_is_used_when_the_server_has_it_and_never_created(
             "run",
             "--dsn",
             dsn(cluster),
-            *DSN_RUN,
-            "--strategies",
-            "bigint",
-            "--out",
-            str(out),
+            *dsn_run("bigint", out),
             timeout=300,
         )
         assert result.returncode == 0, result.stderr

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import run_cli
+from conftest import run_cli, short_run
 
 from pkbench import scenario
 from pkbench.paired import combine, rotation, stages
@@ -19,17 +19,8 @@ from pkbench.results import WorkloadResult
 from pkbench.steps import PgbenchStep
 
 ROUNDS = 5
-PAIRED_RUN = (
-    "--strategies",
-    "bigint,uuid-v4",
-    "--rows",
-    "300",
-    "--duration",
-    "1",
-    "--clients",
-    "1",
-    "--sample-every",
-    "0",
+PAIRED_RUN = short_run(
+    strategies="bigint,uuid-v4", rows=300, duration=1, rounds=None, warmup=None, sample_every=0
 )
 
 
@@ -182,7 +173,9 @@ def test_precision_stops_when_the_time_is_spent(server_tmpdir: Path) -> None:
     rounds = load(out)["rounds"]
     assert rounds["precision"] == pytest.approx(0.0001)
     assert rounds["stopped"] == "time spent (--max-time)"
-    assert rounds["unresolved"]
+    # Each unresolved figure reads "strategy workload title", and every stage keeps its own.
+    assert {u.split(" ", 2)[1] for u in rounds["unresolved"]} == {"lookup-by-data", "lookup-by-key"}
+    assert "uuid-v4 lookup-by-key TPS" in rounds["unresolved"]
     assert "not reached" in (out / "summary.md").read_text()
 
 

@@ -13,7 +13,7 @@ import json
 import tempfile
 from pathlib import Path
 
-from conftest import OTHER_MAJOR, run_cli
+from conftest import OTHER_MAJOR, run_cli, short_run
 
 
 def test_war_on_another_major_version(tmp_path: Path) -> None:
@@ -25,22 +25,7 @@ def test_war_on_another_major_version(tmp_path: Path) -> None:
         "run",
         "--pg",
         str(OTHER_MAJOR),
-        "--strategies",
-        "bigint,uuid-v4,uuid-v7",
-        "--rows",
-        "2000",
-        "--clients",
-        "2",
-        "--duration",
-        "2",
-        "--rounds",
-        "1",
-        "--warmup",
-        "0",
-        "--sample-every",
-        "1",
-        "--out",
-        str(out),
+        *short_run(strategies="bigint,uuid-v4,uuid-v7", rows=2000, clients=2, sample_every=1, out=out),
         tmpdir=server_tmp,
         timeout=600,
     )

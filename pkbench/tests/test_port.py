@@ -16,7 +16,7 @@ from typing import Any
 
 import psycopg
 import pytest
-from conftest import SHORT_RUN, require_passwords, run_cli
+from conftest import require_passwords, run_cli, short_run
 
 from pkbench import port
 from pkbench.cluster import EmbeddedCluster
@@ -94,9 +94,7 @@ def test_every_sequuid_strategy_runs_on_the_port_where_the_extension_is_missing(
     out = tmp_path / "out"
     dsn = f"postgresql://bench:{PASSWORD}@127.0.0.1:{cluster.port}/postgres"
     strategies = ",".join(SEQUUID_STRATEGIES)
-    result = run_cli(
-        "run", *SHORT_RUN, "--dsn", dsn, "--strategies", strategies, "--out", str(out), timeout=600
-    )
+    result = run_cli("run", *short_run(strategies=strategies, out=out), "--dsn", dsn, timeout=600)
     assert result.returncode == 0, result.stderr
     data = json.loads((out / "results.json").read_text())
     for strategy in data["strategies"]:

@@ -10,6 +10,7 @@ import pytest
 from pkbench import published, scenario
 from pkbench.errors import PkbenchError
 from pkbench.published import NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, SMALLER, agreement
+from pkbench.results import Prefill, Sizes, StrategyResult, WorkloadResult
 
 SEEDS = {"war": ["000"], "insert-scaling": ["001"], "bloat": ["002"], "wal": ["004", "003"]}
 
@@ -136,8 +137,8 @@ def test_comparison_reads_ours_as_ratios_to_the_baseline() -> None:
         "TPS", "tps", "tps", {"uuid-v4": 260.0, "bigint": 1300.0}, "bigint", workload="w"
     )
     strategies = {
-        "bigint": {"name": "bigint", "workloads": [{"name": "w", "tps": 1000.0}]},
-        "uuid-v4": {"name": "uuid-v4", "workloads": [{"name": "w", "tps": 700.0}]},
+        "bigint": StrategyResult("bigint", "", "", None, workloads=[WorkloadResult("w", "", tps=1000.0)]),
+        "uuid-v4": StrategyResult("uuid-v4", "", "", None, workloads=[WorkloadResult("w", "", tps=700.0)]),
     }
     rows = {row.strategy: row for row in published.compare(item, strategies)}
     assert rows["uuid-v4"].theirs_ratio == pytest.approx(0.2)
@@ -149,11 +150,15 @@ def test_comparison_reads_ours_as_ratios_to_the_baseline() -> None:
 
 
 def test_a_step_time_and_a_key_index_size_are_read_from_their_places() -> None:
-    strategy = {
-        "step_durations_s": {"vacuum": 2.5},
-        "sizes_after_prefill": {"indexes": {"records_pkey": 10 * 2**20}},
-        "snapshots": {"sizes_after_copy": {"indexes": {"records_pkey": 30 * 2**20}}},
-    }
+    strategy = StrategyResult(
+        "bigint",
+        "",
+        "",
+        None,
+        step_durations_s={"vacuum": 2.5},
+        sizes_after_prefill=Sizes(0, None, 0, {"records_pkey": 10 * 2**20}),
+        snapshots={"sizes_after_copy": Sizes(0, None, 0, {"records_pkey": 30 * 2**20})},
+    )
     vacuum = published.PublishedFigure("VACUUM", "step-time", "s", {"bigint": 1.0}, "bigint", step="vacuum")
     after = published.PublishedFigure(
         "size", "key-index-size", "MiB", {"bigint": 1.0}, "bigint", snapshot="sizes_after_copy"
@@ -161,8 +166,10 @@ def test_a_step_time_and_a_key_index_size_are_read_from_their_places() -> None:
     assert published.ours(vacuum, strategy).value == 2.5
     assert published.ours(after, strategy).value == 30.0
     per_million = published.PublishedFigure("fill", "insert-time-per-million", "s", {"bigint": 1.0}, "bigint")
-    assert published.ours(per_million, {"prefill": {"rows": 250_000, "duration_s": 2.0}}).value == 8.0
-    assert published.ours(per_million, {"prefill": {"rows": 0, "duration_s": 0.0}}).value is None
+    strategy.prefill = Prefill(250_000, 2.0, None)
+    assert published.ours(per_million, strategy).value == 8.0
+    strategy.prefill = Prefill(0, 0.0, None)
+    assert published.ours(per_million, strategy).value is None
 
 
 def test_scales_pick_parameters_settings_and_steps() -> None:

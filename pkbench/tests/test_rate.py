@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import run_cli, short_run
 from test_cli_errors import assert_one_line_error
 
 RATE = 40
@@ -16,11 +16,13 @@ DURATION_S = 3
 def test_a_rate_limited_run_keeps_to_the_rate_and_records_it(server_tmpdir: Path) -> None:
     out = server_tmpdir / "out"
     result = run_cli(
-        "run", "war", "--strategies", "bigint", "--rows", "200", "--clients", "2",
-        "--duration", str(DURATION_S), "--rate", str(RATE), "--rounds", "1", "--warmup", "0",
-        "--out", str(out),
+        "run",
+        "war",
+        *short_run(strategies="bigint", clients=2, duration=DURATION_S, out=out),
+        "--rate",
+        str(RATE),
         tmpdir=server_tmpdir,
-    )  # fmt: skip
+    )
     assert result.returncode == 0, result.stderr
     data = json.loads((out / "results.json").read_text())
     assert data["scenario"]["parameters"]["rate_tps"] == RATE

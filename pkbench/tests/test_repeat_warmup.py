@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from conftest import run_cli
 
-from pkbench import runner
+from pkbench import results, runner
 
 SCENARIO = """
 name = "tiny-inserts"
@@ -83,6 +83,15 @@ def test_every_figure_is_the_median_with_its_spread(repeated: tuple[Path, dict[s
         assert strategy["spread"]["prefill.duration_s"][0] <= strategy["prefill"]["duration_s"]
         assert "workloads.insert.latency_ms.p99" in strategy["spread"]
         assert "workloads.insert.wal_bytes" in strategy["spread"]
+
+
+def test_repeats_read_back_as_typed_strategies_that_write_the_same_json(
+    repeated: tuple[Path, dict[str, Any]],
+) -> None:
+    out, data = repeated
+    run = results.load(out)
+    assert all(isinstance(s, results.RepeatedStrategy) and len(s.repeats) == 3 for s in run.strategies)
+    assert json.dumps(run.to_json()["strategies"], indent=2) == json.dumps(data["strategies"], indent=2)
 
 
 def test_the_warmup_is_run_but_outside_every_figure(repeated: tuple[Path, dict[str, Any]]) -> None:

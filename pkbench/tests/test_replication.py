@@ -9,33 +9,20 @@ import signal
 import subprocess
 import tempfile
 import time
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
-from conftest import PKBENCH, SHORT_RUN, processes_mentioning, run_cli
+from conftest import assert_nothing_left, processes_mentioning, run_cli, run_until_window, short_run
 
 from pkbench import replication_summary, topology
 from pkbench.probes.replication import lag_summary
 from pkbench.reporting import Silent
-from pkbench.results import WorkloadResult
+from pkbench.results import ReplicationWindow, RunResult, StrategyResult, WorkloadResult
 from pkbench.server_builds import find_pgbench, find_server_bindir
-
-# Two strategies, tiny table, seconds-long windows: enough for full-page images to tell v4 from v7.
-SMALL_REPLICATION_RUN = (
-    "--rows",
-    "30000",
-    "--duration",
-    "3",
-    "--clients",
-    "2",
-    "--rounds",
-    "1",
-    "--warmup",
-    "0",
-)
 
 
 def _lsn(conn: psycopg.Connection[tuple[object, ...]], expression: str) -> int:
@@ -111,11 +98,8 @@ def test_the_replication_scenario_v4_ships_more_wal_than_v7(server_tmpdir: Path,
     result = run_cli(
         "run",
         "replication",
-        "--strategies",
-        "uuid-v4,uuid-v7",
-        *SMALL_REPLICATION_RUN,
-        "--out",
-        str(out),
+        # Two strategies, tiny table, seconds-long windows: enough for full-page images to tell v4 from v7.
+        *short_run(strategies="uuid-v4,uuid-v7", rows=30000, duration=3, clients=2, out=out),
         tmpdir=server_tmpdir,
     )
     assert result.returncode == 0, result.stderr
@@ -172,79 +156,52 @@ scripts = [{ name = "insert", sql = "INSERT INTO records (data) VALUES (1);" }]
 """
 # The war run with --standby (its first window asynchronous), and a synchronous window where every commit
 # waits for the standby: either way a dead standby must end the run.
-ASYNC_WINDOW = Window(("war", "--standby", "--strategies", "bigint", *SHORT_RUN), "bigint/lookup-by-data")
+ASYNC_WINDOW = Window(("war", "--standby", *short_run(strategies="bigint")), "bigint/lookup-by-data")
 SYNC_WINDOW = Window((), "bigint/insert-sync", SYNCHRONOUS_SCENARIO)
 
 
-def _start_run_with_a_standby(server_tmpdir: Path, out: Path, run: Window) -> subprocess.Popen[str]:
-    """`pkbench run` in a process of its own, returned once the named measured window started."""
+def _start_run_with_a_standby(
+    server_tmpdir: Path, out: Path, run: Window
+) -> AbstractContextManager[subprocess.Popen[str]]:
+    """`pkbench run` in a process of its own, given once the named measured window started."""
     arguments = run.arguments
     if run.scenario is not None:
         scenario = out.parent / "scenario.toml"
         scenario.write_text(run.scenario)
         arguments = (str(scenario), *arguments)
-    process = subprocess.Popen(
-        [*PKBENCH, "run", *arguments, "--duration", "60", "--out", str(out)],
-        env={**os.environ, "TMPDIR": str(server_tmpdir), "NO_COLOR": "1"},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+    return run_until_window(
+        server_tmpdir, [*arguments, "--duration", "60", "--out", str(out)], out / "pgbench" / run.path
     )
-    window = out / "pgbench" / run.path / "command.txt"
-    deadline = time.monotonic() + 120
-    while not window.exists():
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            _, stderr = process.communicate()
-            raise AssertionError(f"the measured window never started: {stderr}")
-        time.sleep(0.2)
-    return process
-
-
-def _nothing_left(server_tmpdir: Path) -> None:
-    deadline = time.monotonic() + 10
-    while processes_mentioning(str(server_tmpdir)) and time.monotonic() < deadline:
-        time.sleep(0.2)  # orphaned backends notice their postmaster is gone and exit on their own
-    assert processes_mentioning(str(server_tmpdir)) == []
-    assert list(server_tmpdir.iterdir()) == [], "both clusters' directories are removed"
 
 
 def test_ctrl_c_stops_the_primary_and_the_standby_and_removes_both(
     server_tmpdir: Path, tmp_path: Path
 ) -> None:
-    process = _start_run_with_a_standby(server_tmpdir, tmp_path / "out", ASYNC_WINDOW)
-    try:
+    with _start_run_with_a_standby(server_tmpdir, tmp_path / "out", ASYNC_WINDOW) as process:
         assert len(list(server_tmpdir.glob("pkbench-*/data/standby.signal"))) == 1
         assert len(list(server_tmpdir.glob("pkbench-*/data/postmaster.pid"))) == 2
         time.sleep(1)
         process.send_signal(signal.SIGINT)
         _, stderr = process.communicate(timeout=90)
-    finally:
-        if process.poll() is None:
-            process.kill()
     assert process.returncode == 130, stderr
     assert "Traceback" not in stderr
-    _nothing_left(server_tmpdir)
+    assert_nothing_left(server_tmpdir)
 
 
 @pytest.mark.parametrize("run", [ASYNC_WINDOW, SYNC_WINDOW], ids=["async", "sync"])
 def test_a_standby_killed_mid_window_ends_the_run_in_one_line(
     server_tmpdir: Path, tmp_path: Path, run: Window
 ) -> None:
-    process = _start_run_with_a_standby(server_tmpdir, tmp_path / "out", run)
-    try:
+    with _start_run_with_a_standby(server_tmpdir, tmp_path / "out", run) as process:
         time.sleep(1)
         (signal_file,) = server_tmpdir.glob("pkbench-*/data/standby.signal")
         pid = int((signal_file.parent / "postmaster.pid").read_text().split()[0])
         os.kill(pid, signal.SIGKILL)
         _, stderr = process.communicate(timeout=90)
-    finally:
-        if process.poll() is None:
-            process.kill()
     assert process.returncode == 1, stderr
     assert stderr.strip().splitlines()[-1].startswith("pkbench: error: the standby server died"), stderr
     assert "Traceback" not in stderr
-    _nothing_left(server_tmpdir)
+    assert_nothing_left(server_tmpdir)
 
 
 @pytest.mark.parametrize(
@@ -267,38 +224,38 @@ def test_lag_percentiles_interpolate_and_say_none_without_samples() -> None:
     assert lag_summary([]) == {"p50": None, "p99": None, "max": None}
 
 
-def _measured_window(name: str, tps: float, shipped: int, archived: int, level: str | None) -> dict[str, Any]:
-    return {
-        "name": name,
-        "transactions": 1000,
-        "tps": tps,
-        "latency_ms": {"mean": 4.0},
-        "replication": {
-            "synchronous_commit": level,
-            "wal_shipped_bytes": shipped,
-            "archived_bytes": archived,
-            "replay_lag_ms": {"p50": 1.0, "p99": 2.0, "max": 3.0},
-            "catch_up_s": 0.1,
-        },
-        "unavailable": [],
-    }
+def _measured_window(name: str, tps: float, shipped: int, archived: int, level: str | None) -> WorkloadResult:
+    return WorkloadResult(
+        name,
+        "",
+        transactions=1000,
+        tps=tps,
+        latency_ms={"mean": 4.0},
+        replication=ReplicationWindow(
+            synchronous_commit=level,
+            wal_shipped_bytes=shipped,
+            archived_bytes=archived,
+            replay_lag_ms={"p50": 1.0, "p99": 2.0, "max": 3.0},
+            catch_up_s=0.1,
+        ),
+    )
+
+
+def _run(*strategies: StrategyResult) -> RunResult:
+    run = RunResult([], "", {"parameters": {"repeat": 1}}, {}, {}, {})
+    run.strategies = list(strategies)
+    return run
 
 
 def test_the_summary_answers_against_bigint_in_words() -> None:
-    def strategy(name: str, free_tps: float, waiting_tps: float, shipped: int) -> dict[str, Any]:
+    def strategy(name: str, free_tps: float, waiting_tps: float, shipped: int) -> StrategyResult:
         windows = [
             _measured_window("async", free_tps, shipped, shipped, None),
             _measured_window("sync", waiting_tps, shipped, 2 * shipped, "remote_apply"),
         ]
-        return {"name": name, "status": "ok", "workloads": windows}
+        return StrategyResult(name, "", "", None, workloads=windows)
 
-    results = {
-        "scenario": {"parameters": {"repeat": 1}},
-        "strategies": [
-            strategy("uuid-v4", 2000.0, 500.0, 900_000),
-            strategy("bigint", 2000.0, 1000.0, 300_000),
-        ],
-    }
+    results = _run(strategy("uuid-v4", 2000.0, 500.0, 900_000), strategy("bigint", 2000.0, 1000.0, 300_000))
     text = "\n".join(replication_summary.lines(results))
     times = "\N{MULTIPLICATION SIGN}"
     assert (
@@ -308,9 +265,7 @@ def test_the_summary_answers_against_bigint_in_words() -> None:
     assert f"committed at 0.50{times} bigint's TPS" in text
     assert f"kept this share of its TPS in async: uuid-v4 0.25{times}, bigint 0.50{times}." in text
     assert "| sync (synchronous_commit remote_apply) | uuid-v4 | 900 | 1,800 |" in text
-    assert (
-        replication_summary.lines({"strategies": [{"name": "bigint", "status": "ok", "workloads": []}]}) == []
-    )
+    assert replication_summary.lines(_run(StrategyResult("bigint", "", "", None))) == []
 
 
 def test_standby_dsn_reads_an_existing_standby_and_changes_nothing(
@@ -328,15 +283,11 @@ def test_standby_dsn_reads_an_existing_standby_and_changes_nothing(
         result = run_cli(
             "run",
             "war",
-            "--strategies",
-            "uuid-v4",
-            *SHORT_RUN,
+            *short_run(strategies="uuid-v4", out=out),
             "--dsn",
             primary.connection.conninfo(),
             "--standby-dsn",
             standby.connection.conninfo(),
-            "--out",
-            str(out),
         )
         assert result.returncode == 0, result.stderr
         window = _window(_results(out), "uuid-v4", "lookup-by-key")

@@ -8,7 +8,7 @@ from pathlib import Path
 from conftest import run_cli
 from report_pages import BLOAT_REAL_PG15, DATA, copy_run
 
-from pkbench import published, reproductions, summary
+from pkbench import published, reproductions, results, summary
 from pkbench.report import write_report
 
 INSERT_SCALING_REAL_PG15 = DATA / "insert-scaling-real-pg15"
@@ -45,8 +45,7 @@ def test_a_directory_without_results_is_one_line(tmp_path: Path) -> None:
 
 
 def test_the_summary_shows_the_published_rows_under_its_own() -> None:
-    results = json.loads((INSERT_SCALING_REAL_PG15 / "results.json").read_text())
-    text = summary.markdown(results)
+    text = summary.markdown(results.load(INSERT_SCALING_REAL_PG15))
     section = text[text.index("## Published figures beside ours") :]
     assert "### Seed 001" in section
     assert "| TPS, primary key, empty table | uuid-v4-char32 (random uuid char(32)) | 906 tps |" in section
@@ -62,8 +61,7 @@ def test_the_report_has_a_section_of_the_published_figures(tmp_path: Path) -> No
 
 
 def test_a_default_war_names_the_study_without_rows_it_did_not_measure() -> None:
-    results = json.loads((DATA / "war-real-pg15" / "results.json").read_text())
-    text = summary.markdown(results)
+    text = summary.markdown(results.load(DATA / "war-real-pg15"))
     section = text[text.index("## Published figures beside ours") :]
     assert "### Seed 000" in section
     assert "This run measured none of its figures" in section

@@ -13,7 +13,7 @@ import pytest
 from conftest import run_cli
 from report_pages import DATA, WAR_REAL_PG15, copy_run
 
-from pkbench import export, metrics, results, summary
+from pkbench import export, metrics, results, summary, summary_table
 from pkbench.errors import PkbenchError
 from pkbench.metrics import Figure, Metric
 from pkbench.report import write_comparison, write_report
@@ -41,8 +41,8 @@ def contains(written: object, read: object) -> bool:
 @pytest.mark.parametrize("fixture", FIXTURES, ids=lambda d: d.name)
 def test_every_fixture_loads_as_the_typed_objects_a_run_writes(fixture: Path) -> None:
     run = results.load(fixture)
-    assert all(isinstance(s, results.StrategyResult | dict) for s in run.strategies)
-    typed = [s for s in run.strategies if isinstance(s, results.StrategyResult)]
+    assert all(isinstance(s, results.StrategyResult) for s in run.strategies)
+    typed = [s for s in run.strategies if not isinstance(s, results.RepeatedStrategy)]
     assert typed, "a run measured once reads back as StrategyResult objects"
     for strategy in typed:
         assert all(isinstance(w, results.WorkloadResult) for w in strategy.workloads)
@@ -53,7 +53,7 @@ def test_every_fixture_loads_as_the_typed_objects_a_run_writes(fixture: Path) ->
     known = {f.name for f in dataclasses.fields(results.WorkloadResult)}
     for strategy_json in written["strategies"]:
         for workload in strategy_json.get("workloads") or []:
-            assert set(workload) - known <= {"some_future_field", "density"}
+            assert set(workload) - known <= {"some_future_field"}
             for unknown in set(workload) - known:
                 del workload[unknown]
     assert contains(written["strategies"], run.to_json()["strategies"])
@@ -95,30 +95,29 @@ def test_an_unknown_schema_version_is_one_line_from_the_command_line(tmp_path: P
 
 
 def test_summary_csv_has_one_row_per_strategy_workload_and_figure(tmp_path: Path) -> None:
-    data = results.load_json(WAR_REAL_PG15)
-    path = export.write_csv(tmp_path, data)
+    run = results.load(WAR_REAL_PG15)
+    path = export.write_csv(tmp_path, run)
     with path.open(newline="") as f:
         rows = list(csv.DictReader(f))
-    measured = [s for s in data["strategies"] if s["status"] == "ok"]
-    workloads = sum(len(s["workloads"]) for s in measured)
+    measured = [s for s in run.strategies if s.status == "ok"]
+    workloads = sum(len(s.workloads) for s in measured)
     assert len(rows) == workloads * len(metrics.WORKLOAD_METRICS) + len(measured) * len(
         metrics.STRATEGY_METRICS
     )
-    bigint = next(s for s in measured if s["name"] == "bigint")
-    first = bigint["workloads"][0]
+    bigint = next(s for s in measured if s.name == "bigint")
+    first = bigint.workloads[0]
     tps = next(
-        r
-        for r in rows
-        if r["strategy"] == "bigint" and r["workload"] == first["name"] and r["figure"] == "tps"
+        r for r in rows if r["strategy"] == "bigint" and r["workload"] == first.name and r["figure"] == "tps"
     )
-    assert float(tps["value"]) == pytest.approx(first["tps"]) and tps["unit"] == "tps"
+    assert float(tps["value"]) == pytest.approx(first.tps) and tps["unit"] == "tps"
 
 
 def test_a_metric_added_to_the_registry_appears_in_summary_csv_report_and_compare(
     tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
-    def transactions_per_tps(_: metrics.JSON, workload: metrics.JSON) -> Figure:
-        return Figure(float(workload["transactions"]) / float(workload["tps"]))
+    def transactions_per_tps(_: results.StrategyResult, workload: results.WorkloadResult | None) -> Figure:
+        assert workload is not None and workload.transactions and workload.tps
+        return Figure(float(workload.transactions) / float(workload.tps))
 
     added = Metric(
         "seconds-measured",
@@ -133,8 +132,8 @@ def test_a_metric_added_to_the_registry_appears_in_summary_csv_report_and_compar
     metrics.WORKLOAD_METRICS.append(added)
     request.addfinalizer(lambda: metrics.WORKLOAD_METRICS.remove(added))
     first, second = copy_run(WAR_REAL_PG15, tmp_path / "a"), copy_run(WAR_REAL_PG15, tmp_path / "b")
-    rows = list(export.rows(results.load_json(first)))
-    assert "| seconds measured by tps (s) |" in summary.markdown(results.load_json(first))
+    rows = list(export.rows(results.load(first)))
+    assert "| seconds measured by tps (s) |" in summary.markdown(results.load(first))
     assert any(row[2] == "seconds-measured" for row in rows)
     assert "seconds measured" in write_report(first).read_text(encoding="utf-8")
     compared = write_comparison([first, second], tmp_path / "compare").read_text(encoding="utf-8")
@@ -143,10 +142,10 @@ def test_a_metric_added_to_the_registry_appears_in_summary_csv_report_and_compar
 
 def sizes_and_sentences(fixture: Path) -> list[tuple[float, float, str]]:
     """(this size, the other's size, what the summary says) for every size comparison it makes."""
-    data = results.load_json(fixture)
-    headline = summary.Headline.of(data)
-    by_name = {s["name"]: s for s in data["strategies"] if s["status"] == "ok"}
-    header, table = summary.rows(data)
+    run = results.load(fixture)
+    headline = summary.Headline.of(run)
+    by_name = {s.name: s for s in run.strategies if s.status == "ok"}
+    header, table = summary.rows(run)
     found = []
     for row in table:
         for cell in row[header.index("Compared with the one before") :]:
@@ -177,6 +176,27 @@ def test_size_comparisons_say_what_they_compute(fixture: Path) -> None:
 
 
 def test_half_the_size_reads_as_fifty_percent_smaller_not_double() -> None:
-    assert summary._relative(50, 100, "smaller", "larger", "same") == "50% smaller"
-    assert summary._relative(100, 50, "smaller", "larger", "same") == "2.0\u00d7 larger"
-    assert summary._relative(100, 80, "smaller", "larger", "same") == "25% larger"
+    assert summary_table.relative(50, 100, "smaller", "larger", "same") == "50% smaller"
+    assert summary_table.relative(100, 50, "smaller", "larger", "same") == "2.0\u00d7 larger"
+    assert summary_table.relative(100, 80, "smaller", "larger", "same") == "25% larger"
+
+
+REPRODUCTIONS = sorted((Path(__file__).parent.parent / "docs" / "reproductions").glob("*/results.json"))
+
+
+@pytest.mark.parametrize("found", REPRODUCTIONS, ids=lambda p: p.parent.name)
+def test_committed_reproductions_load_and_render_through_the_model(found: Path, tmp_path: Path) -> None:
+    directory = copy_run(found.parent, tmp_path / found.parent.name)
+    run = results.load(directory)
+    written = json.loads(found.read_text())
+    assert contains(written["strategies"], run.to_json()["strategies"])
+    measured = [s.name for s in run.strategies if s.status == "ok"]
+    assert measured
+    text = summary.markdown(run)
+    header, table = summary.rows(run)
+    assert [row[0] for row in table] == [s.name for s in run.strategies]
+    assert "| " + " | ".join(header) + " |" in text
+    html = write_report(directory).read_text(encoding="utf-8")
+    assert all(name in html for name in measured)
+    # The report's first table is the summary's, cell for cell from the same model.
+    assert all(f">{name}<" in html for name in header)

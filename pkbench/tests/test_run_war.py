@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import processes_mentioning, run_cli
+from conftest import processes_mentioning, run_cli, short_run
 
 from pkbench.strategies import BUILTIN
 
@@ -26,24 +26,15 @@ def war(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     server_tmp.chmod(0o755)
     result = run_cli(
         "run",
-        "--strategies",
-        ",".join([*(s.name for s in BUILTIN), "my-v4"]),
-        "--rows",
-        str(ROWS),
-        "--clients",
-        "2",
-        "--duration",
-        "2",
-        "--rounds",
-        "1",
-        "--warmup",
-        "0",
+        *short_run(
+            strategies=",".join([*(s.name for s in BUILTIN), "my-v4"]),
+            rows=ROWS,
+            clients=2,
+            sample_every=1,
+            out=out,
+        ),
         "--strategy-def",
         "my-v4=uuid:gen_random_uuid()",
-        "--sample-every",
-        "1",
-        "--out",
-        str(out),
         tmpdir=server_tmp,
         timeout=900,
     )

@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pkbench.stats import aggregate, figures, interleaved_order, median
+from pkbench import results
+from pkbench.results import (
+    PREFILL_SNAPSHOT,
+    Prefill,
+    RepeatedStrategy,
+    RunResult,
+    Sizes,
+    StrategyResult,
+    Unavailable,
+    WorkloadResult,
+)
+from pkbench.stats import aggregate, figures, interleaved_order, median, over_repeats
 
 
 def workload(tps: float, p99: float, fpi: int | None, insert_p50: float) -> dict[str, Any]:
@@ -96,3 +110,37 @@ def test_one_repeat_is_returned_unchanged() -> None:
 def test_no_repeats_is_an_error() -> None:
     with pytest.raises(ValueError, match="at least one"):
         aggregate([])
+
+
+def repeat(tps: float, p99: float, status: str = "ok") -> StrategyResult:
+    strategy = StrategyResult("uuid-v4", "random", "uuid", "gen_random_uuid()", status=status)
+    strategy.prefill = Prefill(1000, 2.0 * tps / 1000, tps / 2)
+    strategy.record_sizes(PREFILL_SNAPSHOT, Sizes(8192, 4096, 12288, {"records_pkey": 4096}))
+    strategy.workloads.append(WorkloadResult("insert-only", "", tps=tps, latency_ms={"p50": 1.0, "p99": p99}))
+    strategy.unavailable.append(Unavailable("wal_fpi", "no privilege"))
+    return strategy
+
+
+def test_repeats_combine_into_a_typed_strategy_written_as_their_aggregate(tmp_path: Path) -> None:
+    runs = [repeat(1000.0, 9.0), repeat(1100.0, 8.0), repeat(900.0, 12.0)]
+    combined = over_repeats(runs)
+    assert isinstance(combined, RepeatedStrategy)
+    assert combined.workloads[0].tps == 1000.0 and combined.workloads[0].latency_ms["p99"] == 9.0
+    assert combined.spread["workloads.insert-only.tps"] == [900.0, 1100.0]
+    assert combined.repeats == runs
+    # results.json keeps its shape: the typed form writes exactly what the aggregate of the dicts was.
+    expected = aggregate([dataclasses.asdict(r) for r in runs])
+    assert json.dumps(dataclasses.asdict(combined)) == json.dumps(expected)
+    run = RunResult(["pkbench", "run"], "2026-11-23T00:00:00+00:00", {}, {}, {}, {})
+    run.strategies = [combined]
+    results.write(tmp_path, run)
+    assert results.load(tmp_path).strategies == [combined]
+
+
+def test_a_repeat_that_failed_fails_the_combined_strategy() -> None:
+    failed = repeat(1100.0, 8.0, status="failed")
+    failed.error = "server closed the connection"
+    combined = over_repeats([repeat(1000.0, 9.0), failed])
+    assert (combined.status, combined.error) == ("failed", "server closed the connection")
+    single = repeat(1000.0, 9.0)
+    assert over_repeats([single]) is single

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 from report_pages import BLOAT_REAL_PG15, DATA, WAL_REAL_PG15, WAR_REAL_PG15, WAR_REAL_PG18, copy_run
 
-from pkbench import scenario, summary
+from pkbench import results, scenario, summary, summary_table
 from pkbench.errors import PkbenchError
 from pkbench.report import write_report
+from pkbench.results import Prefill, RunResult, StrategyResult
 from pkbench.units import GIB, KIB, MIB, binary_size
 
 # pkbench run insert-scaling --strategies bigint,uuid-v4-char32,uuid-v7 --rows 60000 --duration 1 --clients 2,
@@ -34,109 +33,109 @@ EVERY_REAL_RUN = [
 ]
 
 
-def load(run: Path) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((run / "results.json").read_text())
-    return data
+def load(run: Path) -> RunResult:
+    return results.load(run)
 
 
-def columns(results: dict[str, Any]) -> dict[str, dict[str, str]]:
+def columns(run: RunResult) -> dict[str, dict[str, str]]:
     """Strategy → header → cell."""
-    header, table = summary.rows(results)
+    header, table = summary.rows(run)
     return {row[0]: dict(zip(header, row, strict=True)) for row in table}
 
 
-def measured(results: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {s["name"]: s for s in results["strategies"] if s["status"] == "ok"}
+def measured(run: RunResult) -> dict[str, StrategyResult]:
+    return {s.name: s for s in run.strategies if s.status == "ok"}
+
+
+def prefill_of(strategy: StrategyResult) -> Prefill:
+    assert strategy.prefill is not None
+    return strategy.prefill
 
 
 def test_insert_scaling_times_the_fill_its_summary_names_with_the_rows_it_really_inserted() -> None:
-    results = load(INSERT_SCALING_REAL_PG15)
-    assert results["scenario"]["summary"] == scenario.load("insert-scaling").summary.to_json()
-    header, _ = summary.rows(results)
+    run = load(INSERT_SCALING_REAL_PG15)
+    assert run.scenario["summary"] == scenario.load("insert-scaling").summary.to_json()
+    header, _ = summary.rows(run)
     # Each fill tops the table up after a window that inserted a different number of rows per strategy.
     assert header[1] == "Time to insert"
-    for name, cells in columns(results).items():
-        prefill = measured(results)[name]["prefill"]
-        assert prefill["step"] == "pk-fill-large"
-        assert prefill["duration_s"] == measured(results)[name]["step_durations_s"]["pk-fill-large"]
-        assert cells["Time to insert"] == f"{prefill['duration_s']:.2f} s ({prefill['rows']:,} rows)"
-        assert 20000 < prefill["rows"] < 60000, "the large fill adds what the small size and the window left"
-    text = summary.markdown(results)
+    for name, cells in columns(run).items():
+        prefill = prefill_of(measured(run)[name])
+        assert prefill.step == "pk-fill-large"
+        assert prefill.duration_s == measured(run)[name].step_durations_s["pk-fill-large"]
+        assert cells["Time to insert"] == f"{prefill.duration_s:.2f} s ({prefill.rows:,} rows)"
+        assert 20000 < prefill.rows < 60000, "the large fill adds what the small size and the window left"
+    text = summary.markdown(run)
     assert "0.0 s" not in text and "60,000 rows" not in text
     assert "Time to insert: fill step pk-fill-large" in text
 
 
 def test_insert_scaling_sizes_are_those_its_summary_names() -> None:
-    results = load(INSERT_SCALING_REAL_PG15)
-    for name, cells in columns(results).items():
-        total = measured(results)[name]["sizes_after_prefill"]["total_bytes"]
-        assert cells["Size at sizes_after_prefill"] == binary_size(total)
+    run = load(INSERT_SCALING_REAL_PG15)
+    for name, cells in columns(run).items():
+        sizes = measured(run)[name].sizes_after_prefill
+        assert sizes is not None
+        assert cells["Size at sizes_after_prefill"] == binary_size(sizes.total_bytes)
 
 
 def test_a_run_without_pgbench_workloads_claims_no_pgbench_figures() -> None:
-    results = load(BLOAT_SUMMARY_PG15)
-    header, _ = summary.rows(results)
+    run = load(BLOAT_SUMMARY_PG15)
+    header, _ = summary.rows(run)
     assert not [h for h in header if h.startswith(("TPS", "WAL/tx")) or "hit ratio" in h]
-    setup = summary.markdown(results).splitlines()[2]
+    setup = summary.markdown(run).splitlines()[2]
     assert "pgbench" not in setup and setup.startswith("PostgreSQL 15.")
 
 
 def test_bloat_shows_each_stage_its_summary_names_and_the_last_size() -> None:
-    results = load(BLOAT_SUMMARY_PG15)
-    assert results["scenario"]["summary"]["timed"] == ["delete-oldest-half", "vacuum", "copy-4n"]
-    for name, cells in columns(results).items():
-        strategy = measured(results)[name]
-        assert cells["Time to insert 20,000 rows"] == f"{strategy['prefill']['duration_s']:.2f} s"
+    run = load(BLOAT_SUMMARY_PG15)
+    assert run.scenario["summary"]["timed"] == ["delete-oldest-half", "vacuum", "copy-4n"]
+    for name, cells in columns(run).items():
+        strategy = measured(run)[name]
+        assert cells["Time to insert 20,000 rows"] == f"{prefill_of(strategy).duration_s:.2f} s"
         for step in ("delete-oldest-half", "vacuum", "copy-4n"):
-            seconds = strategy["step_durations_s"][step]
+            seconds = strategy.step_durations_s[step]
             assert cells[f"Time of {step}"] == (f"{seconds:.2f} s" if seconds < 1 else f"{seconds:,.1f} s")
         # The COPY of 4N rows comes after the insert: the size at the end is the last snapshot's.
         assert cells["Size at sizes_after_copy"] == binary_size(
-            strategy["snapshots"]["sizes_after_copy"]["total_bytes"]
+            strategy.snapshots["sizes_after_copy"].total_bytes
         )
 
 
 def test_a_fill_that_inserted_nothing_is_not_timed() -> None:
-    results = load(WAL_SUMMARY_PG15)
-    assert {s["prefill"]["step"] for s in measured(results).values()} == {"fill-tier-3"}
-    assert {s["prefill"]["rows"] for s in measured(results).values()} == {0}
-    header, _ = summary.rows(results)
+    run = load(WAL_SUMMARY_PG15)
+    assert {prefill_of(s).step for s in measured(run).values()} == {"fill-tier-3"}
+    assert {prefill_of(s).rows for s in measured(run).values()} == {0}
+    header, _ = summary.rows(run)
     assert not [h for h in header if h.startswith(("Time to insert", "Average rate"))]
-    assert "fill step fill-tier-3 found the table at its size already" in summary.markdown(results)
-    for cells in columns(results).values():
+    assert "fill step fill-tier-3 found the table at its size already" in summary.markdown(run)
+    for cells in columns(run).values():
         assert "faster" not in cells["Compared with the one before"] + cells["Compared with bigint"]
 
 
 def test_war_keeps_its_headline_and_names_the_window_sizes_come_from() -> None:
-    results = load(WAR_REAL_PG15)
-    header, _ = summary.rows(results)
+    run = load(WAR_REAL_PG15)
+    header, _ = summary.rows(run)
     assert header[1] == "Time to insert 300,000 rows"
     assert "Size at end of lookup-by-key" in header
-    assert "pgbench -c 4 -j 2 for 20 s per workload" in summary.markdown(results)
+    assert "pgbench -c 4 -j 2 for 20 s per workload" in summary.markdown(run)
 
 
 def test_a_unique_index_alone_is_the_key_index_of_the_hit_ratio() -> None:
-    results = load(WAL_REAL_PG15)
-    cells = columns(results)["uuid-v4"]
-    window = measured(results)["uuid-v4"]["workloads"][0]
+    run = load(WAL_REAL_PG15)
+    cells = columns(run)["uuid-v4"]
+    window = measured(run)["uuid-v4"].workloads[0]
     assert (
-        cells[f"records_id_key hit ratio {window['name']}"]
-        == f"{window['hit_ratio']['records_id_key'] * 100:.1f}%"
+        cells[f"records_id_key hit ratio {window.name}"] == f"{window.hit_ratio['records_id_key'] * 100:.1f}%"
     )
 
 
-@pytest.mark.parametrize("run", EVERY_REAL_RUN, ids=lambda p: p.name)
+@pytest.mark.parametrize("directory", EVERY_REAL_RUN, ids=lambda p: p.name)
 @pytest.mark.parametrize("order", ["as run", "bigint second"])
-def test_no_row_says_the_same_comparison_twice(run: Path, order: str) -> None:
-    results = load(run)
+def test_no_row_says_the_same_comparison_twice(directory: Path, order: str) -> None:
+    run = load(directory)
     if order == "bigint second":
-        others = [s for s in results["strategies"] if s["name"] != "bigint"]
-        results["strategies"] = [
-            others[0],
-            *[s for s in results["strategies"] if s["name"] == "bigint"],
-            *others[1:],
-        ]
-    for name, cells in columns(results).items():
+        others = [s for s in run.strategies if s.name != "bigint"]
+        run.strategies = [others[0], *[s for s in run.strategies if s.name == "bigint"], *others[1:]]
+    for name, cells in columns(run).items():
         before, against_bigint = cells["Compared with the one before"], cells["Compared with bigint"]
         assert not (before and before == against_bigint), name
         assert (
@@ -148,12 +147,12 @@ def test_no_row_says_the_same_comparison_twice(run: Path, order: str) -> None:
 
 
 def test_without_bigint_there_is_no_bigint_column() -> None:
-    results = load(WAR_REAL_PG15)
-    results["strategies"] = [s for s in results["strategies"] if s["name"] != "bigint"]
-    header, table = summary.rows(results)
+    run = load(WAR_REAL_PG15)
+    run.strategies = [s for s in run.strategies if s.name != "bigint"]
+    header, table = summary.rows(run)
     assert "Compared with bigint" not in header
-    assert table[1][-1] == summary.comparison(
-        results["strategies"][1], results["strategies"][0], summary.Headline.of(results)
+    assert table[1][-1] == summary_table.comparison(
+        run.strategies[1], run.strategies[0], summary.Headline.of(run)
     )
 
 
@@ -162,9 +161,9 @@ def test_sizes_are_binary_units_in_the_summary_and_the_report(tmp_path: Path) ->
     assert binary_size(KIB) == "1.0 KiB"
     assert binary_size(479 * MIB) == "479 MiB"
     assert binary_size(1.5 * GIB) == "1.5 GiB"
-    run = copy_run(BLOAT_REAL_PG15, tmp_path / "bloat")
-    html = write_report(run).read_text()
-    text = summary.markdown(load(run))
+    directory = copy_run(BLOAT_REAL_PG15, tmp_path / "bloat")
+    html = write_report(directory).read_text()
+    text = summary.markdown(load(directory))
     for page in (html, text):
         assert "MiB" in page
         assert not re.search(r"\d (kB|MB|GB)\b", page), "decimal-looking units for powers of 1024"

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import run_cli, short_run
 from test_cli_errors import assert_one_line_error
 
 from pkbench import sweep
@@ -75,10 +75,13 @@ def test_a_bad_point_is_refused_before_any_runs(tmp_path: Path) -> None:
 def test_a_clients_sweep_runs_one_point_per_value(server_tmpdir: Path) -> None:
     out = server_tmpdir / "sweep"
     result = run_cli(
-        "run", "war", "--strategies", "bigint", "--rows", "200", "--duration", "1",
-        "--clients", "1,3", "--rounds", "1", "--warmup", "0", "--out", str(out),
+        "run",
+        "war",
+        *short_run(strategies="bigint", duration=1, clients=None, out=out),
+        "--clients",
+        "1,3",
         tmpdir=server_tmpdir,
-    )  # fmt: skip
+    )
     assert result.returncode == 0, result.stderr
     document = json.loads((out / "sweep.json").read_text())
     assert (document["parameter"], document["values"]) == ("clients", [1, 3])

@@ -9,32 +9,30 @@ from __future__ import annotations
 import csv
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from pkbench.metrics import REPLICATION_METRICS, STRATEGY_METRICS, WORKLOAD_METRICS, Metric
+from pkbench.results import RunResult, StrategyResult, WorkloadResult
 
 COLUMNS = ("strategy", "workload", "figure", "label", "unit", "higher_is_better", "value", "missing_reason")
 
 
-def rows(results: dict[str, Any]) -> Iterator[tuple[object, ...]]:
-    for strategy in results.get("strategies") or []:
-        if not isinstance(strategy, dict) or strategy.get("status", "ok") != "ok":
+def rows(run: RunResult) -> Iterator[tuple[object, ...]]:
+    for strategy in run.strategies:
+        if strategy.status != "ok":
             continue
-        name = strategy.get("name")
-        for workload in strategy.get("workloads") or []:
-            if isinstance(workload, dict):
-                metrics = WORKLOAD_METRICS + (REPLICATION_METRICS if workload.get("replication") else [])
-                yield from _cells(name, strategy, workload, str(workload.get("name")), metrics)
-        yield from _cells(name, strategy, {}, "", STRATEGY_METRICS)
+        for workload in strategy.workloads:
+            metrics = WORKLOAD_METRICS + (REPLICATION_METRICS if workload.replication else [])
+            yield from _cells(strategy, workload, workload.name, metrics)
+        yield from _cells(strategy, None, "", STRATEGY_METRICS)
 
 
 def _cells(
-    name: object, strategy: dict[str, Any], workload: dict[str, Any], scope: str, metrics: list[Metric]
+    strategy: StrategyResult, workload: WorkloadResult | None, scope: str, metrics: list[Metric]
 ) -> Iterator[tuple[object, ...]]:
     for metric in metrics:
         found = metric.read(strategy, workload)
         yield (
-            name,
+            strategy.name,
             scope,
             metric.key,
             metric.title,
@@ -45,12 +43,12 @@ def _cells(
         )
 
 
-def write_csv(out_dir: Path, results: dict[str, Any]) -> Path:
+def write_csv(out_dir: Path, run: RunResult) -> Path:
     path = out_dir / "summary.csv"
     temporary = path.with_name(path.name + ".tmp")
     with temporary.open("w", newline="") as f:
         writer = csv.writer(f)
         writer.writerow(COLUMNS)
-        writer.writerows(rows(results))
+        writer.writerows(rows(run))
     temporary.replace(path)
     return path

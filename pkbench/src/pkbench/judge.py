@@ -3,12 +3,11 @@ baseline, round by round (pkbench.verdict does the statistics)."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pkbench.metrics import Metric, verdict_metrics
-from pkbench.results import PREFILL_SNAPSHOT, StrategyResult, Verdict
+from pkbench.results import StrategyResult, Verdict, WorkloadResult
 from pkbench.verdict import RatioVerdict, ratio_verdict
 
 # Fixed, so that the same rounds always give the same interval (the report and the summary agree).
@@ -23,16 +22,9 @@ class Judged:
     verdict: RatioVerdict
 
 
-def _windows_json(strategy: StrategyResult) -> tuple[dict[str, object], dict[str, list[dict[str, object]]]]:
-    """The strategy and each workload's windows (its rounds, else itself) in results.json's shape, which the
-    registry reads; of the strategy it needs only the key index's sizes."""
-    sizes = strategy.sizes_after_prefill
-    strategy_json: dict[str, object] = {
-        "name": strategy.name,
-        PREFILL_SNAPSHOT: dataclasses.asdict(sizes) if sizes is not None else None,
-    }
-    windows = {w.name: [dataclasses.asdict(r) for r in w.rounds or [w]] for w in strategy.workloads}
-    return strategy_json, windows
+def _windows(strategy: StrategyResult) -> dict[str, list[WorkloadResult]]:
+    """Each workload's windows: its paired rounds, else the workload itself."""
+    return {w.name: list(w.rounds or [w]) for w in strategy.workloads}
 
 
 def judge(strategies: Sequence[StrategyResult], baseline: str | None) -> list[Judged]:
@@ -42,20 +34,19 @@ def judge(strategies: Sequence[StrategyResult], baseline: str | None) -> list[Ju
     if base is None:
         return []
     found: list[Judged] = []
-    base_json, base_windows = _windows_json(base)
+    base_windows = _windows(base)
     for strategy in by_name.values():
         if strategy is base:
             continue
-        strategy_json, windows = _windows_json(strategy)
-        for workload, mine_windows in windows.items():
+        for workload, mine_windows in _windows(strategy).items():
             theirs_windows = base_windows.get(workload)
             if theirs_windows is None:
                 continue
             count = min(len(mine_windows), len(theirs_windows))
             for metric in verdict_metrics():
                 assert metric.verdict is not None
-                mine = [metric.read(strategy_json, w).value for w in mine_windows[:count]]
-                theirs = [metric.read(base_json, w).value for w in theirs_windows[:count]]
+                mine = [metric.read(strategy, w).value for w in mine_windows[:count]]
+                theirs = [metric.read(base, w).value for w in theirs_windows[:count]]
                 found.append(
                     Judged(
                         strategy.name,

@@ -10,14 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from pkbench import verdict
-from pkbench.results import PREFILL_SNAPSHOT
+from pkbench.results import StrategyResult, Unavailable, WorkloadResult
 from pkbench.units import MIB
 from pkbench.verdict import FigureKind
-
-JSON = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -32,13 +29,19 @@ class Figure:
         return self.value is not None
 
 
-def unavailable_reason(obj: JSON, metric: str) -> str:
-    """The reason `unavailable` of OBJ gives for METRIC or for its group (hit_ratio for hit_ratio.x)."""
-    reasons = {
-        str(entry.get("metric")): str(entry.get("reason") or "not measured")
-        for entry in obj.get("unavailable") or []
-        if isinstance(entry, dict)
-    }
+def member(holder: object, key: str) -> object:
+    """A field of a results-model object, or an entry of one of the model's maps (latency_ms, hit_ratio,
+    step_durations_s): the figures are named by these keys (latency_ms.p95), whichever holds them."""
+    if isinstance(holder, Mapping):
+        return holder.get(key)
+    return getattr(holder, key, None)
+
+
+def unavailable_reason(holder: object, metric: str) -> str:
+    """The reason the `unavailable` list of HOLDER gives for METRIC or for its group (hit_ratio for
+    hit_ratio.x)."""
+    entries = getattr(holder, "unavailable", None) or []
+    reasons = {u.metric: u.reason or "not measured" for u in entries if isinstance(u, Unavailable)}
     while metric:
         if metric in reasons:
             return reasons[metric]
@@ -46,35 +49,37 @@ def unavailable_reason(obj: JSON, metric: str) -> str:
     return "not measured"
 
 
-def figure(obj: JSON | None, key: str) -> Figure:
-    """The number at OBJ[KEY]; when null or absent, the reason that `unavailable` of OBJ gives."""
-    if obj is None:
+def figure(holder: object | None, key: str) -> Figure:
+    """The number at KEY of HOLDER; when null or absent, the reason that `unavailable` of HOLDER gives."""
+    if holder is None:
         return Figure(None, "not measured")
-    value = obj.get(key)
+    value = member(holder, key)
     if isinstance(value, bool) or not isinstance(value, int | float):
-        return Figure(None, unavailable_reason(obj, key))
+        return Figure(None, unavailable_reason(holder, key))
     return Figure(float(value))
 
 
-def nested_figure(obj: JSON | None, group: str, key: str) -> Figure:
-    """The number at OBJ[GROUP][KEY] (hit_ratio.records_pkey, latency_ms.p99); the reason comes from OBJ."""
-    inner = (obj or {}).get(group)
-    found = figure(inner if isinstance(inner, dict) else None, key)
-    if found.value is not None or obj is None:
+def nested_figure(holder: object | None, group: str, key: str) -> Figure:
+    """The number at GROUP.KEY of HOLDER (hit_ratio.records_pkey, latency_ms.p99); the reason comes from
+    HOLDER."""
+    inner = member(holder, group) if holder is not None else None
+    found = figure(inner, key)
+    if found.value is not None or holder is None:
         return found
-    return Figure(None, unavailable_reason(obj, f"{group}.{key}"))
+    return Figure(None, unavailable_reason(holder, f"{group}.{key}"))
 
 
-def key_index(strategy: Mapping[str, Any]) -> str | None:
+def key_index(strategy: StrategyResult) -> str | None:
     """The primary key's index (PostgreSQL names it <table>_pkey), else the table's only index (the wal
     scenario's unique index): the one way every reader finds it."""
-    sizes = strategy.get(PREFILL_SNAPSHOT)
-    indexes = list((sizes.get("indexes") or {}) if isinstance(sizes, dict) else {})
+    sizes = strategy.sizes_after_prefill
+    indexes = list(sizes.indexes or {}) if sizes is not None else []
     keys = [str(name) for name in indexes if str(name).endswith("_pkey")]
     return keys[0] if keys else str(indexes[0]) if len(indexes) == 1 else None
 
 
-Reader = Callable[[JSON, JSON], Figure]
+# A figure of a strategy and one of its workloads (None for per-strategy figures).
+Reader = Callable[[StrategyResult, WorkloadResult | None], Figure]
 
 
 @dataclass(frozen=True)
@@ -107,7 +112,7 @@ def at_path(path: str, scale: float = 1.0) -> Reader:
     """The workload's figure at PATH (tps, latency_ms.p95), scaled."""
     group, _, key = path.rpartition(".")
 
-    def read(_: JSON, workload: JSON) -> Figure:
+    def read(_: StrategyResult, workload: WorkloadResult | None) -> Figure:
         found = nested_figure(workload, group, key) if group else figure(workload, key)
         return found if found.value is None else Figure(found.value * scale)
 
@@ -128,9 +133,9 @@ def workload_metric(
     return Metric(key, title, unit, higher_is_better, at_path(path), fmt, column, compared, path, verdict)
 
 
-def primary_key_hit_ratio(strategy: JSON, workload: JSON) -> Figure:
+def primary_key_hit_ratio(strategy: StrategyResult, workload: WorkloadResult | None) -> Figure:
     """Hit ratio (%) of the key index in the workload's window."""
-    ratios = workload.get("hit_ratio")
+    ratios = workload.hit_ratio if workload is not None else None
     if not isinstance(ratios, dict):
         return figure(workload, "hit_ratio")
     index = key_index(strategy)
@@ -141,9 +146,8 @@ def primary_key_hit_ratio(strategy: JSON, workload: JSON) -> Figure:
 
 
 def prefill_figure(key: str) -> Reader:
-    def read(strategy: JSON, _: JSON) -> Figure:
-        prefill = strategy.get("prefill")
-        return figure(prefill if isinstance(prefill, dict) else None, key)
+    def read(strategy: StrategyResult, _: WorkloadResult | None) -> Figure:
+        return figure(strategy.prefill, key)
 
     return read
 
@@ -243,12 +247,11 @@ def replication_figure(path: str, per_transaction: bool = False) -> Reader:
     """A figure of the workload's replication block (replay_lag_ms.p99), optionally per transaction."""
     group, _, key = path.rpartition(".")
 
-    def read(_: JSON, workload: JSON) -> Figure:
-        block = workload.get("replication")
-        if not isinstance(block, dict):
+    def read(_: StrategyResult, workload: WorkloadResult | None) -> Figure:
+        block = workload.replication if workload is not None else None
+        if block is None:
             return Figure(None, "no standby or WAL archive in this run")
-        inner = block.get(group) if group else block
-        found = figure(inner if isinstance(inner, dict) else None, key)
+        found = figure(member(block, group) if group else block, key)
         if found.value is None:
             return Figure(None, unavailable_reason(workload, f"replication.{group or key}"))
         if not per_transaction:

@@ -153,14 +153,17 @@ class PairedRounds:
             return True
         names = {w.name for w in windows}
         verdicts = {
-            f"{j.strategy} {j.workload} {j.metric}": j.verdict for j in self.judged if j.workload in names
+            f"{j.strategy} {j.workload} {j.metric.title}": j.verdict
+            for j in self.judged
+            if j.workload in names
         }
         reached = precision_reached(verdicts, target) if verdicts else None
+        # Earlier stages keep what they left unresolved; this stage's entries are replaced.
+        self.record.unresolved = [u for u in self.record.unresolved if u.split(" ")[1] not in names]
         if reached is not None and reached.reached and number >= MIN_BOOTSTRAP_ROUNDS:
-            self.record.unresolved = []
             self.record.stopped = "precision reached"
             return True
-        self.record.unresolved = list(reached.outside) if reached else []
+        self.record.unresolved += list(reached.outside) if reached else []
         per_round = (time.monotonic() - started) / number
         if deadline is not None and time.monotonic() + per_round > deadline:
             self.record.stopped = "time spent (--max-time)"

@@ -22,11 +22,10 @@ from pydantic import Field
 
 from pkbench.errors import PkbenchError
 from pkbench.metrics import STRATEGY_METRICS, WORKLOAD_METRICS, Figure, Metric, figure, key_index
+from pkbench.results import PREFILL_SNAPSHOT, StrategyResult
 from pkbench.steps import schema
 from pkbench.strategies import Catalog
 from pkbench.units import MIB
-
-JSON = Mapping[str, Any]
 
 # Study figures the metric registry does not hold, with what each needs: the window's wall time (the time
 # pgbench took for a fixed number of transactions), a timed step's duration, the key index at a snapshot.
@@ -259,31 +258,28 @@ def to_json(studies: tuple[Published, ...]) -> list[dict[str, Any]]:
     ]
 
 
-def ours(item: PublishedFigure, strategy: JSON) -> Figure:
-    """Our figure for ITEM in one strategy's results (a results.json strategy object)."""
+def ours(item: PublishedFigure, strategy: StrategyResult) -> Figure:
+    """Our figure for ITEM in one strategy's results."""
     if item.metric == STEP_TIME:
-        return figure(strategy.get("step_durations_s"), str(item.step))
+        return figure(strategy.step_durations_s, str(item.step))
     if item.metric == INSERT_PER_MILLION:
-        prefill = strategy.get("prefill") or {}
-        rows, seconds = prefill.get("rows"), prefill.get("duration_s")
-        if not rows or seconds is None:
+        prefill = strategy.prefill
+        if prefill is None or not prefill.rows or prefill.duration_s is None:
             return Figure(None, "no headline fill inserted rows")
-        return Figure(float(seconds) / float(rows) * 1e6)
+        return Figure(float(prefill.duration_s) / float(prefill.rows) * 1e6)
     if item.metric == KEY_INDEX_SIZE:
-        sizes = strategy.get("snapshots", {}).get(item.snapshot)
-        if item.snapshot == "sizes_after_prefill":
-            sizes = strategy.get("sizes_after_prefill")
+        sizes = strategy.snapshots.get(str(item.snapshot))
+        if item.snapshot == PREFILL_SNAPSHOT:
+            sizes = strategy.sizes_after_prefill
         index = key_index(strategy)
-        found = (
-            figure((sizes or {}).get("indexes"), index) if index and sizes else Figure(None, "no key index")
-        )
+        found = figure(sizes.indexes, index) if index and sizes else Figure(None, "no key index")
         return found if found.value is None else Figure(found.value / MIB)
-    workload = next((w for w in strategy.get("workloads") or [] if w.get("name") == item.workload), None)
+    workload = next((w for w in strategy.workloads if w.name == item.workload), None)
     if item.workload is not None and workload is None:
         return Figure(None, f"workload {item.workload} did not run")
     if item.metric == WINDOW_TIME:
         return figure(workload, "duration_s")
-    return _registry()[item.metric].read(dict(strategy), dict(workload or {}))
+    return _registry()[item.metric].read(strategy, workload)
 
 
 def unit_of(item: PublishedFigure) -> str:
@@ -327,8 +323,8 @@ class Comparison:
     word: str | None  # None for the baseline itself
 
 
-def compare(item: PublishedFigure, strategies: Mapping[str, JSON]) -> list[Comparison]:
-    """ITEM against our results (strategy name -> results.json strategy object), in the study's order."""
+def compare(item: PublishedFigure, strategies: Mapping[str, StrategyResult]) -> list[Comparison]:
+    """ITEM against our results (strategy name -> its results), in the study's order."""
     baseline = strategies.get(item.relative_to)
     base_ours = ours(item, baseline) if baseline is not None else Figure(None, "baseline not run")
     base_theirs = item.values[item.relative_to]

@@ -4,12 +4,11 @@ archive, and the answer in words, each strategy against the baseline (bigint whe
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from pkbench.metrics import REPLICATION_METRICS, Figure, Metric, figure
+from pkbench.results import RunResult, StrategyResult, WorkloadResult
 
-JSON = dict[str, Any]
 MISSING = "\N{EN DASH}"
 _BY_KEY = {metric.key: metric for metric in REPLICATION_METRICS}
 _COLUMNS = ("wal-shipped", "wal-archived", "replay-lag-p50", "replay-lag-p99", "replay-lag-max", "catch-up")
@@ -17,35 +16,34 @@ _COLUMNS = ("wal-shipped", "wal-archived", "replay-lag-p50", "replay-lag-p99", "
 _REMOTE = ("remote_write", "on", "remote_apply")
 
 
-def _measured(results: Mapping[str, Any]) -> list[JSON]:
-    return [s for s in results.get("strategies") or [] if isinstance(s, dict) and s.get("status") == "ok"]
+def _measured(run: RunResult) -> list[StrategyResult]:
+    return [s for s in run.strategies if s.status == "ok"]
 
 
-def _how_many(results: Mapping[str, Any]) -> str:
+def _how_many(run: RunResult) -> str:
     """How many measurements each figure stands for: paired rounds, repeats, or one run."""
-    rounds = results.get("rounds") or {}
-    count = rounds.get("count") if isinstance(rounds, dict) else None
-    if rounds.get("mode") == "paired" and isinstance(count, int) and count > 1:
-        return f"medians of {count} paired rounds (TPS against bigint: the ratio of the medians)"
-    repeats = (results.get("scenario") or {}).get("parameters", {}).get("repeat", 1)
+    rounds = run.rounds
+    if rounds is not None and rounds.mode == "paired" and rounds.count > 1:
+        return f"medians of {rounds.count} paired rounds (TPS against bigint: the ratio of the medians)"
+    repeats = run.scenario.get("parameters", {}).get("repeat", 1)
     return "one run" if repeats == 1 else f"medians of {repeats} runs"
 
 
-def _windows(strategies: Sequence[JSON]) -> list[str]:
+def _windows(strategies: Sequence[StrategyResult]) -> list[str]:
     """Workload names that measured replication, in the order the scenario ran them."""
     names: list[str] = []
     for strategy in strategies:
-        for workload in strategy.get("workloads") or []:
-            if isinstance(workload.get("replication"), dict) and workload.get("name") not in names:
-                names.append(str(workload.get("name")))
+        for workload in strategy.workloads:
+            if workload.replication is not None and workload.name not in names:
+                names.append(workload.name)
     return names
 
 
-def _workload(strategy: JSON, name: str) -> JSON | None:
-    return next((w for w in strategy.get("workloads") or [] if w.get("name") == name), None)
+def _workload(strategy: StrategyResult, name: str) -> WorkloadResult | None:
+    return next((w for w in strategy.workloads if w.name == name), None)
 
 
-def _read(key: str, strategy: JSON, workload: JSON) -> Figure:
+def _read(key: str, strategy: StrategyResult, workload: WorkloadResult) -> Figure:
     metric: Metric = _BY_KEY[key]
     return metric.read(strategy, workload)
 
@@ -60,19 +58,19 @@ def _times(ratio: float) -> str:
     return f"{ratio:.2f}\N{MULTIPLICATION SIGN}"
 
 
-def _sync_level(workload: JSON) -> str | None:
-    level = (workload.get("replication") or {}).get("synchronous_commit")
-    return str(level) if level in _REMOTE else None
+def _sync_level(workload: WorkloadResult | None) -> str | None:
+    level = workload.replication.synchronous_commit if workload and workload.replication else None
+    return level if level in _REMOTE else None
 
 
-def lines(results: Mapping[str, Any]) -> list[str]:
+def lines(run: RunResult) -> list[str]:
     """The section's markdown lines; none when no window measured a standby or an archive."""
-    strategies = _measured(results)
+    strategies = _measured(run)
     windows = _windows(strategies)
     if not windows:
         return []
-    baseline = next((s for s in strategies if s.get("name") == "bigint"), strategies[0])
-    runs = _how_many(results)
+    baseline = next((s for s in strategies if s.name == "bigint"), strategies[0])
+    runs = _how_many(run)
     out = [
         "## Replication: what each key costs a standby and the WAL archive",
         "",
@@ -82,7 +80,7 @@ def lines(results: Mapping[str, Any]) -> list[str]:
         "",
     ]
     header = ["Window", "Strategy", *(f"{_BY_KEY[k].title} ({_BY_KEY[k].unit})" for k in _COLUMNS)]
-    header += ["TPS", f"TPS vs {baseline.get('name')}", "latency mean (ms)"]
+    header += ["TPS", f"TPS vs {baseline.name}", "latency mean (ms)"]
     out += ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     for name in windows:
         base = _workload(baseline, name)
@@ -96,7 +94,7 @@ def lines(results: Mapping[str, Any]) -> list[str]:
                 for k, c in zip(_COLUMNS, cells, strict=True)
             ]
             tps = figure(workload, "tps")
-            latency = figure(workload.get("latency_ms"), "mean")
+            latency = figure(workload.latency_ms, "mean")
             ratio = _ratio(tps, figure(base, "tps")) if base is not None else None
             level = _sync_level(workload)
             label = f"{name} (synchronous_commit {level})" if level else name
@@ -105,7 +103,7 @@ def lines(results: Mapping[str, Any]) -> list[str]:
                 + " | ".join(
                     [
                         label,
-                        str(strategy.get("name")),
+                        strategy.name,
                         *shown,
                         MISSING if tps.value is None else f"{tps.value:,.0f}",
                         MISSING if ratio is None else _times(ratio),
@@ -120,20 +118,22 @@ def lines(results: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def answers(results: Mapping[str, Any]) -> list[str]:
+def answers(run: RunResult) -> list[str]:
     """The section's paragraphs alone (for the console)."""
-    strategies = _measured(results)
+    strategies = _measured(run)
     windows = _windows(strategies)
     if not windows:
         return []
-    baseline = next((s for s in strategies if s.get("name") == "bigint"), strategies[0])
+    baseline = next((s for s in strategies if s.name == "bigint"), strategies[0])
     return _answers(strategies, baseline, windows)
 
 
-def _answers(strategies: Sequence[JSON], baseline: JSON, windows: Sequence[str]) -> list[str]:
+def _answers(
+    strategies: Sequence[StrategyResult], baseline: StrategyResult, windows: Sequence[str]
+) -> list[str]:
     """One paragraph per window: WAL shipped and archived, lag, and under synchronous commit the TPS."""
     paragraphs = []
-    base_name = str(baseline.get("name"))
+    base_name = baseline.name
     for name in windows:
         base = _workload(baseline, name)
         if base is None:
@@ -154,11 +154,11 @@ def _answers(strategies: Sequence[JSON], baseline: JSON, windows: Sequence[str])
     return [p for p in paragraphs if p]
 
 
-def _against_asynchronous(strategies: Sequence[JSON], name: str, windows: Sequence[str]) -> str:
+def _against_asynchronous(strategies: Sequence[StrategyResult], name: str, windows: Sequence[str]) -> str:
     """What waiting for the standby cost each strategy: its TPS in window NAME over its TPS in the first
     window that did not wait (the same workload, by the scenario's design)."""
     unsynchronised = next(
-        (w for w in windows if all(_sync_level(_workload(s, w) or {}) is None for s in strategies)), None
+        (w for w in windows if all(_sync_level(_workload(s, w)) is None for s in strategies)), None
     )
     if unsynchronised is None:
         return ""
@@ -167,7 +167,7 @@ def _against_asynchronous(strategies: Sequence[JSON], name: str, windows: Sequen
         waiting, free = _workload(strategy, name), _workload(strategy, unsynchronised)
         ratio = _ratio(figure(waiting, "tps"), figure(free, "tps")) if waiting and free else None
         if ratio is not None:
-            shares.append(f"{strategy.get('name')} {_times(ratio)}")
+            shares.append(f"{strategy.name} {_times(ratio)}")
     if not shares:
         return ""
     return (
@@ -176,8 +176,14 @@ def _against_asynchronous(strategies: Sequence[JSON], name: str, windows: Sequen
     )
 
 
-def _sentence(strategy: JSON, workload: JSON, baseline: JSON, base: JSON, base_name: str) -> str:
-    name = str(strategy.get("name"))
+def _sentence(
+    strategy: StrategyResult,
+    workload: WorkloadResult,
+    baseline: StrategyResult,
+    base: WorkloadResult,
+    base_name: str,
+) -> str:
+    name = strategy.name
     parts = []
     shipped = _ratio(_read("wal-shipped", strategy, workload), _read("wal-shipped", baseline, base))
     if shipped is not None:

@@ -10,13 +10,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from pkbench import iolimit, published, results, scenario
 from pkbench.errors import PkbenchError
 from pkbench.published import Comparison, Published, PublishedFigure
+from pkbench.results import RunResult, StrategyResult
 
-JSON = Mapping[str, Any]
 MISSING = "\u2013"
 HEADER = ["Figure", "Strategy", "Study", "Ours", "Study ratio", "Our ratio", "Agreement"]
 RULE = (
@@ -41,27 +40,25 @@ def _ratio(value: float | None) -> str:
     return MISSING if value is None else f"{value:.2f}\u00d7"
 
 
-def studies_of(run: JSON) -> tuple[Published, ...]:
+def studies_of(run: RunResult) -> tuple[Published, ...]:
     """The studies of a run's scenario: a built-in scenario's as this pkbench has them (a study's figures
     are facts about the study, so a corrected mapping reaches old results too), a scenario file's as the
     run recorded them."""
-    recorded = run.get("scenario") or {}
+    recorded = run.scenario
     name = str(recorded.get("name"))
     if str(recorded.get("source")) == f"scenarios/{name}.toml" and name in scenario.builtin_names():
         return scenario.load(name).published
     return published.from_json(recorded.get("published"))
 
 
-def by_name(run: JSON) -> dict[str, JSON]:
+def by_name(run: RunResult) -> dict[str, StrategyResult]:
     """The run's strategies that measured, by name."""
-    return {
-        str(s["name"]): s
-        for s in run.get("strategies") or []
-        if isinstance(s, dict) and results.status_of(s) == "ok"
-    }
+    return {s.name: s for s in run.strategies if s.status == "ok"}
 
 
-def figure_rows(study: Published, item: PublishedFigure, strategies: Mapping[str, JSON]) -> list[list[str]]:
+def figure_rows(
+    study: Published, item: PublishedFigure, strategies: Mapping[str, StrategyResult]
+) -> list[list[str]]:
     """One row per strategy of ITEM: theirs and ours, in their units, both ratios, and the word."""
     rows = []
     for found in published.compare(item, strategies):
@@ -108,7 +105,7 @@ def study_header(study: Published, level: str = "##") -> list[str]:
     ]
 
 
-def figure_table(study: Published, strategies: Mapping[str, JSON]) -> list[str]:
+def figure_table(study: Published, strategies: Mapping[str, StrategyResult]) -> list[str]:
     """The study's figures beside ours, or a line saying it published none in its text."""
     rows = [row for item in study.figures for row in figure_rows(study, item, strategies)]
     if not rows:
@@ -117,7 +114,7 @@ def figure_table(study: Published, strategies: Mapping[str, JSON]) -> list[str]:
     return [*_table(rows), "", *notes, *([""] if notes else [])]
 
 
-def measured(run: JSON) -> list[tuple[Published, list[PublishedFigure]]]:
+def measured(run: RunResult) -> list[tuple[Published, list[PublishedFigure]]]:
     """Each study of the run with the figures this run measured for at least one strategy: a figure read
     from a step of another scale (war's study window in a default run) is left out of the run's own pages."""
     strategies = by_name(run)
@@ -134,7 +131,7 @@ def measured(run: JSON) -> list[tuple[Published, list[PublishedFigure]]]:
     ]
 
 
-def summary_lines(run: JSON) -> list[str]:
+def summary_lines(run: RunResult) -> list[str]:
     """The published-vs-ours section of summary.md: empty when the scenario carries no study."""
     studies = measured(run)
     if not studies:
@@ -146,7 +143,7 @@ def summary_lines(run: JSON) -> list[str]:
         if figures or not study.figures:
             lines += figure_table(replace(study, figures=tuple(figures)), strategies)
         else:
-            scale = (run.get("scenario") or {}).get("scale", "default")
+            scale = run.scenario.get("scale", "default")
             lines += [
                 f"This run measured none of its figures: they come from steps this scale ({scale}) lacks.",
                 "",
@@ -154,7 +151,7 @@ def summary_lines(run: JSON) -> list[str]:
     return lines
 
 
-def console_rows(run: JSON) -> list[list[str]]:
+def console_rows(run: RunResult) -> list[list[str]]:
     """The same rows for the console table, each led by the study's seed."""
     strategies = by_name(run)
     return [
@@ -168,7 +165,7 @@ def console_rows(run: JSON) -> list[list[str]]:
 REPORT_HEADER = ["Strategy", "Seed", "Figure", "Study's name", *HEADER[2:]]
 
 
-def report_rows(run: JSON) -> list[tuple[str, list[str]]]:
+def report_rows(run: RunResult) -> list[tuple[str, list[str]]]:
     """The rows for the HTML report: our strategy name (for its colour), then the cells of REPORT_HEADER."""
     strategies = by_name(run)
     rows = []
@@ -182,10 +179,8 @@ def report_rows(run: JSON) -> list[tuple[str, list[str]]]:
     return rows
 
 
-def _run_lines(directory: Path, run: JSON) -> list[str]:
-    scenario = run.get("scenario") or {}
-    machine = run.get("machine") or {}
-    server = run.get("server") or {}
+def _run_lines(directory: Path, run: RunResult) -> list[str]:
+    scenario, machine, server = run.scenario, run.machine, run.server
     memory = machine.get("memory_bytes")
     limit = machine.get("memory_limit_bytes")
     iops = (scenario.get("parameters") or {}).get(iolimit.PARAMETER)
@@ -197,7 +192,7 @@ def _run_lines(directory: Path, run: JSON) -> list[str]:
         + (f", {machine['cpu_model']}" if machine.get("cpu_model") else "")
     )
     return [
-        f"Ours: `{' '.join(run.get('command') or [])}` (scenario {scenario.get('name')}, scale "
+        f"Ours: `{' '.join(run.command)}` (scenario {scenario.get('name')}, scale "
         f"{scenario.get('scale', 'default')}; results in `{directory.name}`), {_wall_time(run)}, on "
         f"{machine_text}; PostgreSQL {server.get('version', '?')}. One run on a shared machine: the ratios, "
         "not the absolute figures, are what can be compared.",
@@ -205,10 +200,10 @@ def _run_lines(directory: Path, run: JSON) -> list[str]:
     ]
 
 
-def _wall_time(run: JSON) -> str:
+def _wall_time(run: RunResult) -> str:
     try:
-        started = datetime.fromisoformat(str(run.get("started_at")))
-        finished = datetime.fromisoformat(str(run.get("finished_at")))
+        started = datetime.fromisoformat(run.started_at)
+        finished = datetime.fromisoformat(str(run.finished_at))
     except ValueError:
         return "wall time unknown"
     seconds = (finished - started).total_seconds()
@@ -235,7 +230,7 @@ def page(directories: Sequence[Path], command: str, notes: str = "") -> str:
     runs: dict[str, list[str]] = {}
     words: dict[str, list[str]] = {}
     for directory in directories:
-        run = results.checked(results.load_json(directory), directory / "results.json")
+        run = results.load(directory)
         strategies = by_name(run)
         for study in studies_of(run):
             headers.setdefault(study.study, study_header(study))

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from pkbench.metrics import WORKLOAD_METRICS, Metric, compared
+from pkbench.results import RepeatedStrategy, RunResult, StrategyResult, WorkloadResult
 from pkbench.verdict import Change, FigureKind, compare_rounds, regressions
-
-JSON = dict[str, Any]
 
 
 def kind_of(metric: Metric) -> FigureKind:
@@ -24,30 +22,24 @@ def kind_of(metric: Metric) -> FigureKind:
     return FigureKind(metric.higher_is_better, f"higher {metric.title}", f"lower {metric.title}")
 
 
-def windows(strategy: JSON, workload: str) -> list[JSON]:
+def windows(strategy: StrategyResult, workload: str) -> list[WorkloadResult]:
     """The windows behind a strategy's figures of WORKLOAD: its paired rounds, its isolated repeats' copies
     of the workload, or the workload itself (one window)."""
-    found = next((w for w in strategy.get("workloads") or [] if w.get("name") == workload), None)
+    found = next((w for w in strategy.workloads if w.name == workload), None)
     if found is None:
         return []
-    rounds = found.get("rounds")
-    if isinstance(rounds, list) and rounds:
-        return [w for w in rounds if isinstance(w, dict)]
-    repeats = strategy.get("repeats")
-    if isinstance(repeats, list) and repeats:
-        return [w for r in repeats for w in r.get("workloads") or [] if w.get("name") == workload]
+    if found.rounds:
+        return list(found.rounds)
+    if isinstance(strategy, RepeatedStrategy) and strategy.repeats:
+        return [w for r in strategy.repeats for w in r.workloads if w.name == workload]
     return [found]
 
 
-def _measured(results: JSON) -> dict[str, JSON]:
-    return {
-        str(s.get("name")): s
-        for s in results.get("strategies") or []
-        if isinstance(s, dict) and s.get("status", "ok") == "ok"
-    }
+def _measured(run: RunResult) -> dict[str, StrategyResult]:
+    return {s.name: s for s in run.strategies if s.status == "ok"}
 
 
-def figure_rounds(strategy: JSON, workload: str, metric: Metric) -> list[float | None]:
+def figure_rounds(strategy: StrategyResult, workload: str, metric: Metric) -> list[float | None]:
     return [metric.read(strategy, w).value for w in windows(strategy, workload)]
 
 
@@ -59,7 +51,7 @@ class FigureChange:
     change: Change
 
 
-def diff(old: JSON, new: JSON) -> list[FigureChange]:
+def diff(old: RunResult, new: RunResult) -> list[FigureChange]:
     """Every compared registry figure of every strategy and workload both runs measured."""
     old_strategies, new_strategies = _measured(old), _measured(new)
     found: list[FigureChange] = []
@@ -67,9 +59,9 @@ def diff(old: JSON, new: JSON) -> list[FigureChange]:
         old_strategy = old_strategies.get(name)
         if old_strategy is None:
             continue
-        old_workloads = {str(w.get("name")) for w in old_strategy.get("workloads") or []}
-        for new_workload in new_strategy.get("workloads") or []:
-            workload = str(new_workload.get("name"))
+        old_workloads = {w.name for w in old_strategy.workloads}
+        for new_workload in new_strategy.workloads:
+            workload = new_workload.name
             if workload not in old_workloads:
                 continue
             for metric in compared(WORKLOAD_METRICS):
@@ -131,8 +123,8 @@ class Comparison:
     named: str  # the first few of them, one after the other
 
 
-def against_first(runs: Sequence[tuple[str, JSON]], fail_on_regression: float | None) -> Comparison:
-    """Each later run (label, results.json) against the first, and the regressions beyond the threshold."""
+def against_first(runs: Sequence[tuple[str, RunResult]], fail_on_regression: float | None) -> Comparison:
+    """Each later run (label, its results) against the first, and the regressions beyond the threshold."""
     (first_label, first), later = runs[0], runs[1:]
     full, resolved, worse = [], [], []
     for label, other in later:

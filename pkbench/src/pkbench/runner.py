@@ -4,9 +4,7 @@ rewritten after each."""
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,7 +20,7 @@ from pkbench.options import Options, Plan, check_against_server, plan
 from pkbench.probes import buffercache
 from pkbench.probes import machine as machine_probe
 from pkbench.reporting import Reporter, Silent
-from pkbench.stats import aggregate, interleaved_order
+from pkbench.stats import interleaved_order, over_repeats
 from pkbench.strategies import Strategy
 from pkbench.strategy_pass import StrategyPass
 from pkbench.virtual_clock import clock_record, clock_settings
@@ -45,12 +43,12 @@ class Outcome:
     run: results.RunResult
 
     @property
-    def failed(self) -> list[results.StrategyResult | dict[str, Any]]:
-        return [s for s in self.run.strategies if results.status_of(s) == "failed"]
+    def failed(self) -> list[results.StrategyResult]:
+        return [s for s in self.run.strategies if s.status == "failed"]
 
     @property
-    def skipped(self) -> list[results.StrategyResult | dict[str, Any]]:
-        return [s for s in self.run.strategies if results.status_of(s) == "skipped"]
+    def skipped(self) -> list[results.StrategyResult]:
+        return [s for s in self.run.strategies if s.status == "skipped"]
 
 
 def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
@@ -119,7 +117,7 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
             )
 
         def progress(
-            strategies: list[results.StrategyResult | dict[str, Any]],
+            strategies: list[results.StrategyResult],
             judged: list[judge.Judged] | None = None,
         ) -> None:
             run.strategies = strategies
@@ -163,7 +161,7 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
                 result = new_pass(strategy, ws, repeat).run()
                 done[name].append(result)
                 reporter.strategy_done(result)
-                progress([_over_repeats(runs) for runs in done.values() if runs])
+                progress([over_repeats(runs) for runs in done.values() if runs])
         run.finished_at = _now()
         progress(run.strategies)
     _write_report(the_plan.out_dir, reporter)
@@ -208,21 +206,10 @@ def _new_run(
     )
 
 
-def _over_repeats(runs: Sequence[results.StrategyResult]) -> results.StrategyResult | dict[str, Any]:
-    """One strategy's result: as measured, or over several repeats the medians, spread and repeats."""
-    if len(runs) == 1:
-        return runs[0]
-    combined = aggregate([dataclasses.asdict(r) for r in runs])
-    failed = next((r for r in runs if r.status != "ok"), None)
-    if failed is not None:
-        combined["status"], combined["error"] = failed.status, failed.error
-    return combined
-
-
 def _write(out_dir: Path, run: results.RunResult) -> None:
     results.write(out_dir, run)
-    summary.write(out_dir, run.to_json())
-    export.write_csv(out_dir, run.to_json())
+    summary.write(out_dir, run)
+    export.write_csv(out_dir, run)
 
 
 def _write_report(out_dir: Path, reporter: Reporter) -> None:

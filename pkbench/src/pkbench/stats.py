@@ -7,9 +7,12 @@ and ``repeats`` (each repeat's own object). Pure functions: no I/O, no clock.
 
 from __future__ import annotations
 
+import dataclasses
 import statistics
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
+
+from pkbench.results import RepeatedStrategy, StrategyResult, typed
 
 Number = int | float
 
@@ -92,6 +95,19 @@ def aggregate(repeats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     merged["spread"] = spread
     merged["repeats"] = [_without_aggregates(r) for r in repeats]
     return merged
+
+
+def over_repeats(runs: Sequence[StrategyResult]) -> StrategyResult:
+    """One strategy's result: as measured, or over several repeats a RepeatedStrategy of the medians (the
+    status and error of the first repeat that did not finish), with their spread and every repeat."""
+    if len(runs) == 1:
+        return runs[0]
+    combined = aggregate([dataclasses.asdict(r) for r in runs])
+    failed = next((r for r in runs if r.status != "ok"), None)
+    if failed is not None:
+        combined["status"], combined["error"] = failed.status, failed.error
+    repeated: RepeatedStrategy = typed(RepeatedStrategy, combined)
+    return repeated
 
 
 def _without_aggregates(figures: Mapping[str, Any]) -> dict[str, Any]:

@@ -169,11 +169,11 @@ def rows(out_dir: Path, sweep_json: dict[str, Any]) -> list[Row]:
     """The figures of every point of a sweep, from the points' results.json."""
     found = []
     for point in sweep_json["points"]:
-        data = results.load_json(out_dir / point["directory"])
-        for strategy in data.get("strategies") or []:
-            for workload in strategy.get("workloads") or []:
+        run = results.load(out_dir / point["directory"])
+        for strategy in run.strategies:
+            for workload in strategy.workloads:
                 figures = {key: _metric(key).read(strategy, workload).value for key in SWEPT_FIGURES}
-                found.append(Row(point["value"], str(strategy["name"]), str(workload["name"]), figures))
+                found.append(Row(point["value"], strategy.name, workload.name, figures))
     return found
 
 

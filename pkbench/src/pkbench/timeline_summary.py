@@ -9,9 +9,12 @@ scenario's two questions answered in words from the figures.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
+from pkbench.results import RunResult
+
+# A churn step's sample, as steps/churn.py records it (StrategyResult.timelines).
 JSON = dict[str, Any]
 MIB = 2**20
 # As summary.py writes them (ruff asks for escapes of these characters).
@@ -60,21 +63,21 @@ def _fmt(value: float | None, pattern: str) -> str:
     return MISSING if value is None else pattern.format(value)
 
 
-def _timelines(results: Mapping[str, Any]) -> dict[str, dict[str, list[JSON]]]:
+def _timelines(run: RunResult) -> dict[str, dict[str, list[JSON]]]:
     """Churn step name → strategy → samples, over the strategies that ran."""
     found: dict[str, dict[str, list[JSON]]] = {}
-    for strategy in results.get("strategies") or []:
-        if strategy.get("status") != "ok":
+    for strategy in run.strategies:
+        if strategy.status != "ok":
             continue
-        for step, samples in (strategy.get("timelines") or {}).items():
+        for step, samples in (strategy.timelines or {}).items():
             if samples:
-                found.setdefault(step, {})[strategy["name"]] = samples
+                found.setdefault(step, {})[strategy.name] = samples
     return found
 
 
-def markdown(results: Mapping[str, Any]) -> list[str]:
+def markdown(run: RunResult) -> list[str]:
     lines: list[str] = []
-    for step, by_strategy in _timelines(results).items():
+    for step, by_strategy in _timelines(run).items():
         condensed = {name: figures(samples) for name, samples in by_strategy.items()}
         lines += [
             f"## Over time: {step}",

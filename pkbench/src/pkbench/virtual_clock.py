@@ -32,7 +32,7 @@ def clock_record(
     rate: float,
     anchor: float | None,
     wall_s: float,
-    measured: Sequence[results.StrategyResult | dict[str, Any]],
+    measured: Sequence[results.StrategyResult],
     catalog: dict[str, Strategy],
 ) -> dict[str, Any]:
     """results.json's clock: the rate, the virtual hours the run and each timed step and workload covered, and
@@ -41,7 +41,7 @@ def clock_record(
     by_strategy: dict[str, dict[str, dict[str, float]]] = {}
     real_clock_only: list[dict[str, str]] = []
     for result in measured:
-        data = result if isinstance(result, dict) else dataclasses.asdict(result)
+        data = dataclasses.asdict(result)
         steps = {
             name: hours
             for name, seconds in (data.get("step_durations_s") or {}).items()

@@ -104,6 +104,21 @@ def sizes(table_mb: float, pkey_mb: float, data_mb: float) -> dict[str, Any]:
     }
 
 
+def density(strategy: str) -> dict[str, dict[str, dict[str, float]]]:
+    """The bloat fixture's density steps, as a density step records them: pgstatindex figures per index."""
+    pkey = {"bigint": 0.90, "uuid-v4": 0.68, "uuid-v4-text": 0.66, "uuid-v7": 0.89}[strategy]
+    return {
+        "before": {
+            "records_pkey": {"avg_leaf_density": pkey},
+            "records_data_idx": {"avg_leaf_density": 0.71},
+        },
+        "after": {
+            "records_pkey": {"avg_leaf_density": round(pkey * 0.52, 3)},
+            "records_data_idx": {"avg_leaf_density": 0.37},
+        },
+    }
+
+
 def make_run(name: str, version: str, version_num: int, scenario: str, speed: float, fpi_bytes: bool) -> None:
     rng = random.Random(name)
     out = HERE / name
@@ -195,12 +210,6 @@ def make_run(name: str, version: str, version_num: int, scenario: str, speed: fl
             if not fpi_bytes:
                 for metric in ("wal_fpi_bytes", "page_splits"):
                     unavailable.append({"metric": metric, "reason": "pg_walinspect needs superuser"})
-            if scenario == "bloat":
-                pkey_density = {"bigint": 0.90, "uuid-v4": 0.68, "uuid-v4-text": 0.66, "uuid-v7": 0.89}[sname]
-                workload["density"] = {
-                    "before": {"records_pkey": pkey_density, "records_data_idx": 0.71},
-                    "after": {"records_pkey": round(pkey_density * 0.52, 3), "records_data_idx": 0.37},
-                }
             workloads.append(workload)
             relations = {"records": table_mb, "records_pkey": pkey_mb, "records_data_idx": data_mb}
             for i in range(int(DURATION_S / SAMPLE_S) + 1):
@@ -261,6 +270,7 @@ def make_run(name: str, version: str, version_num: int, scenario: str, speed: fl
                 },
                 "sizes_after_prefill": sizes(table_mb, pkey_mb, data_mb),
                 "workloads": workloads,
+                **({"density": density(sname)} if scenario == "bloat" else {}),
             }
         )
     strategies.append(

@@ -13,7 +13,8 @@ from typing import Any
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from pkbench.report.loading import JSON, Run, figure, nested_figure
+from pkbench.report.loading import Run, figure, nested_figure
+from pkbench.results import Sizes, StatementResult, WorkloadResult
 from pkbench.units import MIB
 
 PERCENTILES = ("p50", "p95", "p99")
@@ -69,7 +70,7 @@ def tps_over_time(run: Run, workload: str, colors: dict[str, str], div_id: str) 
     chart = Chart(div_id, title, None)
     fig = go.Figure()
     for strategy in run.measured_strategies:
-        name = str(strategy["name"])
+        name = strategy.name
         by_repeat: dict[str, list[tuple[float, float]]] = {}
         for row in run.rows("tps", name, workload):
             elapsed, tps = number(row.get("elapsed_s")), number(row.get("tps"))
@@ -122,7 +123,7 @@ def tps_per_workload(run: Run, colors: dict[str, str], div_id: str) -> Chart:
     chart = Chart(div_id, "Average TPS of each workload", None)
     series = []
     for strategy in run.measured_strategies:
-        name = str(strategy["name"])
+        name = strategy.name
         workloads, values = [], []
         for workload in run.workload_names():
             found = next((w for n, w in run.measured_in(workload) if n == name), None)
@@ -140,9 +141,7 @@ def latency_percentiles(run: Run, workload: str, colors: dict[str, str], div_id:
     chart = Chart(div_id, f"Latency percentiles per statement: {workload}", None)
     series = []
     for name, found in run.measured_in(workload):
-        parts: list[tuple[str, JSON]] = [
-            (str(s.get("name")), s) for s in found.get("statements") or [] if isinstance(s, dict)
-        ]
+        parts: list[tuple[str, StatementResult | WorkloadResult]] = [(s.name, s) for s in found.statements]
         parts.append(("whole transaction", found))
         statements, labels, values = [], [], []
         for part_name, part in parts:
@@ -161,24 +160,24 @@ def latency_percentiles(run: Run, workload: str, colors: dict[str, str], div_id:
     return bar_chart(chart, series, colors, "statement and percentile", "latency (ms)")
 
 
-def statement_reason(workload: JSON, statement: str, percentile: str) -> str | None:
+def statement_reason(workload: WorkloadResult, statement: str, percentile: str) -> str | None:
     """Why a statement's percentile is missing: the workload's `unavailable` names statements by a dotted path
     (statements.<name>.latency_ms.p99) or by the script they belong to (statements.<script>.percentiles for
     statements <script>.1, <script>.2, ...)."""
-    for entry in workload.get("unavailable") or []:
-        metric = str(entry.get("metric", "")) if isinstance(entry, dict) else ""
+    for entry in workload.unavailable:
+        metric = entry.metric
         if not metric.startswith("statements."):
             continue
         named = metric.removeprefix("statements.")
         for suffix in (f".latency_ms.{percentile}", ".latency_ms", ".percentiles", ""):
             owner = named.removesuffix(suffix) if suffix and named.endswith(suffix) else named
             if statement == owner or statement.startswith(owner + "."):
-                return str(entry.get("reason") or "not measured")
+                return entry.reason or "not measured"
     return None
 
 
-def unavailable_of(obj: JSON, metric: str) -> str:
-    return figure(obj, metric).reason or "not measured"
+def unavailable_of(workload: WorkloadResult, metric: str) -> str:
+    return figure(workload, metric).reason or "not measured"
 
 
 def wal_per_transaction(run: Run, workload: str, colors: dict[str, str], div_id: str) -> Chart:
@@ -273,8 +272,8 @@ def hit_ratios(run: Run, workload: str, colors: dict[str, str], div_id: str) -> 
     chart = Chart(div_id, f"Shared-buffer hit ratio per relation: {workload}", None)
     series = []
     for name, found in run.measured_in(workload):
-        ratios = found.get("hit_ratio")
-        if not isinstance(ratios, dict):
+        ratios = found.hit_ratio
+        if ratios is None:
             chart.na(name, "hit ratios", unavailable_of(found, "hit_ratio"))
             continue
         relations, values = [], []
@@ -290,16 +289,16 @@ def hit_ratios(run: Run, workload: str, colors: dict[str, str], div_id: str) -> 
     return bar_chart(chart, series, colors, "relation", y_title, y_range=(0, 100))
 
 
-def relation_sizes(sizes: JSON | None) -> list[tuple[str, float]]:
+def relation_sizes(sizes: Sizes | None) -> list[tuple[str, float]]:
     """(relation, bytes) of one sizes object: the table, then each index (the primary key by name)."""
-    if not isinstance(sizes, dict):
+    if sizes is None:
         return []
     parts: list[tuple[str, float]] = []
     table = figure(sizes, "table_bytes").value
     if table is not None:
         parts.append(("table", table))
-    indexes = sizes.get("indexes")
-    if isinstance(indexes, dict) and indexes:
+    indexes = sizes.indexes
+    if indexes:
         parts.extend((str(k), float(v)) for k, v in indexes.items() if isinstance(v, int | float))
     else:
         pkey = figure(sizes, "primary_key_bytes").value
@@ -314,7 +313,7 @@ def sizes_chart(run: Run, colors: dict[str, str], div_id: str) -> Chart:
     )
     series = []
     for strategy in run.measured_strategies:
-        name = str(strategy["name"])
+        name = strategy.name
         relations, labels, values = [], [], []
         for phase, sizes, reason in run.size_moments(strategy):
             parts = relation_sizes(sizes)
@@ -326,40 +325,3 @@ def sizes_chart(run: Run, colors: dict[str, str], div_id: str) -> Chart:
                 values.append(size / MIB)
         series.append((name, [relations, labels], values))
     return bar_chart(chart, series, colors, "relation and moment", "size (MiB)", height=480)
-
-
-def density_chart(run: Run, workload: str, colors: dict[str, str], div_id: str) -> Chart | None:
-    """Index leaf density before and after, for workloads carrying `density`; None when none does."""
-    carrying = [(name, found) for name, found in run.measured_in(workload) if "density" in found]
-    if not carrying:
-        return None
-    chart = Chart(div_id, f"Index leaf density before and after: {workload}", None)
-    series = []
-    for name, found in carrying:
-        density = found.get("density")
-        relations, moments, values = [], [], []
-        for moment in ("before", "after"):
-            for relation, value in density_values(density.get(moment) if isinstance(density, dict) else None):
-                relations.append(relation)
-                moments.append(moment)
-                values.append(100.0 * value)
-        if not values:
-            chart.na(name, "density", unavailable_of(found, "density"))
-        series.append((name, [relations, moments], values))
-    return bar_chart(chart, series, colors, "index and moment", "average leaf density (%)", y_range=(0, 100))
-
-
-def density_values(moment: Any) -> list[tuple[str, float]]:
-    """(relation, fraction) pairs of one `density` moment: a number, or a map of relation to number or to an
-    object carrying `avg_leaf_density` or `density`."""
-    if isinstance(moment, int | float) and not isinstance(moment, bool):
-        return [("index", float(moment))]
-    if not isinstance(moment, dict):
-        return []
-    pairs = []
-    for relation, value in moment.items():
-        if isinstance(value, dict):
-            value = value.get("avg_leaf_density", value.get("density"))
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            pairs.append((str(relation), float(value)))
-    return pairs

@@ -9,17 +9,17 @@ durations and index densities); a scope of None below means the per-strategy fig
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import plotly.graph_objects as go
 
 from pkbench import run_diff
-from pkbench.metrics import JSON, STRATEGY_METRICS, WORKLOAD_METRICS, Figure, Metric, compared, figure
+from pkbench.metrics import STRATEGY_METRICS, WORKLOAD_METRICS, Figure, Metric, Reader, compared, figure
 from pkbench.report import charts, render, steps
 from pkbench.report.loading import Run, workload_of
 from pkbench.report.palette import strategy_colors
 from pkbench.report.tables import NA, relative, signed_percent
+from pkbench.results import RepeatedStrategy, StrategyResult, WorkloadResult
 from pkbench.verdict import Change as RoundsChange
 from pkbench.verdict import compare_rounds
 
@@ -27,18 +27,17 @@ RUN_PATTERNS = ("", "/", ".", "x", "\\", "+", "-", "|")
 RUN_DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
 
 
-def step_seconds(step: str) -> Callable[[JSON, JSON], Figure]:
-    def read(strategy: JSON, _: JSON) -> Figure:
-        durations = strategy.get("step_durations_s")
-        if not isinstance(durations, dict) or step not in durations:
+def step_seconds(step: str) -> Reader:
+    def read(strategy: StrategyResult, _: WorkloadResult | None) -> Figure:
+        if step not in strategy.step_durations_s:
             return Figure(None, f"no step {step} in this run")
-        return figure(durations, step)
+        return figure(strategy.step_durations_s, step)
 
     return read
 
 
-def leaf_density(stage: str, index: str) -> Callable[[JSON, JSON], Figure]:
-    def read(strategy: JSON, _: JSON) -> Figure:
+def leaf_density(stage: str, index: str) -> Reader:
+    def read(strategy: StrategyResult, _: WorkloadResult | None) -> Figure:
         figures = steps.stages(strategy).get(stage, {}).get(index)
         if not isinstance(figures, dict):
             return Figure(None, f"no density of {index} {stage} in this run")
@@ -55,9 +54,7 @@ def strategy_metrics(runs: list[Run]) -> list[Metric]:
     densities: list[tuple[str, str]] = []
     for run in runs:
         for strategy in run.measured_strategies:
-            durations = strategy.get("step_durations_s")
-            if isinstance(durations, dict):
-                step_names += [str(n) for n in durations if n not in step_names]
+            step_names += [n for n in strategy.step_durations_s if n not in step_names]
             for stage, relations in steps.stages(strategy).items():
                 for relation, figures in relations.items():
                     pair = (stage, str(relation))
@@ -119,7 +116,7 @@ class CalledOut:
 def strategy_names(runs: list[Run]) -> list[str]:
     names: list[str] = []
     for run in runs:
-        names += [str(s.get("name")) for s in run.strategies if str(s.get("name")) not in names]
+        names += [s.name for s in run.strategies if s.name not in names]
     return names
 
 
@@ -137,15 +134,14 @@ def compared_strategies(runs: list[Run], scope: str | None) -> list[str]:
     for run in runs:
         for strategy in run.measured_strategies:
             if scope is None or workload_of(strategy, scope) is not None:
-                name = str(strategy.get("name"))
-                counts[name] = counts.get(name, 0) + 1
+                counts[strategy.name] = counts.get(strategy.name, 0) + 1
     return [name for name, count in counts.items() if count >= 2]
 
 
-def lookup(run: Run, strategy: str, scope: str | None) -> tuple[JSON, JSON] | None:
-    found = next((s for s in run.measured_strategies if s.get("name") == strategy), None)
+def lookup(run: Run, strategy: str, scope: str | None) -> tuple[StrategyResult, WorkloadResult | None] | None:
+    found = next((s for s in run.measured_strategies if s.name == strategy), None)
     if found is None or scope is None:
-        return None if found is None else (found, {})
+        return None if found is None else (found, None)
     measured = workload_of(found, scope)
     return None if measured is None else (found, measured)
 
@@ -185,9 +181,9 @@ def rounds_change(
         if pair is None:
             values.append([])
         elif scope is None:
-            repeats = pair[0].get("repeats")
-            each = [r for r in repeats if isinstance(r, dict)] if isinstance(repeats, list) else [pair[0]]
-            values.append([metric.read(r, {}).value for r in each])
+            found = pair[0]
+            each = found.repeats if isinstance(found, RepeatedStrategy) and found.repeats else [found]
+            values.append([metric.read(r, None).value for r in each])
         else:
             values.append(run_diff.figure_rounds(pair[0], scope, metric))
     return compare_rounds(metric.key, values[0], values[1], run_diff.kind_of(metric), seed=0)
@@ -276,7 +272,7 @@ def tps_chart(
     fig = go.Figure()
     for index, run in enumerate(runs):
         for strategy in run.measured_strategies:
-            name = str(strategy.get("name"))
+            name = strategy.name
             points = [
                 (elapsed, tps)
                 for row in run.rows("tps", name, workload)

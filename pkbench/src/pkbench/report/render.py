@@ -87,19 +87,15 @@ def page(template: str, **context: Any) -> str:
 
 
 def metadata_rows(run: Run) -> list[tuple[str, str]]:
-    results = run.results
-    scenario = results.get("scenario") or {}
-    server = results.get("server") or {}
-    machine = results.get("machine") or {}
+    result = run.result
+    scenario, server, machine, target = result.scenario, result.server, result.machine, result.target
     memory = machine.get("memory_bytes")
     limit = machine.get("memory_limit_bytes")
     parameters = scenario.get("parameters") or {}
-    found = results.get("target")
-    target: dict[str, Any] = found if isinstance(found, dict) else {}
     return [
-        ("pkbench", str(results.get("pkbench_version", "unknown"))),
-        ("command", " ".join(str(part) for part in results.get("command") or []) or "unknown"),
-        ("started / finished", f"{results.get('started_at', '?')} / {results.get('finished_at', '?')}"),
+        ("pkbench", result.pkbench_version),
+        ("command", " ".join(str(part) for part in result.command) or "unknown"),
+        ("started / finished", f"{result.started_at} / {result.finished_at}"),
         (
             "scenario",
             ": ".join(str(part) for part in (scenario.get("name", "?"), scenario.get("description")) if part),
@@ -143,7 +139,7 @@ def metadata_rows(run: Run) -> list[tuple[str, str]]:
 
 
 def settings_of(run: Run) -> dict[str, str]:
-    settings = (run.results.get("server") or {}).get("settings") or {}
+    settings = run.result.server.get("settings") or {}
     return {str(k): str(v) for k, v in settings.items()} if isinstance(settings, dict) else {}
 
 
@@ -155,7 +151,7 @@ def run_sections(run: Run, colors: dict[str, str]) -> list[Section]:
         section = Section(
             f"workload-{key}",
             f"Workload {workload}",
-            next((str(w.get("description") or "") for _, w in run.measured_in(workload)), ""),
+            next((w.description or "" for _, w in run.measured_in(workload)), ""),
         )
         section.tables.append(Table(tables.workload_headers(), tables.workload_rows(run, workload)))
         section.tables += [
@@ -163,7 +159,7 @@ def run_sections(run: Run, colors: dict[str, str]) -> list[Section]:
                 found.header,
                 [tables.TableRow(row[0], "ok", [tables.Cell(c) for c in row[1:]]) for row in found.rows],
             )
-            for found in verdict_tables.tables(run.results)
+            for found in verdict_tables.tables(run.result)
             if found.workload == workload
         ]
         builders = [
@@ -172,9 +168,6 @@ def run_sections(run: Run, colors: dict[str, str]) -> list[Section]:
             charts.wal_per_transaction(run, workload, colors, f"chart-wal-{key}"),
             charts.hit_ratios(run, workload, colors, f"chart-hit-ratio-{key}"),
         ]
-        density = charts.density_chart(run, workload, colors, f"chart-density-{key}")
-        if density is not None:
-            builders.append(density)
         builders += [
             stacks.stacked_over_time(run, spec, workload, colors, f"chart-{spec.kind}-{key}")
             for spec in stacks.STACKS
@@ -200,7 +193,7 @@ def run_sections(run: Run, colors: dict[str, str]) -> list[Section]:
             if chart.figure is not None or chart.all_notes()
         ]
         sections.append(study)
-    beside = reproductions.report_rows(run.results)
+    beside = reproductions.report_rows(run.result)
     if beside:
         section = Section("published", "Published figures beside ours", reproductions.RULE)
         rows = [tables.TableRow(name, "ok", [tables.Cell(text) for text in cells]) for name, cells in beside]
@@ -216,26 +209,22 @@ def run_sections(run: Run, colors: dict[str, str]) -> list[Section]:
 def strategy_table(run: Run, colors: dict[str, str]) -> list[dict[str, str]]:
     return [
         {
-            "name": str(s.get("name")),
-            "color": colors.get(str(s.get("name")), "#999999"),
-            "description": str(s.get("description") or ""),
-            "column_type": str(s.get("column_type") or ""),
-            "default_expression": str(s.get("default_expression") or ""),
-            "status": str(s.get("status", "ok")),
-            "error": str(s.get("error") or ""),
-            "could_not": "; ".join(
-                f"{entry.get('metric')}: {entry.get('reason')}"
-                for entry in s.get("unavailable") or []
-                if isinstance(entry, dict)
-            ),
+            "name": s.name,
+            "color": colors.get(s.name, "#999999"),
+            "description": s.description or "",
+            "column_type": s.column_type or "",
+            "default_expression": s.default_expression or "",
+            "status": s.status,
+            "error": s.error or "",
+            "could_not": "; ".join(f"{entry.metric}: {entry.reason}" for entry in s.unavailable),
         }
         for s in run.strategies
     ]
 
 
 def render_report(run: Run) -> str:
-    colors = strategy_colors(str(s.get("name")) for s in run.strategies)
-    scenario = (run.results.get("scenario") or {}).get("name", "run")
+    colors = strategy_colors(s.name for s in run.strategies)
+    scenario = run.result.scenario.get("name", "run")
     return page(
         "report.html.j2",
         title=f"pkbench: {scenario} on PostgreSQL {run.server_version}",

@@ -108,7 +108,7 @@ def stacked_over_time(run: Run, spec: StackSpec, workload: str, colors: dict[str
         return chart
     panels: list[tuple[str, list[float], dict[str, dict[float, float]]]] = []
     for strategy in run.measured_strategies:
-        name = str(strategy["name"])
+        name = strategy.name
         rows = run.rows(spec.kind, name, workload)
         repeats = sorted({row.get("repeat") or "1" for row in rows})
         if len(repeats) > 1:

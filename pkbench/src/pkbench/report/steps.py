@@ -7,22 +7,23 @@ query step's name to its queries' figures (steps/query.py).
 
 from __future__ import annotations
 
+from typing import Any
+
 from pkbench.report.charts import Chart, bar_chart
-from pkbench.report.loading import JSON, Run, figure
+from pkbench.report.loading import Run, figure
+from pkbench.results import StrategyResult
 
 # (figure name in a density entry, label) of the table figures drawn; fractions of the table's size.
 TABLE_SPACE = (("dead_tuple_fraction", "dead tuples"), ("free_fraction", "free space"))
 
 
-def stages(strategy: JSON) -> dict[str, JSON]:
-    density = strategy.get("density")
-    if not isinstance(density, dict):
-        return {}
-    return {str(stage): found for stage, found in density.items() if isinstance(found, dict)}
+def stages(strategy: StrategyResult) -> dict[str, dict[str, Any]]:
+    """Each density step's figures by relation (pgstatindex for an index, pgstattuple for a table)."""
+    return {stage: found for stage, found in strategy.density.items() if isinstance(found, dict)}
 
 
 def has_steps(run: Run) -> bool:
-    return any(stages(s) or s.get("step_durations_s") or s.get("queries") for s in run.measured_strategies)
+    return any(stages(s) or s.step_durations_s or s.queries for s in run.measured_strategies)
 
 
 def index_density(run: Run, colors: dict[str, str], div_id: str) -> Chart:
@@ -30,7 +31,7 @@ def index_density(run: Run, colors: dict[str, str], div_id: str) -> Chart:
     chart = Chart(div_id, "Index leaf density after each step", None)
     series = []
     for strategy in run.measured_strategies:
-        name = str(strategy["name"])
+        name = strategy.name
         indexes, moments, values = [], [], []
         for stage, relations in stages(strategy).items():
             for relation, figures in relations.items():
@@ -52,7 +53,7 @@ def table_space(run: Run, colors: dict[str, str], div_id: str) -> Chart:
     chart = Chart(div_id, "Table dead tuples and free space after each step", None)
     series = []
     for strategy in run.measured_strategies:
-        name = str(strategy["name"])
+        name = strategy.name
         moments, kinds, values = [], [], []
         for stage, relations in stages(strategy).items():
             for relation, figures in relations.items():
@@ -73,15 +74,13 @@ def step_durations(run: Run, colors: dict[str, str], div_id: str) -> Chart:
     chart = Chart(div_id, "Time each step took", None)
     series = []
     for strategy in run.measured_strategies:
-        durations = strategy.get("step_durations_s")
-        if not isinstance(durations, dict):
-            continue
+        durations = strategy.step_durations_s
         timed = [
             (str(step), seconds)
             for step in durations
             if (seconds := figure(durations, step).value) is not None
         ]
-        series.append((str(strategy["name"]), [step for step, _ in timed], [seconds for _, seconds in timed]))
+        series.append((strategy.name, [step for step, _ in timed], [seconds for _, seconds in timed]))
     return bar_chart(chart, series, colors, "step", "duration (s)")
 
 
@@ -90,10 +89,9 @@ def query_blocks(run: Run, colors: dict[str, str], div_id: str) -> Chart:
     chart = Chart(div_id, "Buffers per row of each explained query", None)
     series = []
     for strategy in run.measured_strategies:
-        name = str(strategy["name"])
-        found = strategy.get("queries")
+        name = strategy.name
         steps, names, values = [], [], []
-        for step, queries in (found if isinstance(found, dict) else {}).items():
+        for step, queries in strategy.queries.items():
             for query, figures in (queries if isinstance(queries, dict) else {}).items():
                 if not isinstance(figures, dict):
                     continue

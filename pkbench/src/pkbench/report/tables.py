@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pkbench import summary
 from pkbench.metrics import Metric, report_columns
-from pkbench.report.loading import JSON, Figure, Run, figure, unavailable_reason
+from pkbench.report.loading import Figure, Run, figure, unavailable_reason, workload_of
+from pkbench.results import RepeatedStrategy, StrategyResult, WorkloadResult
+from pkbench.summary_table import cells as summary_cells
 from pkbench.units import binary_size
 
 
@@ -63,9 +64,9 @@ class TableRow:
 
 
 def summary_table(run: Run) -> tuple[list[str], list[TableRow]]:
-    """The Results Summary exactly as summary.md has it (pkbench.summary builds both)."""
-    headers, table = summary.cells(run.results)
-    status = {str(s.get("name")): str(s.get("status", "ok")) for s in run.strategies}
+    """The Results Summary exactly as summary.md has it (pkbench.summary_table builds both)."""
+    headers, table = summary_cells(run.result)
+    status = {s.name: s.status for s in run.strategies}
     rows = []
     for first, *texts in table:
         name = str(first)
@@ -96,27 +97,18 @@ def workload_rows(run: Run, workload: str) -> list[TableRow]:
     With --repeat, a figure is the median and its [min, max] over the repeats follows in brackets.
     """
     rows = []
-    spreads = {str(s.get("name")): s.get("spread") for s in run.measured_strategies}
-    for name, found in run.measured_in(workload):
-        spread = spreads.get(name)
-
-        def cell(metric: Metric, found: JSON = found, spread: object = spread) -> Cell:
-            shown = formatted(metric.read({}, found), metric.fmt)
-            path = metric.path or metric.key
-            bounds = spread.get(f"workloads.{workload}.{path}") if isinstance(spread, dict) else None
-            if shown.missing or not isinstance(bounds, list) or len(bounds) != 2:
-                return shown
-            low, high = (metric.fmt.format(bound) for bound in bounds)
-            return Cell(f"{shown.text} ({low}\N{EN DASH}{high})")
-
-        checkpoints = found.get("checkpoints")
-        if isinstance(checkpoints, dict):
+    for strategy in run.measured_strategies:
+        found = workload_of(strategy, workload)
+        if found is None:
+            continue
+        checkpoints = found.checkpoints
+        if checkpoints is not None:
             timed, requested = figure(checkpoints, "timed"), figure(checkpoints, "requested")
             checkpoint_cell = Cell(f"{format_count(timed)} / {format_count(requested)}")
         else:
             checkpoint_cell = na(figure(found, "checkpoints").reason)
         cells = [
-            *(cell(metric) for metric in report_columns()),
+            *(_with_spread(metric, strategy, found) for metric in report_columns()),
             size_cell(figure(found, "wal_fpi_bytes")),
             with_per_transaction(
                 formatted(figure(found, "page_splits"), "{:,.0f}"), found, "page_splits_per_transaction"
@@ -125,21 +117,32 @@ def workload_rows(run: Run, workload: str) -> list[TableRow]:
             checkpoint_cell,
             sampling_cost(found),
         ]
-        rows.append(TableRow(name, "ok", cells))
+        rows.append(TableRow(strategy.name, "ok", cells))
     return rows
 
 
-def with_per_transaction(shown: Cell, workload: JSON, key: str) -> Cell:
+def _with_spread(metric: Metric, strategy: StrategyResult, workload: WorkloadResult) -> Cell:
+    """A registry figure, followed over repeats by its [min, max] in brackets."""
+    shown = formatted(metric.read(strategy, workload), metric.fmt)
+    spread = strategy.spread if isinstance(strategy, RepeatedStrategy) else {}
+    bounds = spread.get(f"workloads.{workload.name}.{metric.path or metric.key}")
+    if shown.missing or bounds is None or len(bounds) != 2:
+        return shown
+    low, high = (metric.fmt.format(bound) for bound in bounds)
+    return Cell(f"{shown.text} ({low}\N{EN DASH}{high})")
+
+
+def with_per_transaction(shown: Cell, workload: WorkloadResult, key: str) -> Cell:
     per_transaction = figure(workload, key)
     if shown.missing or per_transaction.value is None:
         return shown
     return Cell(f"{shown.text} ({per_transaction.value:.4f} / tx)")
 
 
-def distinct_blocks(workload: JSON) -> Cell:
+def distinct_blocks(workload: WorkloadResult) -> Cell:
     """Distinct blocks of each relation that the window's WAL touched (pg_walinspect)."""
-    blocks = workload.get("wal_distinct_blocks")
-    if not isinstance(blocks, dict) or not blocks:
+    blocks = workload.wal_distinct_blocks
+    if not blocks:
         reason = unavailable_reason(workload, "wal_distinct_blocks")
         # Older runs list only the pg_walinspect figures they name; the blocks come from the same source.
         return na(reason if reason != "not measured" else unavailable_reason(workload, "wal_fpi_bytes"))
@@ -151,7 +154,7 @@ def distinct_blocks(workload: JSON) -> Cell:
     )
 
 
-def sampling_cost(workload: JSON) -> Cell:
+def sampling_cost(workload: WorkloadResult) -> Cell:
     """What the probes' sampling cost in the window: wall time in its queries, and CPU (embedded only)."""
     busy, cpu = figure(workload, "sampling_busy_s"), figure(workload, "sampling_cpu_s")
     if busy.value is None and cpu.value is None:
@@ -178,5 +181,5 @@ def size_rows(run: Run) -> list[TableRow]:
         for _, sizes, reason in run.size_moments(strategy):
             for metric in ("table_bytes", "primary_key_bytes", "total_bytes"):
                 cells.append(size_cell(figure(sizes, metric)) if sizes else na(reason))
-        rows.append(TableRow(str(strategy.get("name")), "ok", cells))
+        rows.append(TableRow(strategy.name, "ok", cells))
     return rows

@@ -115,17 +115,13 @@ def run(ctx: StepContext, step: ChurnStep) -> None:
     if batch < 1:
         raise PkbenchError(f"{step.batch_parameter} must be at least 1")
     for extension in (PGSTATTUPLE_EXTENSION, WALINSPECT_EXTENSION):
-        reason = ctx.ws.ensure_extension(extension)
-        if reason:
-            raise PkbenchError(f"{step.name}: {reason}")
+        ctx.require_extension(extension, step.name)
     index = f'"{ctx.ws.schema}"."{ctx.render(step.index)}"'
     table = f'"{ctx.ws.schema}"."{ctx.table}"'
     stretch = math.ceil(total / step.samples)
     with ctx.connect() as conn, ctx.ws.connection.connect() as probe:
-        try:
+        with ctx.errors_named(step.name, pgstattuple.PgstattupleUnavailable):
             previous = _index_figures(probe, index)
-        except pgstattuple.PgstattupleUnavailable as error:
-            raise PkbenchError(f"{step.name}: {error}") from error
         samples: list[dict[str, Any]] = [
             {"rows_inserted": 0, "elapsed_s": 0.0, **previous, "autovacuums": _autovacuums(probe, table)}
         ]

@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import contextlib
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import psycopg
 
 from pkbench.cluster import Target
-from pkbench.errors import PkbenchError
+from pkbench.errors import PkbenchError, first_line
 from pkbench.reporting import Reporter
 from pkbench.results import StrategyResult
 from pkbench.workspace import Workspace
 
 Value = int | float | str
+
+
+@dataclass
+class Stopwatch:
+    """The seconds a timed step took, known once it is done."""
+
+    seconds: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -60,3 +69,32 @@ class StepContext:
 
     def connect(self) -> psycopg.Connection[tuple[object, ...]]:
         return self.ws.connection.connect(search_path=self.ws.search_path)
+
+    def require_extension(self, extension: str, step_name: str) -> None:
+        """EXTENSION in the run's schema, or one line naming the step that needs it and why it is missing."""
+        reason = self.ws.ensure_extension(extension)
+        if reason:
+            raise PkbenchError(f"{step_name}: {reason}")
+
+    @contextlib.contextmanager
+    def errors_named(self, where: str, *kinds: type[Exception]) -> Iterator[None]:
+        """An error of KINDS in the block becomes one line that says where it happened."""
+        try:
+            yield
+        except kinds as error:
+            raise PkbenchError(f"{where}: {first_line(error)}") from error
+
+    @contextlib.contextmanager
+    def timed(self, step_name: str) -> Iterator[Stopwatch]:
+        """Time the block as the step's duration (step_durations_s), when it completes."""
+        stopwatch = Stopwatch()
+        started = time.monotonic()
+        yield stopwatch
+        stopwatch.seconds = time.monotonic() - started
+        self.result.step_durations_s[step_name] = round(stopwatch.seconds, 3)
+
+    def report_figures(self, step_name: str, described: Iterable[str]) -> None:
+        """One line of the figures a step recorded; none when it has nothing to name."""
+        text = ", ".join(described)
+        if text:
+            self.reporter.info(f"  {step_name}: {text}")

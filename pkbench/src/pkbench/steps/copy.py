@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
@@ -45,9 +44,9 @@ def parse(where: str, table: Mapping[str, Any]) -> CopyStep:
 
 
 def run(ctx: StepContext, step: CopyStep) -> None:
-    started = time.monotonic()
     rows = 0
     with (
+        ctx.timed(step.name) as took,
         ctx.connect() as source,
         ctx.connect() as target,
         source.cursor().copy(f"COPY ({ctx.render(step.source)}) TO STDOUT") as out,
@@ -56,6 +55,4 @@ def run(ctx: StepContext, step: CopyStep) -> None:
         for chunk in out:
             into.write(chunk)
             rows += bytes(chunk).count(b"\n")
-    duration = time.monotonic() - started
-    ctx.result.step_durations_s[step.name] = round(duration, 3)
-    ctx.reporter.info(f"  {step.name}: {rows:,} rows copied in {duration:.1f} s")
+    ctx.reporter.info(f"  {step.name}: {rows:,} rows copied in {took.seconds:.1f} s")

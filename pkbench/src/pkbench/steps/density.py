@@ -8,7 +8,6 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from pkbench.errors import PkbenchError
 from pkbench.probes import pgstattuple
 from pkbench.steps import schema
 from pkbench.steps.context import StepContext
@@ -36,30 +35,24 @@ class Schema(schema.StepSchema):
 
 def parse(where: str, table: Mapping[str, Any]) -> DensityStep:
     checked = schema.validate(Schema, where, table)
-    step = DensityStep(checked.name, tuple(checked.indexes), tuple(checked.tables))
-    if not step.indexes and not step.tables:
-        raise PkbenchError(f"{where}: name at least one of 'indexes' or 'tables'")
-    return step
+    schema.require_any(where, "name at least one of 'indexes' or 'tables'", checked.indexes, checked.tables)
+    return DensityStep(checked.name, tuple(checked.indexes), tuple(checked.tables))
 
 
 def run(ctx: StepContext, step: DensityStep) -> None:
-    reason = ctx.ws.ensure_extension(PGSTATTUPLE_EXTENSION)
-    if reason:
-        raise PkbenchError(f"{step.name}: {reason}")
+    ctx.require_extension(PGSTATTUPLE_EXTENSION, step.name)
     figures: dict[str, Any] = {}
-    with ctx.connect() as conn:
-        try:
-            for index in step.indexes:
-                figures[index] = pgstattuple.index_density(conn, ctx.render(index))
-            for table in step.tables:
-                figures[table] = pgstattuple.table_tuples(conn, ctx.render(table))
-        except pgstattuple.PgstattupleUnavailable as error:
-            raise PkbenchError(f"{step.name}: {error}") from error
+    with ctx.connect() as conn, ctx.errors_named(step.name, pgstattuple.PgstattupleUnavailable):
+        for index in step.indexes:
+            figures[index] = pgstattuple.index_density(conn, ctx.render(index))
+        for table in step.tables:
+            figures[table] = pgstattuple.table_tuples(conn, ctx.render(table))
     ctx.result.density[step.name] = figures
-    described = ", ".join(
-        f"{name} leaf density {values['avg_leaf_density']:.0%}"
-        for name, values in figures.items()
-        if values.get("avg_leaf_density") is not None
+    ctx.report_figures(
+        step.name,
+        (
+            f"{name} leaf density {values['avg_leaf_density']:.0%}"
+            for name, values in figures.items()
+            if values.get("avg_leaf_density") is not None
+        ),
     )
-    if described:
-        ctx.reporter.info(f"  {step.name}: {described}")

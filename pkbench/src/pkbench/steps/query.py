@@ -23,7 +23,7 @@ from typing import Annotated, Any, Literal
 import psycopg
 from pydantic import Field
 
-from pkbench.errors import PkbenchError, first_line
+from pkbench.errors import PkbenchError
 from pkbench.steps import schema
 from pkbench.steps.context import StepContext
 
@@ -159,15 +159,14 @@ def run(ctx: StepContext, step: QueryStep) -> None:
     recorded: dict[str, dict[str, Any]] = {}
     with ctx.connect() as conn:
         for query in step.queries:
-            try:
+            with ctx.errors_named(f"{step.name}, query {query.name}", psycopg.Error):
                 recorded[query.name] = _run_one(ctx, conn, query)
-            except psycopg.Error as e:
-                raise PkbenchError(f"{step.name}, query {query.name}: {first_line(e)}") from e
     ctx.result.queries[step.name] = recorded
-    described = ", ".join(
-        f"{name} {figures['shared_blocks']:,} buffers / {figures['rows']:,} rows"
-        for name, figures in recorded.items()
-        if "shared_blocks" in figures
+    ctx.report_figures(
+        step.name,
+        (
+            f"{name} {figures['shared_blocks']:,} buffers / {figures['rows']:,} rows"
+            for name, figures in recorded.items()
+            if "shared_blocks" in figures
+        ),
     )
-    if described:
-        ctx.reporter.info(f"  {step.name}: {described}")

@@ -7,7 +7,7 @@ what is allowed. The JSON Schema published in docs/scenario.schema.json is gener
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
@@ -86,6 +86,12 @@ class StepSchema(Strict):
 
 
 Model = TypeVar("Model", bound=BaseModel)
+
+
+def require_any(where: str, message: str, *lists: Sequence[object]) -> None:
+    """One line, WHERE: MESSAGE, when every one of LISTS is empty."""
+    if not any(lists):
+        raise PkbenchError(f"{where}: {message}")
 
 
 def validate(model: type[Model], where: str, table: Mapping[str, Any]) -> Model:

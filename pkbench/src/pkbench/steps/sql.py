@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -10,7 +9,7 @@ from typing import Any, Literal
 import psycopg
 from pydantic import Field
 
-from pkbench.errors import PkbenchError, first_line
+from pkbench.errors import first_line
 from pkbench.results import Unavailable
 from pkbench.steps import schema
 from pkbench.steps.context import StepContext
@@ -40,15 +39,18 @@ class Schema(schema.StepSchema):
 
 def parse(where: str, table: Mapping[str, Any]) -> SqlStep:
     checked = schema.validate(Schema, where, table)
-    if not checked.statements and not checked.if_permitted:
-        raise PkbenchError(f"{where}: 'statements' must be a non-empty list of SQL strings")
+    schema.require_any(
+        where,
+        "'statements' must be a non-empty list of SQL strings",
+        checked.statements,
+        checked.if_permitted,
+    )
     return SqlStep(checked.name, tuple(checked.statements), tuple(checked.if_permitted))
 
 
 def run(ctx: StepContext, step: SqlStep) -> None:
-    started = time.monotonic()
     reports: list[str] = []
-    with ctx.connect() as conn:
+    with ctx.timed(step.name), ctx.connect() as conn:
         # What the server reports back (VACUUM VERBOSE, for one) is kept in the results directory.
         conn.add_notice_handler(lambda notice: reports.append(f"{notice.severity}: {notice.message_primary}"))
         for statement in step.statements:
@@ -58,7 +60,6 @@ def run(ctx: StepContext, step: SqlStep) -> None:
                 conn.execute(ctx.render(statement))
             except psycopg.errors.InsufficientPrivilege as e:
                 ctx.result.unavailable.append(Unavailable(f"{step.name}: {statement}", first_line(e)))
-    ctx.result.step_durations_s[step.name] = round(time.monotonic() - started, 3)
     if reports:
         folder = ctx.out_dir / "steps" / ctx.strategy_name
         folder.mkdir(parents=True, exist_ok=True)

@@ -1,23 +1,16 @@
-"""The results directory of docs/results.md: dataclasses, results.json, timeseries/*.csv.
+"""The results model of docs/results.md: what a run writes to results.json, and what results.load() returns.
 
-Rewritten after every strategy (write to a temporary file, then rename), so an interrupted run keeps what it
-measured.
+A run builds these objects as it measures; `RunResult.to_json()` is results.json, and reading it back gives
+the same objects (pkbench.results.files).
 """
 
 from __future__ import annotations
 
-import csv
 import dataclasses
-import json
-import types
-import typing
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from pkbench import __version__
-from pkbench.errors import PkbenchError
 
 SCHEMA_VERSION = 1
 # The snapshot step whose sizes are kept in StrategyResult.sizes_after_prefill rather than in snapshots.
@@ -213,6 +206,16 @@ class StrategyResult:
 
 
 @dataclass
+class RepeatedStrategy(StrategyResult):
+    """A strategy run several times (--repeat): each figure above is the median over the repeats (the status
+    and error those of a repeat that did not finish), `spread` maps each figure's dotted name
+    (workloads.insert.tps) to its [min, max], and `repeats` holds every repeat as measured."""
+
+    spread: dict[str, list[float]] = field(default_factory=dict)
+    repeats: list[StrategyResult] = field(default_factory=list)
+
+
+@dataclass
 class RoundsRecord:
     """How the windows were measured: paired rounds in one cluster, or each strategy isolated."""
 
@@ -249,19 +252,6 @@ class Verdict:
     half_width: float | None  # the interval's widest side, as a fraction of the ratio
 
 
-def status_of(strategy: StrategyResult | dict[str, Any]) -> str:
-    """ok, failed or skipped, of a strategy measured once or combined over repeats."""
-    return str(strategy["status"] if isinstance(strategy, dict) else strategy.status)
-
-
-def name_of(strategy: StrategyResult | dict[str, Any]) -> str:
-    return str(strategy["name"] if isinstance(strategy, dict) else strategy.name)
-
-
-def error_of(strategy: StrategyResult | dict[str, Any]) -> str:
-    return str((strategy.get("error") if isinstance(strategy, dict) else strategy.error) or "")
-
-
 @dataclass
 class RunResult:
     command: list[str]
@@ -271,12 +261,14 @@ class RunResult:
     machine: dict[str, Any]
     target: dict[str, Any]
     finished_at: str | None = None
+    # The pkbench that wrote the results (a run's own when it is being written).
+    pkbench_version: str = __version__
     # sequuid's virtual clock: its rate, anchor, the virtual time covered, and the strategies it cannot move.
     clock: dict[str, Any] = field(default_factory=dict)
     rounds: RoundsRecord | None = None
     verdicts: list[Verdict] = field(default_factory=list)
-    # A dict where --repeat combined several runs of a strategy (pkbench.stats.aggregate).
-    strategies: list[StrategyResult | dict[str, Any]] = field(default_factory=list)
+    # A RepeatedStrategy where --repeat combined several runs of a strategy.
+    strategies: list[StrategyResult] = field(default_factory=list)
     # Rows of each time series, leading with strategy, workload, repeat, elapsed_s; written as CSV, not JSON.
     series: dict[str, list[tuple[object, ...]]] = field(
         default_factory=lambda: {name: [] for name in TIMESERIES_COLUMNS}
@@ -285,7 +277,7 @@ class RunResult:
     def to_json(self) -> dict[str, Any]:
         return {
             "schema_version": SCHEMA_VERSION,
-            "pkbench_version": __version__,
+            "pkbench_version": self.pkbench_version,
             "command": self.command,
             "started_at": self.started_at,
             "finished_at": self.finished_at,
@@ -297,100 +289,5 @@ class RunResult:
             "rounds": dataclasses.asdict(self.rounds) if self.rounds else None,
             "verdicts": [dataclasses.asdict(v) for v in self.verdicts],
             "timeseries": {name: f"timeseries/{name}.csv" for name in TIMESERIES_COLUMNS},
-            "strategies": [s if isinstance(s, dict) else dataclasses.asdict(s) for s in self.strategies],
+            "strategies": [dataclasses.asdict(s) for s in self.strategies],
         }
-
-
-def _replace(path: Path, text: str) -> None:
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(text)
-    temporary.replace(path)
-
-
-def write(out_dir: Path, run: RunResult) -> None:
-    """(Re)write results.json and timeseries/*.csv."""
-    (out_dir / "timeseries").mkdir(parents=True, exist_ok=True)
-    for name, columns in TIMESERIES_COLUMNS.items():
-        path = out_dir / "timeseries" / f"{name}.csv"
-        temporary = path.with_name(path.name + ".tmp")
-        with temporary.open("w", newline="") as f:
-            writer = csv.writer(f)
-            writer.writerow((*COMMON_COLUMNS, *columns))
-            writer.writerows(run.series[name])
-        temporary.replace(path)
-    _replace(out_dir / "results.json", json.dumps(run.to_json(), indent=2) + "\n")
-
-
-def load(out_dir: Path) -> RunResult:
-    """The run a results directory holds, as the typed objects the run wrote (series stay in their CSVs)."""
-    return from_json(load_json(out_dir))
-
-
-def load_json(out_dir: Path) -> dict[str, Any]:
-    """results.json of a results directory, refused in one line when this pkbench cannot read its version."""
-    path = out_dir / "results.json"
-    try:
-        data: dict[str, Any] = json.loads(path.read_text())
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise PkbenchError(f"{path}: not a results.json ({e})") from e
-    return checked(data, path)
-
-
-def from_json(data: dict[str, Any]) -> RunResult:
-    """The typed run of a checked results.json; a strategy combined over repeats stays as written."""
-    run = RunResult(
-        command=list(data.get("command") or []),
-        started_at=str(data.get("started_at")),
-        scenario=dict(data.get("scenario") or {}),
-        server=dict(data.get("server") or {}),
-        machine=dict(data.get("machine") or {}),
-        target=dict(data.get("target") or {}),
-        finished_at=data.get("finished_at"),
-        clock=dict(data.get("clock") or {}),
-        rounds=typed(RoundsRecord, data["rounds"]) if data.get("rounds") else None,
-        verdicts=[typed(Verdict, v) for v in data.get("verdicts") or []],
-    )
-    run.strategies = [s if "repeats" in s else typed(StrategyResult, s) for s in data.get("strategies") or []]
-    return run
-
-
-def typed(cls: type[Any], data: Mapping[str, Any]) -> Any:
-    """An object of the results model from its JSON (fields the class lacks are dropped)."""
-    hints = typing.get_type_hints(cls)
-    return cls(
-        **{f.name: _value(hints[f.name], data[f.name]) for f in dataclasses.fields(cls) if f.name in data}
-    )
-
-
-def _value(hint: Any, value: Any) -> Any:
-    if value is None:
-        return None
-    origin, arguments = typing.get_origin(hint), typing.get_args(hint)
-    if origin in (typing.Union, types.UnionType):
-        classes = [a for a in arguments if isinstance(a, type) and dataclasses.is_dataclass(a)]
-        if classes and isinstance(value, dict):
-            return typed(classes[0], value)
-        inner = [a for a in arguments if a is not type(None)]
-        return _value(inner[0], value) if len(inner) == 1 else value
-    if isinstance(hint, type) and dataclasses.is_dataclass(hint) and isinstance(value, dict):
-        return typed(hint, value)
-    if origin is list:
-        return [_value(arguments[0], v) for v in value]
-    if origin is dict and len(arguments) == 2:
-        return {k: _value(arguments[1], v) for k, v in value.items()}
-    return value
-
-
-def checked(data: Any, where: Path | str) -> dict[str, Any]:
-    """The results of one run, if their schema_version is the one this pkbench writes."""
-    if not isinstance(data, dict):
-        raise PkbenchError(f"{where}: not a results.json (expected a JSON object)")
-    version = data.get("schema_version")
-    if version != SCHEMA_VERSION:
-        newer = isinstance(version, int) and version > SCHEMA_VERSION
-        raise PkbenchError(
-            f"{where}: schema_version {version} is {'newer than' if newer else 'not'} the version "
-            f"{SCHEMA_VERSION} this pkbench {__version__} reads"
-            + ("; upgrade pkbench to read it" if newer else "")
-        )
-    return data

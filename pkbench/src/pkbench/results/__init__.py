@@ -1,0 +1,55 @@
+"""The results model (model.py) and the results directory it is written to and read from (files.py).
+
+`results.load(dir)` is the one way to read a run: every summary, report, export and comparison reads the
+objects it returns.
+"""
+
+from pkbench.results.files import (
+    ResultsNotFoundError,
+    load,
+    typed,
+    write,
+)
+from pkbench.results.model import (
+    COMMON_COLUMNS,
+    PREFILL_SNAPSHOT,
+    SCHEMA_VERSION,
+    TIMESERIES_COLUMNS,
+    MachineWindow,
+    Prefill,
+    RepeatedStrategy,
+    ReplicationWindow,
+    RoundsRecord,
+    RunResult,
+    Sizes,
+    StatementResult,
+    StrategyResult,
+    Unavailable,
+    Verdict,
+    WorkloadResult,
+    WorkPerTransaction,
+)
+
+__all__ = [
+    "COMMON_COLUMNS",
+    "PREFILL_SNAPSHOT",
+    "SCHEMA_VERSION",
+    "TIMESERIES_COLUMNS",
+    "MachineWindow",
+    "Prefill",
+    "RepeatedStrategy",
+    "ReplicationWindow",
+    "ResultsNotFoundError",
+    "RoundsRecord",
+    "RunResult",
+    "Sizes",
+    "StatementResult",
+    "StrategyResult",
+    "Unavailable",
+    "Verdict",
+    "WorkPerTransaction",
+    "WorkloadResult",
+    "load",
+    "typed",
+    "write",
+]

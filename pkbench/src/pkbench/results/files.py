@@ -1,0 +1,137 @@
+"""The results directory on disk: results.json and timeseries/*.csv written, and read back as the model.
+
+Rewritten after every strategy (write to a temporary file, then rename), so an interrupted run keeps what it
+measured. Reading checks `schema_version` first: this pkbench reads the version it writes and refuses any
+other in one line naming both.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import json
+import types
+import typing
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pkbench import __version__
+from pkbench.errors import PkbenchError
+from pkbench.results.model import (
+    COMMON_COLUMNS,
+    SCHEMA_VERSION,
+    TIMESERIES_COLUMNS,
+    RepeatedStrategy,
+    RoundsRecord,
+    RunResult,
+    StrategyResult,
+    Verdict,
+)
+
+
+class ResultsNotFoundError(PkbenchError):
+    """The directory given is not a readable pkbench results directory."""
+
+
+def _replace(path: Path, text: str) -> None:
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(text)
+    temporary.replace(path)
+
+
+def write(out_dir: Path, run: RunResult) -> None:
+    """(Re)write results.json and timeseries/*.csv."""
+    (out_dir / "timeseries").mkdir(parents=True, exist_ok=True)
+    for name, columns in TIMESERIES_COLUMNS.items():
+        path = out_dir / "timeseries" / f"{name}.csv"
+        temporary = path.with_name(path.name + ".tmp")
+        with temporary.open("w", newline="") as f:
+            writer = csv.writer(f)
+            writer.writerow((*COMMON_COLUMNS, *columns))
+            writer.writerows(run.series[name])
+        temporary.replace(path)
+    _replace(out_dir / "results.json", json.dumps(run.to_json(), indent=2) + "\n")
+
+
+def load(out_dir: Path) -> RunResult:
+    """The run a results directory holds, as the typed objects the run wrote (series stay in their CSVs)."""
+    return from_json(load_json(out_dir))
+
+
+def load_json(out_dir: Path) -> dict[str, Any]:
+    """results.json of a results directory, refused in one line when this pkbench cannot read its version."""
+    path = out_dir / "results.json"
+    if not path.is_file():
+        raise ResultsNotFoundError(
+            f"{out_dir}: no results.json there, so it is not a pkbench results directory"
+        )
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ResultsNotFoundError(f"{path}: cannot be read as JSON ({e})") from e
+    if not isinstance(data, dict):
+        raise ResultsNotFoundError(f"{path}: not a results.json (expected a JSON object at the top level)")
+    return checked(data, path)
+
+
+def from_json(data: dict[str, Any]) -> RunResult:
+    """The typed run of a checked results.json; a strategy combined over repeats is a RepeatedStrategy."""
+    run = RunResult(
+        command=list(data.get("command") or []),
+        started_at=str(data.get("started_at")),
+        scenario=dict(data.get("scenario") or {}),
+        server=dict(data.get("server") or {}),
+        machine=dict(data.get("machine") or {}),
+        target=dict(data.get("target") or {}),
+        finished_at=data.get("finished_at"),
+        pkbench_version=str(data.get("pkbench_version") or "unknown"),
+        clock=dict(data.get("clock") or {}),
+        rounds=typed(RoundsRecord, data["rounds"]) if data.get("rounds") else None,
+        verdicts=[typed(Verdict, v) for v in data.get("verdicts") or []],
+    )
+    run.strategies = [
+        typed(RepeatedStrategy if "repeats" in s or "spread" in s else StrategyResult, s)
+        for s in data.get("strategies") or []
+    ]
+    return run
+
+
+def typed(cls: type[Any], data: Mapping[str, Any]) -> Any:
+    """An object of the results model from its JSON (fields the class lacks are dropped)."""
+    hints = typing.get_type_hints(cls)
+    return cls(
+        **{f.name: _value(hints[f.name], data[f.name]) for f in dataclasses.fields(cls) if f.name in data}
+    )
+
+
+def _value(hint: Any, value: Any) -> Any:
+    if value is None:
+        return None
+    origin, arguments = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        classes = [a for a in arguments if isinstance(a, type) and dataclasses.is_dataclass(a)]
+        if classes and isinstance(value, dict):
+            return typed(classes[0], value)
+        inner = [a for a in arguments if a is not type(None)]
+        return _value(inner[0], value) if len(inner) == 1 else value
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint) and isinstance(value, dict):
+        return typed(hint, value)
+    if origin is list:
+        return [_value(arguments[0], v) for v in value]
+    if origin is dict and len(arguments) == 2:
+        return {k: _value(arguments[1], v) for k, v in value.items()}
+    return value
+
+
+def checked(data: dict[str, Any], where: Path | str) -> dict[str, Any]:
+    """The results of one run, if their schema_version is the one this pkbench writes."""
+    version = data.get("schema_version")
+    if version != SCHEMA_VERSION:
+        newer = isinstance(version, int) and version > SCHEMA_VERSION
+        raise PkbenchError(
+            f"{where}: schema_version {version} is {'newer than' if newer else 'not'} the version "
+            f"{SCHEMA_VERSION} this pkbench {__version__} reads"
+            + ("; upgrade pkbench to read it" if newer else "")
+        )
+    return data
