@@ -53,7 +53,9 @@ def test_set_overrides_parameters_and_server_settings_without_copying_the_file(t
     planned = runner.plan(options)
     assert planned.scenario.parameters["rows"] == 1234 and planned.scenario.parameters["batch_rows"] == 17
     assert planned.scenario.settings["work_mem"] == "64MB" and planned.scenario.settings["fsync"] == "off"
-    # A command-line option given as well wins over --set.
+    # A command-line option left out (None, as the CLI passes it) keeps --set's value; one given wins over it.
+    options.parameters = {"rows": None, "duration_s": None}
+    assert runner.plan(options).scenario.parameters["rows"] == 1234
     options.parameters = {"rows": 99}
     assert runner.plan(options).scenario.parameters["rows"] == 99
 

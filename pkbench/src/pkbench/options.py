@@ -118,7 +118,9 @@ def plan(options: Options) -> Plan:
     loaded = scenario_module.load(options.scenario).at_scale(options.scale)
     if settings:
         loaded = replace(loaded, settings={**loaded.settings, **settings})
-    loaded = loaded.with_parameters({**parameters, **options.parameters})
+    # Options left out arrive as None and must not hide a --set value of the same parameter.
+    given = {name: value for name, value in options.parameters.items() if value is not None}
+    loaded = loaded.with_parameters({**parameters, **given})
     _check_rate(loaded.parameters.get("rate_tps"))
     clock_rate = _clock_rate(options, loaded)
     if "clock_rate" in loaded.parameters or options.clock_rate is not None:
