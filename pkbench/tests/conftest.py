@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -123,6 +124,12 @@ def processes_mentioning(text: str) -> list[str]:
     return found
 
 
+def _interruptible() -> None:
+    """Ctrl-C reaches the run as it does from a terminal. A suite started in the background (`./dev test &`,
+    a CI runner's job) inherits SIGINT ignored, and Python then never raises KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @contextlib.contextmanager
 def run_until_window(
     server_tmpdir: Path, arguments: Sequence[str], window: Path
@@ -135,6 +142,7 @@ def run_until_window(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_interruptible,
     )
     try:
         deadline = time.monotonic() + 120
