@@ -84,6 +84,8 @@ class PairedRounds:
         self.windows: dict[str, dict[str, list[WorkloadResult]]] = {name: {} for name in self.passes}
         # The verdicts of the rounds so far, judged once per round for the results and the precision rule.
         self.judged: list[judge.Judged] = []
+        # Each stage's figures still wider than --precision, keyed by its windows; the record lists them all.
+        self.unresolved: dict[tuple[str, ...], list[str]] = {}
 
     def run(self, scenario_stages: Sequence[Stage]) -> None:
         with_windows = sum(1 for stage in scenario_stages if stage.windows)
@@ -158,12 +160,12 @@ class PairedRounds:
             if j.workload in names
         }
         reached = precision_reached(verdicts, target) if verdicts else None
-        # Earlier stages keep what they left unresolved; this stage's entries are replaced.
-        self.record.unresolved = [u for u in self.record.unresolved if u.split(" ")[1] not in names]
-        if reached is not None and reached.reached and number >= MIN_BOOTSTRAP_ROUNDS:
+        done = reached is not None and reached.reached and number >= MIN_BOOTSTRAP_ROUNDS
+        self.unresolved[tuple(sorted(names))] = [] if done or reached is None else list(reached.outside)
+        self.record.unresolved = [figure for stage in self.unresolved.values() for figure in stage]
+        if done:
             self.record.stopped = "precision reached"
             return True
-        self.record.unresolved += list(reached.outside) if reached else []
         per_round = (time.monotonic() - started) / number
         if deadline is not None and time.monotonic() + per_round > deadline:
             self.record.stopped = "time spent (--max-time)"
