@@ -36,7 +36,7 @@ def short_run(
     sample_every: float | None = None,
 ) -> tuple[str, ...]:
     """`pkbench run` options for a run that measures something in seconds: a few rows, one client, a
-    two-second window, one paired round without warm-up (war's five rounds are for verdicts, which these
+    two-second window, one paired round without warm-up (war's eight rounds are for verdicts, which these
     tests do not ask for). None leaves an option to the scenario."""
     given = {
         "--strategies": strategies,
