@@ -92,7 +92,8 @@ def windows_in_order(run: RunResult) -> list[tuple[str, str, WorkloadResult]]:
 
 
 def figure_of(window: WorkloadResult, figure: str) -> float | None:
-    """ "tps", or a work-per-transaction figure such as "backend_cpu_ms"; None when not measured."""
+    """The window's TPS (FIGURE "tps") or a work-per-transaction figure such as "backend_cpu_ms"; None when
+    it was not measured."""
     if figure == "tps":
         return window.tps or None
     per_transaction = window.work_per_transaction
