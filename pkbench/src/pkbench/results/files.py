@@ -7,14 +7,15 @@ other in one line naming both.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import dataclasses
 import json
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from pkbench import __version__
 from pkbench.errors import PkbenchError
@@ -34,9 +35,12 @@ class ResultsNotFoundError(PkbenchError):
     """The directory given is not a readable pkbench results directory."""
 
 
-def _replace(path: Path, text: str) -> None:
+@contextlib.contextmanager
+def _replacing(path: Path) -> Iterator[TextIO]:
+    """PATH rewritten whole: a reader sees the old file or the new one, never half of one."""
     temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(text)
+    with temporary.open("w", newline="") as f:
+        yield f
     temporary.replace(path)
 
 
@@ -44,14 +48,12 @@ def write(out_dir: Path, run: RunResult) -> None:
     """(Re)write results.json and timeseries/*.csv."""
     (out_dir / "timeseries").mkdir(parents=True, exist_ok=True)
     for name, columns in TIMESERIES_COLUMNS.items():
-        path = out_dir / "timeseries" / f"{name}.csv"
-        temporary = path.with_name(path.name + ".tmp")
-        with temporary.open("w", newline="") as f:
+        with _replacing(out_dir / "timeseries" / f"{name}.csv") as f:
             writer = csv.writer(f)
             writer.writerow((*COMMON_COLUMNS, *columns))
             writer.writerows(run.series[name])
-        temporary.replace(path)
-    _replace(out_dir / "results.json", json.dumps(run.to_json(), indent=2) + "\n")
+    with _replacing(out_dir / "results.json") as f:
+        f.write(json.dumps(run.to_json(), indent=2) + "\n")
 
 
 def load(out_dir: Path) -> RunResult:
