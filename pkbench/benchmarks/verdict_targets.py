@@ -27,8 +27,8 @@ from pathlib import Path
 import numpy as np
 
 from pkbench import results
+from pkbench.analysis.verdict import median_interval
 from pkbench.results import RunResult, Verdict, WorkloadResult
-from pkbench.verdict import median_interval
 
 HALF_WIDTH_TARGET = 0.05
 WORK_AGREEMENT_TARGET = 0.03

@@ -18,8 +18,8 @@ import psycopg
 import pytest
 from psycopg import sql
 
-from pkbench.cluster import EmbeddedCluster
-from pkbench.server_builds import find_pgbench, find_server_bindir, server_bindir
+from pkbench.server.builds import find_pgbench, find_server_bindir, server_bindir
+from pkbench.server.existing import EmbeddedCluster
 
 PKBENCH = [sys.executable, "-m", "pkbench"]
 

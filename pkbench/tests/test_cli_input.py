@@ -10,8 +10,8 @@ import pytest
 from conftest import run_cli, short_run
 from test_cli_errors import assert_one_line_error
 
-from pkbench import runner
 from pkbench.errors import PkbenchError
+from pkbench.run import runner
 
 
 @pytest.mark.parametrize(

@@ -13,15 +13,15 @@ import psycopg
 import pytest
 from conftest import run_cli
 
-from pkbench.cluster import EmbeddedCluster
 from pkbench.errors import PkbenchError
-from pkbench.options import Options, plan
-from pkbench.port import SOURCE as PORT_SOURCE
 from pkbench.results import RunResult, StrategyResult
-from pkbench.server_builds import find_pgbench, find_server_bindir
-from pkbench.strategies import BUILTIN, Catalog
-from pkbench.summary import clock_line
-from pkbench.virtual_clock import clock_record, clock_settings
+from pkbench.run.options import Options, plan
+from pkbench.server.builds import find_pgbench, find_server_bindir
+from pkbench.server.existing import EmbeddedCluster
+from pkbench.server.sequuid_port import SOURCE as PORT_SOURCE
+from pkbench.server.virtual_clock import clock_record, clock_settings
+from pkbench.strategies.catalog import BUILTIN, Catalog
+from pkbench.summary.document import clock_line
 
 RATE = 1000
 

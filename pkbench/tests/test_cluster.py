@@ -18,10 +18,10 @@ import pytest
 from conftest import PKBENCH, processes_mentioning, run_cli, short_run
 
 import pkbench
-from pkbench.cluster import EmbeddedCluster, check_port_free
 from pkbench.errors import PkbenchError, ServerDied
-from pkbench.ownership import remove_orphaned_clusters
-from pkbench.server_builds import find_pgbench, find_server_bindir
+from pkbench.server.builds import find_pgbench, find_server_bindir
+from pkbench.server.existing import EmbeddedCluster, check_port_free
+from pkbench.server.ownership import remove_orphaned_clusters
 
 
 def new_cluster(**kwargs: object) -> EmbeddedCluster:
@@ -96,8 +96,8 @@ def test_start_wrapper_runs_in_front_of_postgres(tmp_path: Path) -> None:
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root to switch to an unprivileged user")
 def test_works_as_a_normal_user() -> None:
     script = (
-        "from pkbench.cluster import *\n"
-        "from pkbench.server_builds import *\n"
+        "from pkbench.server.existing import *\n"
+        "from pkbench.server.builds import *\n"
         "c = EmbeddedCluster(find_server_bindir(None), find_pgbench(None), {'shared_buffers': '16MB'})\n"
         "with c:\n    d = c.directory\n    print(c.server.version, c.server.superuser)\n"
         "print(d.exists())\n"

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from pkbench import scenario
-from pkbench.cli import cli
+from pkbench.cli.main import cli
+from pkbench.scenario import file as scenario
 
 README = (Path(__file__).parent.parent / "README.md").read_text()
 

@@ -16,9 +16,9 @@ import psycopg
 import pytest
 from conftest import PKBENCH, require_passwords, run_cli, short_run
 
-from pkbench.cluster import EmbeddedCluster
-from pkbench.connection import ConnectionInfo, PrivateSecrets
-from pkbench.server_builds import find_pgbench, find_server_bindir
+from pkbench.server.builds import find_pgbench, find_server_bindir
+from pkbench.server.connection import ConnectionInfo, PrivateSecrets
+from pkbench.server.existing import EmbeddedCluster
 
 PASSWORD = "s3cret-Pa55word-for-tests"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from conftest import run_cli
 
-from pkbench import runner
+from pkbench.run import runner
 
 # A prefill by two sessions in uneven batches, a fixed-work window, then a fill that tops the table up to
 # CEILING: the rows that fill adds (recorded as the headline insert) say how many rows the prefill and the

@@ -14,8 +14,10 @@ import pytest
 from conftest import OTHER_MAJOR, run_cli
 from test_cli_errors import assert_one_line_error
 
-from pkbench import iolimit, memcap, runner, scenario
-from pkbench.iolimit import IoLimit, IoLimitError, device_of, write_iops
+from pkbench.run import runner
+from pkbench.scenario import file as scenario
+from pkbench.server import iolimit, memcap
+from pkbench.server.iolimit import IoLimit, IoLimitError, device_of, write_iops
 
 WRITES = 40
 

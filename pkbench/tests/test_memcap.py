@@ -11,10 +11,10 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from pkbench import memcap
-from pkbench.cluster import SERVER_USER, EmbeddedCluster
-from pkbench.memcap import MemoryCap, MemoryCapError, find_hierarchy, parse_size
-from pkbench.server_builds import find_pgbench, find_server_bindir
+from pkbench.server import memcap
+from pkbench.server.builds import find_pgbench, find_server_bindir
+from pkbench.server.existing import SERVER_USER, EmbeddedCluster
+from pkbench.server.memcap import MemoryCap, MemoryCapError, find_hierarchy, parse_size
 
 MB = 1024**2
 

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from conftest import run_cli, short_run
 
-from pkbench import scenario
-from pkbench.paired import combine, rotation, stages
 from pkbench.results import WorkloadResult
+from pkbench.run.paired import combine, rotation, stages
+from pkbench.scenario import file as scenario
 from pkbench.steps import PgbenchStep
 
 ROUNDS = 5

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pkbench import pgbench
+from pkbench.pgbench import driver as pgbench
 
 DATA = Path(__file__).parent / "data"
 

@@ -18,9 +18,9 @@ import psycopg
 import pytest
 from conftest import require_passwords, run_cli, short_run
 
-from pkbench import port
-from pkbench.cluster import EmbeddedCluster
-from pkbench.server_builds import find_pgbench, find_server_bindir
+from pkbench.server import sequuid_port as port
+from pkbench.server.builds import find_pgbench, find_server_bindir
+from pkbench.server.existing import EmbeddedCluster
 
 PASSWORD = "port-Pa55word"
 PORT_SQL = Path(__file__).parents[2] / "sequuid" / "plpgsql" / "sequuid.sql"
@@ -144,5 +144,5 @@ def test_the_wheel_carries_the_port_file_byte_for_byte(tmp_path: Path) -> None:
     )
     (wheel,) = tmp_path.glob("pkbench-*.whl")
     with zipfile.ZipFile(wheel) as archive:
-        assert archive.read("pkbench/sql/sequuid.sql") == PORT_SQL.read_bytes()
+        assert archive.read("pkbench/server/sql/sequuid.sql") == PORT_SQL.read_bytes()
     assert port.script() == PORT_SQL.read_text()

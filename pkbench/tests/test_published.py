@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from pkbench import published, scenario
 from pkbench.errors import PkbenchError
-from pkbench.published import NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, SMALLER, agreement
 from pkbench.results import Prefill, Sizes, StrategyResult, WorkloadResult
+from pkbench.scenario import file as scenario
+from pkbench.scenario import published
+from pkbench.scenario.published import NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, SMALLER, agreement
 
 SEEDS = {"war": ["000"], "insert-scaling": ["001"], "bloat": ["002"], "wal": ["004", "003"]}
 

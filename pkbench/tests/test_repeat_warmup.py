@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from conftest import run_cli
 
-from pkbench import results, runner
+from pkbench import results
+from pkbench.run import runner
 
 SCENARIO = """
 name = "tiny-inserts"

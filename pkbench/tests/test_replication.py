@@ -18,11 +18,12 @@ import psycopg
 import pytest
 from conftest import assert_nothing_left, processes_mentioning, run_cli, run_until_window, short_run
 
-from pkbench import replication_summary, topology
 from pkbench.probes.replication import lag_summary
 from pkbench.reporting import Silent
 from pkbench.results import ReplicationWindow, RunResult, StrategyResult, WorkloadResult
-from pkbench.server_builds import find_pgbench, find_server_bindir
+from pkbench.server import topology
+from pkbench.server.builds import find_pgbench, find_server_bindir
+from pkbench.summary import replication as replication_summary
 
 
 def _lsn(conn: psycopg.Connection[tuple[object, ...]], expression: str) -> int:

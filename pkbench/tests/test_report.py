@@ -24,7 +24,7 @@ from report_pages import (
 from pkbench.errors import PkbenchError
 from pkbench.report import ResultsNotFoundError, write_comparison, write_report
 from pkbench.report.palette import PALETTE, shades, strategy_colors
-from pkbench.strategies import BUILTIN
+from pkbench.strategies.catalog import BUILTIN
 
 WORKLOADS = ("lookup-by-data", "lookup-by-key")
 PER_WORKLOAD_CHARTS = (

@@ -8,8 +8,11 @@ from pathlib import Path
 from conftest import run_cli
 from report_pages import BLOAT_REAL_PG15, DATA, copy_run
 
-from pkbench import published, reproductions, results, summary
+from pkbench import results
 from pkbench.report import write_report
+from pkbench.scenario import published
+from pkbench.summary import document as summary
+from pkbench.summary import reproductions
 
 INSERT_SCALING_REAL_PG15 = DATA / "insert-scaling-real-pg15"
 

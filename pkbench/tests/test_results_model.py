@@ -13,10 +13,14 @@ import pytest
 from conftest import run_cli
 from report_pages import DATA, WAR_REAL_PG15, copy_run
 
-from pkbench import export, metrics, results, summary, summary_table
+from pkbench import results
+from pkbench.analysis import metrics
+from pkbench.analysis.metrics import Figure, Metric
 from pkbench.errors import PkbenchError
-from pkbench.metrics import Figure, Metric
 from pkbench.report import write_comparison, write_report
+from pkbench.summary import csv_export as export
+from pkbench.summary import document as summary
+from pkbench.summary import headline as summary_table
 
 FIXTURES = sorted(d for d in DATA.iterdir() if (d / "results.json").is_file())
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from pkbench import scenario
 from pkbench.errors import PkbenchError
-from pkbench.scenario import FillStep, PgbenchStep, SnapshotStep, SqlStep
+from pkbench.scenario import file as scenario
+from pkbench.scenario.file import FillStep, PgbenchStep, SnapshotStep, SqlStep
 
 
 def test_war_has_the_article_shape() -> None:

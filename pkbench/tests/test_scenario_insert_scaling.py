@@ -7,7 +7,9 @@ from typing import Any
 
 import pytest
 
-from pkbench import iolimit, runner, scenario
+from pkbench.run import runner
+from pkbench.scenario import file as scenario
+from pkbench.server import iolimit
 from pkbench.steps import PgbenchStep
 
 VARIANTS = ["pk", "unique", "btree", "noindex"]

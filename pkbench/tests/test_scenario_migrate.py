@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from pkbench import runner
+from pkbench.run import runner
 
 N = 20000
 

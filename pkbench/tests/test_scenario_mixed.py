@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from pkbench import keygen_sql, runner
+from pkbench.run import runner
+from pkbench.strategies import keygen_sql
 
 ROWS = 20000
 MIXES = ["read-90-insert-10", "read-10-insert-90", "read-50-insert-30-update-20"]

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from pkbench import runner
+from pkbench.run import runner
 
 ROWS = 20000
 KEY_SAMPLE = 200  # a range scan then covers about ROWS / KEY_SAMPLE = 100 rows

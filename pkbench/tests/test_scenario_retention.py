@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from pkbench import runner, scenario
-from pkbench.timeline_summary import figures
+from pkbench.run import runner
+from pkbench.scenario import file as scenario
+from pkbench.summary.timeline import figures
 
 WINDOW = 5000
 THROUGH = 100000

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
-from pkbench import scenario
 from pkbench.errors import PkbenchError
+from pkbench.scenario import file as scenario
 
 SCHEMA_FILE = Path(__file__).parent.parent / "docs" / "scenario.schema.json"
 

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from conftest import run_cli
 
-from pkbench import memcap, runner
+from pkbench.run import runner
+from pkbench.server import memcap
 
 MB = 1024**2
 TIERS = ["tier-1-shared-buffers", "tier-2-page-cache", "tier-3-beyond-memory"]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pkbench.errors import PkbenchError
-from pkbench.server_builds import find_server_build, server_builds, stage_for_server_user
+from pkbench.server.builds import find_server_build, server_builds, stage_for_server_user
 
 NO_WHEELS: tuple[str, ...] = ()
 

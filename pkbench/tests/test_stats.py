@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from pkbench import results
+from pkbench.analysis.stats import aggregate, figures, interleaved_order, median, over_repeats
 from pkbench.results import (
     PREFILL_SNAPSHOT,
     Prefill,
@@ -20,7 +21,6 @@ from pkbench.results import (
     Unavailable,
     WorkloadResult,
 )
-from pkbench.stats import aggregate, figures, interleaved_order, median, over_repeats
 
 
 def workload(tps: float, p99: float, fpi: int | None, insert_p50: float) -> dict[str, Any]:

@@ -3,7 +3,7 @@ counters' window, one row per statement, and the reasons for what was not measur
 
 from __future__ import annotations
 
-from pkbench import pgbench
+from pkbench.pgbench import driver as pgbench
 from pkbench.probes.counters import WindowFigures
 from pkbench.results import Unavailable, WorkloadResult
 from pkbench.steps.workload import WALINSPECT_FIGURES, fill, script_statements

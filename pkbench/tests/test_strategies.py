@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from pkbench.errors import PkbenchError
-from pkbench.strategies import BUILTIN, Catalog, load_config, parse_definition
+from pkbench.strategies.catalog import BUILTIN, Catalog, load_config, parse_definition
 
 ISSUE_NAMES = {
     "bigint",

@@ -11,10 +11,10 @@ import psycopg
 import pytest
 from psycopg import sql
 
-from pkbench import keygen_sql
-from pkbench.cluster import EmbeddedCluster
-from pkbench.server_builds import find_pgbench, find_server_bindir
-from pkbench.strategies import Catalog, Strategy
+from pkbench.server.builds import find_pgbench, find_server_bindir
+from pkbench.server.existing import EmbeddedCluster
+from pkbench.strategies import keygen_sql
+from pkbench.strategies.catalog import Catalog, Strategy
 
 BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz"

@@ -10,9 +10,9 @@ from typing import Any
 import psycopg
 import pytest
 
-from pkbench.cluster import EmbeddedCluster
-from pkbench.server_builds import find_pgbench, find_server_bindir
-from pkbench.strategies import Catalog, check_expression
+from pkbench.server.builds import find_pgbench, find_server_bindir
+from pkbench.server.existing import EmbeddedCluster
+from pkbench.strategies.catalog import Catalog, check_expression
 
 
 @pytest.fixture(scope="module")

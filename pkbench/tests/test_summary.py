@@ -8,10 +8,13 @@ from pathlib import Path
 import pytest
 from report_pages import BLOAT_REAL_PG15, DATA, WAL_REAL_PG15, WAR_REAL_PG15, WAR_REAL_PG18, copy_run
 
-from pkbench import results, scenario, summary, summary_table
+from pkbench import results
 from pkbench.errors import PkbenchError
 from pkbench.report import write_report
 from pkbench.results import Prefill, RunResult, StrategyResult
+from pkbench.scenario import file as scenario
+from pkbench.summary import document as summary
+from pkbench.summary import headline as summary_table
 from pkbench.units import GIB, KIB, MIB, binary_size
 
 # pkbench run insert-scaling --strategies bigint,uuid-v4-char32,uuid-v7 --rows 60000 --duration 1 --clients 2,

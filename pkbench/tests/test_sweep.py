@@ -10,8 +10,8 @@ import pytest
 from conftest import run_cli, short_run
 from test_cli_errors import assert_one_line_error
 
-from pkbench import sweep
 from pkbench.errors import PkbenchError
+from pkbench.run import sweep
 
 
 def test_a_comma_list_of_clients_is_a_sweep_and_one_number_is_not() -> None:

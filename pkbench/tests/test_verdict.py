@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pkbench import verdict
-from pkbench.verdict import LATENCY, TPS, WAL_PER_TRANSACTION
+from pkbench.analysis import verdict
+from pkbench.analysis.verdict import LATENCY, TPS, WAL_PER_TRANSACTION
 
 # TPS of seven paired rounds recorded on the 2-core machine (war, lookup-by-data): the machine drifted by 15%
 # over the run, and both strategies drifted with it.

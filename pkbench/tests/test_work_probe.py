@@ -11,9 +11,9 @@ from typing import Any
 import psycopg
 import pytest
 
-from pkbench.cluster import EmbeddedCluster
 from pkbench.probes import machine, work
-from pkbench.server_builds import find_pgbench, find_server_bindir
+from pkbench.server.builds import find_pgbench, find_server_bindir
+from pkbench.server.existing import EmbeddedCluster
 
 CLIENTS = 2
 INSERT = "INSERT INTO work_probe (payload) VALUES (md5(random()::text));"

@@ -17,8 +17,8 @@ import pytest
 from conftest import run_cli
 
 from pkbench import results
-from pkbench.cluster import with_statement_statistics
-from pkbench.server_builds import find_server_bindir
+from pkbench.server.builds import find_server_bindir
+from pkbench.server.existing import with_statement_statistics
 
 ROWS = 50_000
 SCENARIO = f"""

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from pkbench.cluster import EmbeddedCluster
 from pkbench.errors import PkbenchError
-from pkbench.server_builds import find_pgbench, find_server_bindir
-from pkbench.workspace import Workspace, default_schema_name
+from pkbench.server.builds import find_pgbench, find_server_bindir
+from pkbench.server.existing import EmbeddedCluster
+from pkbench.server.workspace import Workspace, default_schema_name
 
 
 def test_schemas_are_locked_and_extensions_stay_while_another_run_works() -> None:

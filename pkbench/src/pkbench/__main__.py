@@ -1,3 +1,3 @@
-from pkbench.cli import main
+from pkbench.cli.main import main
 
 main()

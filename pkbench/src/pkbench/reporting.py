@@ -1,7 +1,7 @@
 """What a run tells its caller while it works: the library reports through this, the command line prints.
 
 `execute` takes any object with these methods; `Silent` is the one for a library caller that wants no
-output, and the command line's rich rendering lives in pkbench.console.
+output, and the command line's rich rendering lives in pkbench.cli.console.
 """
 
 from __future__ import annotations

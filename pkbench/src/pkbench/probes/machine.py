@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pkbench.analysis.verdict import MIN_BOOTSTRAP_ROUNDS
 from pkbench.results import MachineWindow
-from pkbench.verdict import MIN_BOOTSTRAP_ROUNDS
 
 PROC = Path("/proc")
 # The CPU fields of /proc/stat's `cpu` line, in clock ticks (proc(5)); guest time is already inside user.

@@ -17,10 +17,10 @@ from types import TracebackType
 
 import psycopg
 
-from pkbench.cluster import ConnectionInfo, Replica
 from pkbench.errors import first_line
-from pkbench.pgbench import percentile
+from pkbench.pgbench.driver import percentile
 from pkbench.results import ReplicationWindow, Unavailable
+from pkbench.server.existing import ConnectionInfo, Replica
 
 # Lags move within a second under load: sampled at most this far apart.
 LAG_SAMPLE_INTERVAL_S = 0.25

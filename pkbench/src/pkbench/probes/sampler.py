@@ -10,10 +10,10 @@ from types import TracebackType
 
 import psycopg
 
-from pkbench.cluster import ConnectionInfo
 from pkbench.errors import first_line
 from pkbench.probes import activity, buffercache, sizes
 from pkbench.results import Unavailable
+from pkbench.server.existing import ConnectionInfo
 
 # Wait events are cheap to read and bursty, so they are sampled more often than the buffer cache.
 WAIT_EVENT_INTERVAL_S = 1.0

@@ -1,7 +1,7 @@
 """The comparison page: the same strategies and workloads across runs (versions, machines, settings).
 
 The first run is the baseline; every other run's figures are shown with their change relative to it, and a
-change resolved over the two runs' rounds (pkbench.run_diff) is highlighted, green when it is for the better
+change resolved over the two runs' rounds (analysis.run_diff) is highlighted, green when it is for the better
 and red when for the worse: a difference noise could make is shown but never called out.
 Figures come per workload (TPS, WAL, ...) and per strategy (prefill, scenario steps: the bloat study's
 durations and index densities); a scope of None below means the per-strategy figures.
@@ -13,15 +13,23 @@ from dataclasses import dataclass
 
 import plotly.graph_objects as go
 
-from pkbench import run_diff
-from pkbench.metrics import STRATEGY_METRICS, WORKLOAD_METRICS, Figure, Metric, Reader, compared, figure
+from pkbench.analysis import run_diff
+from pkbench.analysis.metrics import (
+    STRATEGY_METRICS,
+    WORKLOAD_METRICS,
+    Figure,
+    Metric,
+    Reader,
+    compared,
+    figure,
+)
+from pkbench.analysis.verdict import Change as RoundsChange
+from pkbench.analysis.verdict import compare_rounds
 from pkbench.report import charts, render, steps
 from pkbench.report.loading import Run, workload_of
 from pkbench.report.palette import strategy_colors
 from pkbench.report.tables import NA, relative, signed_percent
 from pkbench.results import RepeatedStrategy, StrategyResult, WorkloadResult
-from pkbench.verdict import Change as RoundsChange
-from pkbench.verdict import compare_rounds
 
 RUN_PATTERNS = ("", "/", ".", "x", "\\", "+", "-", "|")
 RUN_DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
@@ -85,7 +93,7 @@ class Change:
     change: str = ""
     css: str = ""
     moved: float | None = None
-    words: str = ""  # the statistics of the change (resolved or not), from pkbench.run_diff
+    words: str = ""  # the statistics of the change (resolved or not), from pkbench.analysis.run_diff
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pkbench import results
-from pkbench.metrics import Figure, figure, nested_figure, unavailable_reason
+from pkbench.analysis.metrics import Figure, figure, nested_figure, unavailable_reason
 from pkbench.results import (
     PREFILL_SNAPSHOT,
     ResultsNotFoundError,

@@ -12,10 +12,11 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup
 from plotly.offline import get_plotlyjs
 
-from pkbench import reproductions, verdict_tables
 from pkbench.report import charts, stacks, steps, tables
 from pkbench.report.loading import Run
 from pkbench.report.palette import strategy_colors
+from pkbench.summary import reproductions
+from pkbench.summary import verdicts as verdict_tables
 from pkbench.units import binary_size
 
 PLOTLY_CONFIG = {"displaylogo": False, "responsive": True}

@@ -13,7 +13,7 @@ from pkbench.report.palette import strategy_colors
 from pkbench.report.render import page, rendered, slug
 
 if TYPE_CHECKING:
-    from pkbench.sweep import Row
+    from pkbench.run.sweep import Row
 
 TITLES = {"tps": ("TPS", "transactions per second (tps)"), "p99": ("latency p99", "latency p99 (ms)")}
 

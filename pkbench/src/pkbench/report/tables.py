@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pkbench.metrics import Metric, report_columns
+from pkbench.analysis.metrics import Metric, report_columns
 from pkbench.report.loading import Figure, Run, figure, unavailable_reason, workload_of
 from pkbench.results import RepeatedStrategy, StrategyResult, WorkloadResult
-from pkbench.summary_table import cells as summary_cells
+from pkbench.summary.headline import cells as summary_cells
 from pkbench.units import binary_size
 
 
@@ -64,7 +64,7 @@ class TableRow:
 
 
 def summary_table(run: Run) -> tuple[list[str], list[TableRow]]:
-    """The Results Summary exactly as summary.md has it (pkbench.summary_table builds both)."""
+    """The Results Summary exactly as summary.md has it (pkbench.summary.headline builds both)."""
     headers, table = summary_cells(run.result)
     status = {s.name: s.status for s in run.strategies}
     rows = []

@@ -233,7 +233,7 @@ class RoundsRecord:
 
 @dataclass
 class Verdict:
-    """A headline figure of a strategy against the baseline over paired rounds (pkbench.judge)."""
+    """A headline figure of a strategy against the baseline over paired rounds (pkbench.analysis.judge)."""
 
     workload: str
     metric: str  # the metric registry's key

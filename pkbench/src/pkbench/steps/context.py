@@ -10,11 +10,11 @@ from pathlib import Path
 
 import psycopg
 
-from pkbench.cluster import Target
 from pkbench.errors import PkbenchError, first_line
 from pkbench.reporting import Reporter
 from pkbench.results import StrategyResult
-from pkbench.workspace import Workspace
+from pkbench.server.existing import Target
+from pkbench.server.workspace import Workspace
 
 Value = int | float | str
 

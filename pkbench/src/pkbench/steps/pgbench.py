@@ -10,12 +10,13 @@ from typing import Annotated, Any, Literal
 
 import psycopg
 
-from pkbench import pgbench, topology
 from pkbench.errors import PkbenchError, first_line
+from pkbench.pgbench import driver as pgbench
 from pkbench.probes import counters, machine, work
 from pkbench.probes.sampler import Sampler
 from pkbench.probes.sizes import table_sizes
 from pkbench.results import Unavailable, WorkloadResult
+from pkbench.server import topology
 from pkbench.steps import schema, wal, workload
 from pkbench.steps.context import StepContext
 

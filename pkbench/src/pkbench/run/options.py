@@ -1,0 +1,337 @@
+"""What `pkbench run` was asked to do, checked in one place before anything is started: plan()."""
+
+from __future__ import annotations
+
+import math
+import re
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+from pkbench.errors import PkbenchError
+from pkbench.scenario import file as scenario_module
+from pkbench.scenario.file import Scenario
+from pkbench.server import iolimit, topology
+from pkbench.server.builds import find_pgbench, find_server_bindir, server_bindir
+from pkbench.server.topology import Topology
+from pkbench.strategies.catalog import Catalog, Strategy, load_config, parse_definition
+
+_SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
+# PostgreSQL's bigint: the most rows, clients or seconds any parameter can mean.
+BIGINT_MAX = 2**63 - 1
+# The command-line option that sets a scenario parameter, to name it in a refusal.
+OPTION_OF = {
+    "rows": "--rows",
+    "clients": "--clients",
+    "jobs": "--jobs",
+    "duration_s": "--duration",
+    "sampling_interval_s": "--sample-every",
+    "warmup_s": "--warmup",
+    "clock_rate": "--clock-rate",
+    "rate_tps": "--rate",
+}
+# sequuid.clock_rate's accepted range (sequuid/README.md, Settings).
+CLOCK_RATE_MIN = 1e-6
+CLOCK_RATE_MAX = 1e6
+
+
+@dataclass
+class Options:
+    scenario: str = "war"
+    strategies: Sequence[str] | None = None
+    parameters: dict[str, int | float | str | None] = field(default_factory=dict)
+    out: Path | None = None
+    dsn: str | None = None
+    keep: bool = False
+    pg_bin: Path | None = None
+    # --pg MAJOR: the embedded server from that major's build (Debian's, or a wheel such as pkbench[pg18]).
+    pg_major: int | None = None
+    port: int | None = None
+    config: Path | None = None
+    strategy_defs: Sequence[str] = ()
+    schema: str | None = None
+    command: Sequence[str] = ()
+    # Put in front of the postgres command (e.g. to start the server inside a cgroup).
+    start_wrapper: Sequence[str] = ()
+    machine_overrides: dict[str, Any] = field(default_factory=dict)
+    # The embedded server runs inside a cgroup memory limit of this many bytes (--memory-limit).
+    memory_limit_bytes: int | None = None
+    # Every strategy runs this many times, interleaved; figures are medians with their spread.
+    repeat: int = 1
+    # --set KEY=VALUE: a scenario parameter (rows, parameters.rows) or a server setting (settings.work_mem).
+    overrides: Sequence[str] = ()
+    # --clock-rate: virtual seconds per real second of sequuid's clock (None: the scenario's, else 1).
+    clock_rate: float | None = None
+    # A standby pkbench starts, a WAL archive of the embedded server, or a standby to read (--standby-dsn).
+    standby: bool = False
+    archive: bool = False
+    standby_dsn: str | None = None
+    # Paired rounds (the default): how many (None: the scenario's `rounds`, else 1), against which strategy
+    # (None: the first), and --precision's target half-width (a fraction) within --max-time seconds.
+    rounds: int | None = None
+    baseline: str | None = None
+    precision: float | None = None
+    max_time_s: float | None = None
+    # --isolate: each strategy alone in a fresh schema, one after the other (today's studies' way).
+    isolate: bool = False
+    # --scale NAME: one of the scenario's [scale] presets (the study's own sizes, or quick ones).
+    scale: str | None = None
+
+
+# --precision without --max-time: the time it may take at most.
+DEFAULT_MAX_TIME_S = 20 * 60
+
+
+@dataclass
+class Plan:
+    """Everything checked before anything is started."""
+
+    scenario: Scenario
+    strategies: list[Strategy]
+    out_dir: Path
+    pgbench: Path
+    server_bindir: Path | None
+    clock_rate: float = 1.0
+    paired: bool = True
+    rounds: int = 1
+    baseline: str | None = None
+    precision: float | None = None
+    max_time_s: float | None = None
+    topology: Topology = field(default_factory=Topology)
+
+
+def plan(options: Options) -> Plan:
+    extra: list[Strategy] = []
+    if options.config is not None:
+        check_text_file(options.config, "--config")
+        extra += load_config(options.config)
+    extra += [parse_definition(d) for d in options.strategy_defs]
+    catalog = Catalog(extra)
+    _check_numbers(options.parameters)
+    parameters, settings = _overrides(options.overrides)
+    _check_numbers(parameters)
+    loaded = scenario_module.load(options.scenario).at_scale(options.scale)
+    if settings:
+        loaded = replace(loaded, settings={**loaded.settings, **settings})
+    # Options left out arrive as None and must not hide a --set value of the same parameter.
+    given = {name: value for name, value in options.parameters.items() if value is not None}
+    loaded = loaded.with_parameters({**parameters, **given})
+    _check_rate(loaded.parameters.get("rate_tps"))
+    clock_rate = _clock_rate(options, loaded)
+    if "clock_rate" in loaded.parameters or options.clock_rate is not None:
+        # The rate in force, for the scenario's SQL ({clock_rate}) and results.json's parameters.
+        loaded = loaded.with_parameters({"clock_rate": clock_rate})
+    chosen = catalog.select(options.strategies or loaded.strategies)
+    out_dir = options.out or Path(f"pkbench-results-{datetime.now().strftime('%Y%m%d-%H%M%S')}")
+    if out_dir.exists():
+        raise PkbenchError(f"output directory {out_dir} exists; pick another with --out")
+    if options.schema is not None and not _SCHEMA_NAME.match(options.schema):
+        raise PkbenchError(f"--schema {options.schema!r}: use lower-case letters, digits and '_'")
+    iolimit.write_iops(loaded.parameters, embedded=options.dsn is None)
+    if options.memory_limit_bytes is not None and options.dsn is not None:
+        raise PkbenchError("--memory-limit applies to the embedded server only, not with --dsn")
+    if options.memory_limit_bytes is not None and not 0 < options.memory_limit_bytes <= BIGINT_MAX:
+        raise PkbenchError(f"--memory-limit must be a size of at most {BIGINT_MAX:,} bytes")
+    if options.repeat < 1:
+        raise PkbenchError(f"--repeat must be at least 1 (got {options.repeat})")
+    if options.schema is not None and options.dsn is None:
+        raise PkbenchError("--schema only applies with --dsn")
+    pg_bin = options.pg_bin
+    if options.pg_major is not None:
+        if options.pg_bin is not None:
+            raise PkbenchError("--pg and --pg-bin both choose the server build: give one of them")
+        if options.dsn is not None:
+            raise PkbenchError("--pg applies to the embedded server only, not with --dsn")
+        pg_bin = server_bindir(options.pg_major)
+    pgbench_path = find_pgbench(pg_bin)
+    bindir = None if options.dsn else find_server_bindir(pg_bin)
+    if options.port is not None and not 1 <= options.port <= 65535:
+        raise PkbenchError(f"--port {options.port}: must be between 1 and 65535")
+    paired, rounds, baseline = _rounds(options, loaded, [s.name for s in chosen])
+    max_time = options.max_time_s
+    if options.precision is not None and max_time is None:
+        max_time = DEFAULT_MAX_TIME_S
+    the_topology = _topology(options, loaded)
+    return Plan(
+        loaded,
+        chosen,
+        out_dir,
+        pgbench_path,
+        bindir,
+        clock_rate,
+        paired,
+        rounds,
+        baseline,
+        options.precision,
+        max_time,
+        the_topology,
+    )
+
+
+def _rounds(options: Options, loaded: Scenario, chosen: list[str]) -> tuple[bool, int, str | None]:
+    """Paired or isolated, how many rounds, and the baseline every strategy is judged against."""
+    paired = not options.isolate and not loaded.isolate and options.repeat == 1
+    if not paired:
+        for given, option in (
+            (options.rounds, "--rounds"),
+            (options.precision, "--precision"),
+            (options.baseline, "--baseline"),
+        ):
+            if given is not None:
+                why = (
+                    "--isolate"
+                    if options.isolate
+                    else f"--scale {loaded.scale}"
+                    if loaded.isolate
+                    else "--repeat"
+                )
+                raise PkbenchError(f"{option} applies to paired rounds, not with {why}")
+        return False, options.repeat, None
+    value: object = options.rounds if options.rounds is not None else loaded.parameters.get("rounds", 1)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        option = "--rounds" if options.rounds is not None else "parameter rounds"
+        raise PkbenchError(f"{option} must be a whole number of at least 1 (got {value!r})")
+    if options.precision is not None and not 0 < options.precision < 1:
+        raise PkbenchError(
+            f"--precision must be a percentage above 0 and below 100 (got {options.precision * 100:g}%)"
+        )
+    if options.max_time_s is not None and options.precision is None:
+        raise PkbenchError("--max-time bounds --precision: give --precision too")
+    if options.max_time_s is not None and not 0 < options.max_time_s <= BIGINT_MAX:
+        raise PkbenchError("--max-time must be a positive duration, e.g. 20m")
+    baseline = options.baseline if options.baseline is not None else (chosen[0] if chosen else None)
+    if baseline is not None and baseline not in chosen:
+        raise PkbenchError(f"--baseline {baseline!r} is not among the strategies run: {', '.join(chosen)}")
+    return True, value, baseline
+
+
+def _topology(options: Options, loaded: Scenario) -> Topology:
+    """The scenario's [topology] with --standby, --archive and --standby-dsn added; with --dsn a scenario's
+    own standby and archive are left out (its figures are then unavailable) rather than refused."""
+    asked = loaded.topology
+    embedded = options.dsn is None
+    wanted = Topology(
+        standby=options.standby or (asked.standby and embedded),
+        archive=options.archive or (asked.archive and embedded),
+        standby_dsn=options.standby_dsn,
+        wal_segment_size_mb=asked.wal_segment_size_mb if embedded else None,
+    )
+    topology.check(wanted, options.dsn)
+    return wanted
+
+
+def _clock_rate(options: Options, loaded: Scenario) -> float:
+    """The rate of sequuid's virtual clock: --clock-rate, else the scenario's clock_rate parameter, else 1.
+
+    On an existing server (--dsn) a rate other than 1 is refused: sequuid.clock_rate is a superuser setting,
+    and pkbench's pgbench clients would need it on every connection; setting it for a role or database would
+    change a server pkbench did not create.
+    """
+    value: object = (
+        options.clock_rate if options.clock_rate is not None else loaded.parameters.get("clock_rate", 1)
+    )
+    option = "--clock-rate" if options.clock_rate is not None else "parameter clock_rate"
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise PkbenchError(f"{option} must be a number (got {value!r})")
+    rate = float(value)
+    if not math.isfinite(rate) or not CLOCK_RATE_MIN <= rate <= CLOCK_RATE_MAX:
+        raise PkbenchError(
+            f"{option} must be a finite number from {CLOCK_RATE_MIN:g} to {CLOCK_RATE_MAX:g}, the range of "
+            f"sequuid.clock_rate (got {value})"
+        )
+    if rate != 1 and options.dsn is not None:
+        raise PkbenchError(
+            f"{option} {rate:g} applies to the embedded server only: on an existing server "
+            "sequuid.clock_rate is a superuser setting that pkbench's pgbench clients would need on every "
+            "connection, and pkbench does not change the settings of a server it did not create"
+        )
+    return rate
+
+
+def _check_rate(value: object) -> None:
+    """--rate: a positive number of transactions per second, when given."""
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+        raise PkbenchError(f"--rate must be a positive number of transactions per second (got {value!r})")
+
+
+def check_text_file(path: Path, option: str) -> None:
+    """A binary file is one line here; a missing one is left for its reader to name."""
+    try:
+        path.read_bytes().decode()
+    except OSError:
+        return
+    except UnicodeDecodeError as e:
+        raise PkbenchError(f"{option} {path}: not a TOML text file ({e.reason} at byte {e.start})") from e
+
+
+def _check_numbers(parameters: dict[str, int | float | str | None]) -> None:
+    """Every number finite, not negative and within bigint: it reaches SQL and pgbench as written."""
+    for name, value in parameters.items():
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            continue
+        option = OPTION_OF.get(name, f"parameter {name}")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise PkbenchError(f"{option} must be a finite number (got {value})")
+        if value < 0:
+            raise PkbenchError(f"{option} must not be negative (got {value})")
+        if value > BIGINT_MAX:
+            raise PkbenchError(f"{option} must be at most {BIGINT_MAX:,} (got {value:,})")
+
+
+def _overrides(assignments: Sequence[str]) -> tuple[dict[str, int | float | str | None], dict[str, str]]:
+    """--set KEY=VALUE as scenario parameters and server settings; VALUE is read as TOML, else as text."""
+    parameters: dict[str, int | float | str | None] = {}
+    settings: dict[str, str] = {}
+    for assignment in assignments:
+        key, sign, text = assignment.partition("=")
+        key = key.strip()
+        if not sign or not key:
+            raise PkbenchError(
+                f"--set {assignment!r}: expected KEY=VALUE, e.g. rows=100000 or settings.work_mem=64MB"
+            )
+        try:
+            value: Any = tomllib.loads(f"value = {text}")["value"]
+        except tomllib.TOMLDecodeError:
+            value = text
+        section, dot, name = key.rpartition(".")
+        if section == "settings" and dot:
+            settings[name] = str(value).lower() if isinstance(value, bool) else str(value)
+        elif (
+            section in ("", "parameters")
+            and isinstance(value, int | float | str)
+            and not isinstance(value, bool)
+        ):
+            parameters[name] = value if isinstance(value, int | float | str) else str(value)
+        else:
+            raise PkbenchError(
+                f"--set {key}: give a parameter (rows=...) or a server setting (settings.NAME=...) "
+                "with a number or text value"
+            )
+    return parameters, settings
+
+
+# Connections pkbench holds besides pgbench's clients: the probe, the sampler, and a spare for the steps.
+PKBENCH_CONNECTIONS = 3
+
+
+def check_against_server(the_plan: Plan, conn: psycopg.Connection[tuple[object, ...]]) -> None:
+    """What only the server can tell: whether it accepts the connections the plan needs."""
+    clients = the_plan.scenario.parameters.get("clients")
+    row = conn.execute(
+        "SELECT current_setting('max_connections')::int"
+        " - current_setting('superuser_reserved_connections')::int"
+    ).fetchone()
+    available = int(str(row[0])) if row else None
+    if isinstance(clients, int) and available is not None and clients + PKBENCH_CONNECTIONS > available:
+        raise PkbenchError(
+            f"--clients {clients}: the server accepts {available} connections and pkbench needs "
+            f"{PKBENCH_CONNECTIONS} of its own; use at most {available - PKBENCH_CONNECTIONS} clients "
+            "(or raise max_connections, e.g. --set settings.max_connections=...)"
+        )

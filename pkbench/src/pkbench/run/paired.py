@@ -1,0 +1,173 @@
+"""Paired rounds: every strategy's tables in one cluster, each measured window run for every strategy, round
+after round, in an order that rotates, so that the machine's drift falls on all of them alike.
+
+A scenario's steps fall into stages: the steps that build or change the tables (run once per strategy), then
+the pgbench windows that follow them (run in rounds). A strategy's window in round r is paired with the
+baseline's window in the same round; pkbench.analysis.judge turns the pairs into verdicts.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from pkbench.analysis import judge, stats
+from pkbench.analysis.verdict import MIN_BOOTSTRAP_ROUNDS, precision_reached
+from pkbench.reporting import Reporter
+from pkbench.results import RoundsRecord, StrategyResult, WorkloadResult, typed
+from pkbench.run.strategy_pass import StrategyPass
+from pkbench.steps import PgbenchStep, Step
+
+
+@dataclass(frozen=True)
+class Stage:
+    """Steps that prepare the tables, then the windows measured on them."""
+
+    setup: tuple[Step, ...]
+    windows: tuple[PgbenchStep, ...]
+
+
+def stages(steps: Sequence[Step]) -> list[Stage]:
+    """The scenario cut before each step that is not a window and follows one."""
+    found: list[Stage] = []
+    setup: list[Step] = []
+    windows: list[PgbenchStep] = []
+    for step in steps:
+        if isinstance(step, PgbenchStep):
+            windows.append(step)
+            continue
+        if windows:
+            found.append(Stage(tuple(setup), tuple(windows)))
+            setup, windows = [], []
+        setup.append(step)
+    if setup or windows:
+        found.append(Stage(tuple(setup), tuple(windows)))
+    return found
+
+
+def rotation(names: Sequence[str], round_number: int) -> list[str]:
+    """Round 1 runs NAMES in order, round 2 starts from the second, and so on: over len(NAMES) rounds every
+    strategy runs once in every position."""
+    if not names:
+        return []
+    shift = (round_number - 1) % len(names)
+    return [*names[shift:], *names[:shift]]
+
+
+def combine(rounds: Sequence[WorkloadResult]) -> WorkloadResult:
+    """One window's figures over its rounds: each number the median, with its spread and every round kept."""
+    if len(rounds) == 1:
+        return dataclasses.replace(rounds[0], rounds=list(rounds))
+    merged = stats.aggregate([dataclasses.asdict(r) for r in rounds])
+    spread = merged.pop("spread")
+    merged.pop("repeats")
+    combined: WorkloadResult = typed(WorkloadResult, merged)
+    combined.spread = {name: [float(low), float(high)] for name, (low, high) in spread.items()}
+    combined.rounds = list(rounds)
+    return combined
+
+
+@dataclass
+class PairedRounds:
+    """Runs the stages for every strategy's pass; rounds and precision as planned."""
+
+    passes: dict[str, StrategyPass]  # in the scenario's order of strategies
+    record: RoundsRecord
+    reporter: Reporter
+    # Called after every stage's setup and every round: the results so far are rewritten.
+    on_progress: Callable[[list[judge.Judged]], None]
+    deadline: float | None = None  # time.monotonic() by which no new round starts (--max-time)
+
+    def __post_init__(self) -> None:
+        self.windows: dict[str, dict[str, list[WorkloadResult]]] = {name: {} for name in self.passes}
+        # The verdicts of the rounds so far, judged once per round for the results and the precision rule.
+        self.judged: list[judge.Judged] = []
+        # Each stage's figures still wider than --precision, keyed by its windows; the record lists them all.
+        self.unresolved: dict[tuple[str, ...], list[str]] = {}
+
+    def run(self, scenario_stages: Sequence[Stage]) -> None:
+        with_windows = sum(1 for stage in scenario_stages if stage.windows)
+        for stage in scenario_stages:
+            for name, one_pass in self.passes.items():
+                if stage.setup and one_pass.run_steps(stage.setup):
+                    self.reporter.info(f"  {name}: {', '.join(step.name for step in stage.setup)} done")
+            self.on_progress(self.judged)
+            if stage.windows:
+                stage_deadline = self._stage_deadline(with_windows)
+                with_windows -= 1
+                self._rounds(stage.windows, stage_deadline)
+
+    def _stage_deadline(self, stages_left: int) -> float | None:
+        """An equal share of the time left for each stage that still has windows to measure."""
+        if self.deadline is None:
+            return None
+        now = time.monotonic()
+        return now + max(0.0, self.deadline - now) / max(1, stages_left)
+
+    def _rounds(self, windows: Sequence[PgbenchStep], deadline: float | None) -> None:
+        number = 0
+        started = time.monotonic()
+        while True:
+            number += 1
+            running = [name for name, p in self.passes.items() if p.result.status == "ok"]
+            order = rotation(running, number)
+            self.record.orders.append(order)
+            self.reporter.info(f"round {number}: {' '.join(order)}")
+            for window in windows:
+                for name in order:
+                    self._window(name, window, number)
+            self._combine()
+            self.on_progress(self.judged)
+            if self._enough(windows, number, started, deadline):
+                break
+        self.record.count = max(self.record.count, number)
+
+    def _window(self, name: str, window: PgbenchStep, number: int) -> None:
+        one_pass = self.passes[name]
+        if one_pass.result.status != "ok":
+            return
+        scratch = StrategyResult(name, one_pass.result.description, one_pass.result.column_type, None)
+        self.reporter.info(f"  {name}")
+        if one_pass.run_steps(
+            [window], result=scratch, repeat=number, iteration="round", checkpoint_before_window=True
+        ):
+            self.windows[name].setdefault(window.name, []).extend(scratch.workloads)
+        known = {(u.metric, u.reason) for u in one_pass.result.unavailable}
+        one_pass.result.unavailable += [u for u in scratch.unavailable if (u.metric, u.reason) not in known]
+
+    def _combine(self) -> None:
+        for name, by_window in self.windows.items():
+            self.passes[name].result.workloads = [combine(rounds) for rounds in by_window.values() if rounds]
+        self.judged = judge.judge([p.result for p in self.passes.values()], self.record.baseline)
+
+    def _enough(
+        self, windows: Sequence[PgbenchStep], number: int, started: float, deadline: float | None
+    ) -> bool:
+        """Whether this stage has its rounds: the number asked for, and with a precision target, every
+        headline ratio within it (or the time spent)."""
+        if number < self.record.requested:
+            return False
+        target = self.record.precision
+        if target is None:
+            self.record.stopped = "rounds asked for"
+            return True
+        names = {w.name for w in windows}
+        verdicts = {
+            f"{j.strategy} {j.workload} {j.metric.title}": j.verdict
+            for j in self.judged
+            if j.workload in names
+        }
+        reached = precision_reached(verdicts, target) if verdicts else None
+        done = reached is not None and reached.reached and number >= MIN_BOOTSTRAP_ROUNDS
+        self.unresolved[tuple(sorted(names))] = [] if done or reached is None else list(reached.outside)
+        self.record.unresolved = [figure for stage in self.unresolved.values() for figure in stage]
+        if done:
+            self.record.stopped = "precision reached"
+            return True
+        per_round = (time.monotonic() - started) / number
+        if deadline is not None and time.monotonic() + per_round > deadline:
+            self.record.stopped = "time spent (--max-time)"
+            return True
+        return False

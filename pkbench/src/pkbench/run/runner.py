@@ -1,0 +1,245 @@
+"""Orchestration: the plan, the target, then each strategy in turn (interleaved over repeats); the results
+rewritten after each."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+from pkbench import results
+from pkbench.analysis import judge
+from pkbench.analysis.stats import interleaved_order, over_repeats
+from pkbench.errors import first_line
+from pkbench.pgbench import driver as pgbench
+from pkbench.probes import buffercache
+from pkbench.probes import machine as machine_probe
+from pkbench.reporting import Reporter, Silent
+from pkbench.run import paired
+from pkbench.run.options import Options, Plan, check_against_server, plan
+from pkbench.run.strategy_pass import StrategyPass
+from pkbench.scenario import published
+from pkbench.server import existing as cluster
+from pkbench.server import iolimit, topology
+from pkbench.server.existing import EmbeddedCluster, ExistingServer, Target
+from pkbench.server.memcap import MemoryCap
+from pkbench.server.virtual_clock import clock_record, clock_settings
+from pkbench.server.workspace import Workspace, default_schema_name
+from pkbench.strategies.catalog import Strategy
+from pkbench.summary import csv_export as export
+from pkbench.summary import document as summary
+
+__all__ = ["Options", "Outcome", "Plan", "execute", "plan"]
+
+EMBEDDED_SCHEMA = "pkbench"
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+@dataclass
+class Outcome:
+    """What a run produced: its results directory and the results written there."""
+
+    out_dir: Path
+    run: results.RunResult
+
+    @property
+    def failed(self) -> list[results.StrategyResult]:
+        return [s for s in self.run.strategies if s.status == "failed"]
+
+    @property
+    def skipped(self) -> list[results.StrategyResult]:
+        return [s for s in self.run.strategies if s.status == "skipped"]
+
+
+def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
+    """Run the scenario for every selected strategy; the results are written as it goes and returned."""
+    reporter = reporter or Silent()
+    the_plan = plan(options)
+    target: EmbeddedCluster | ExistingServer
+    clock_anchor: float | None = None
+    memory_cap: MemoryCap | contextlib.nullcontext[None] = contextlib.nullcontext()
+    io_limit: iolimit.IoLimit | None = None
+    machine_overrides = dict(options.machine_overrides)
+    if options.dsn:
+        target = ExistingServer(options.dsn, the_plan.pgbench)
+        schema = options.schema or default_schema_name()
+    else:
+        assert the_plan.server_bindir is not None
+        start_wrapper = list(options.start_wrapper)
+        if options.memory_limit_bytes is not None:
+            memory_cap = MemoryCap(options.memory_limit_bytes, member_user=cluster.SERVER_USER)
+            start_wrapper = memory_cap.wrap(start_wrapper)
+            machine_overrides["memory_limit_bytes"] = options.memory_limit_bytes
+        io_limit = iolimit.for_server(the_plan.scenario.parameters, cluster.SERVER_USER)
+        start_wrapper = io_limit.wrap(start_wrapper) if io_limit else start_wrapper
+        clock_anchor = time.time() if the_plan.clock_rate != 1 else None
+        target = topology.primary_class(the_plan.topology)(
+            the_plan.server_bindir,
+            the_plan.pgbench,
+            {**the_plan.scenario.settings, **clock_settings(the_plan.clock_rate, clock_anchor)},
+            keep=options.keep,
+            port=options.port,
+            start_wrapper=start_wrapper,
+            initdb_options=the_plan.topology.initdb_options(),
+        )
+        schema = EMBEDDED_SCHEMA
+    with (
+        memory_cap,
+        io_limit or contextlib.nullcontext(),
+        target,
+        topology.attached(target, the_plan.topology, reporter),
+        Workspace(target.connection, schema, drop_on_exit=bool(options.dsn) and not options.keep) as ws,
+    ):
+        ws.check_expressions(the_plan.strategies)
+        if isinstance(target, EmbeddedCluster) and options.keep:
+            reporter.info(f"pkbench: keeping the cluster in {target.directory}")
+        with ws.connection.connect() as conn:
+            check_against_server(the_plan, conn)
+        run = _new_run(options, the_plan, target, ws, machine_overrides)
+        started = time.monotonic()
+        the_plan.out_dir.mkdir(parents=True)
+        buffercache_reason = _buffercache_availability(ws)
+        by_name = {strategy.name: strategy for strategy in the_plan.strategies}
+
+        def new_pass(strategy: Strategy, workspace: Workspace, repeat: int) -> StrategyPass:
+            return StrategyPass(
+                the_plan.scenario,
+                the_plan.pgbench,
+                the_plan.out_dir,
+                target,
+                workspace,
+                strategy,
+                run,
+                buffercache_reason,
+                reporter,
+                repeat,
+                **({"step_guard": io_limit.during} if io_limit else {}),
+            )
+
+        def progress(
+            strategies: list[results.StrategyResult],
+            judged: list[judge.Judged] | None = None,
+        ) -> None:
+            run.strategies = strategies
+            run.clock = clock_record(
+                the_plan.clock_rate, clock_anchor, time.monotonic() - started, run.strategies, by_name
+            )
+            if judged is not None:
+                run.verdicts = [judge.record(j, the_plan.baseline or "") for j in judged]
+            _write(the_plan.out_dir, run)
+
+        if the_plan.paired:
+            run.rounds = results.RoundsRecord(
+                "paired",
+                the_plan.rounds,
+                the_plan.baseline,
+                precision=the_plan.precision,
+                max_time_s=the_plan.max_time_s,
+            )
+            passes = {s.name: new_pass(s, ws.for_strategy(s.name), 1) for s in the_plan.strategies}
+            for number, one_pass in enumerate(passes.values(), 1):
+                reporter.strategy_started(number, len(passes), one_pass.strategy.name, "", "setting up")
+                one_pass.begin()
+            deadline = started + the_plan.max_time_s if the_plan.max_time_s is not None else None
+            paired.PairedRounds(
+                passes,
+                run.rounds,
+                reporter,
+                lambda judged: progress([p.result for p in passes.values()], judged),
+                deadline,
+            ).run(paired.stages(the_plan.scenario.steps))
+            for one_pass in passes.values():
+                reporter.strategy_done(one_pass.result)
+        else:
+            run.rounds = results.RoundsRecord("isolated", options.repeat)
+            done: dict[str, list[results.StrategyResult]] = {name: [] for name in by_name}
+            order = interleaved_order(list(by_name), options.repeat)
+            for number, (repeat, name) in enumerate(order, 1):
+                strategy = by_name[name]
+                which = f"repeat {repeat}/{options.repeat}" if options.repeat > 1 else ""
+                reporter.strategy_started(number, len(order), strategy.name, strategy.description, which)
+                result = new_pass(strategy, ws, repeat).run()
+                done[name].append(result)
+                reporter.strategy_done(result)
+                progress([over_repeats(runs) for runs in done.values() if runs])
+        run.finished_at = _now()
+        progress(run.strategies)
+    _write_report(the_plan.out_dir, reporter)
+    return Outcome(the_plan.out_dir, run)
+
+
+def _new_run(
+    options: Options, the_plan: Plan, target: Target, ws: Workspace, machine_overrides: dict[str, Any]
+) -> results.RunResult:
+    server = target.server
+    return results.RunResult(
+        command=list(options.command) or ["pkbench", "run"],
+        started_at=_now(),
+        scenario={
+            "name": the_plan.scenario.name,
+            "description": the_plan.scenario.description,
+            "source": the_plan.scenario.source,
+            "parameters": {
+                "warmup_s": 0,
+                **the_plan.scenario.parameters,
+                "repeat": options.repeat,
+                **({"rounds": the_plan.rounds} if the_plan.paired else {}),
+            },
+            "summary": the_plan.scenario.summary.to_json(),
+            "scale": the_plan.scenario.scale,
+            "published": published.to_json(the_plan.scenario.published),
+        },
+        server={
+            "version": server.version,
+            "version_num": server.version_num,
+            "embedded": server.embedded,
+            "superuser": server.superuser,
+            "settings": dict(server.settings),
+        },
+        machine={**machine_probe.description(), **machine_overrides},
+        target={
+            "connection": target.connection.redacted(),
+            "schema": ws.schema,
+            "pgbench": pgbench.check_version(the_plan.pgbench),
+            "topology": the_plan.topology.to_json(),
+        },
+    )
+
+
+def _write(out_dir: Path, run: results.RunResult) -> None:
+    results.write(out_dir, run)
+    summary.write(out_dir, run)
+    export.write_csv(out_dir, run)
+
+
+def _write_report(out_dir: Path, reporter: Reporter) -> None:
+    """The HTML report is a bonus on top of results.json: a failure there is a warning, not a failed run."""
+    try:
+        from pkbench.report import write_report
+    except ImportError as e:
+        reporter.warning(f"no HTML report ({e})")
+        return
+    try:
+        write_report(out_dir)
+    except Exception as e:
+        reporter.warning(f"HTML report not written: {e}")
+
+
+def _buffercache_availability(ws: Workspace) -> str | None:
+    reason = ws.ensure_extension(buffercache.EXTENSION)
+    if reason:
+        return reason
+    try:
+        with ws.connection.connect() as conn:
+            conn.execute("SELECT 1 FROM pg_buffercache LIMIT 1").fetchall()
+    except psycopg.Error as e:
+        return f"pg_buffercache: {first_line(e)}"
+    return None

@@ -1,0 +1,247 @@
+"""Sweeps: one scenario run per value of one numeric parameter (`--clients 1,4,16,64`, `--set rows=a,b,c`).
+
+Each grid point is an ordinary run (runner.execute) into a subdirectory of the sweep's directory, named
+after the parameter and its value. After each point the sweep rewrites sweep.json (the grid and where each
+point's results are), sweep.csv and sweep.md (TPS and latency p99 per strategy and workload against the
+swept value, read through the metric registry) and, when the report's libraries are there, sweep.html with
+the same figures drawn. Every point is planned before the first one starts, so a bad value is refused
+before anything runs.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from pkbench import results
+from pkbench.analysis.metrics import WORKLOAD_METRICS, Metric
+from pkbench.errors import PkbenchError
+from pkbench.reporting import Reporter, Silent
+from pkbench.run import runner
+from pkbench.run.options import OPTION_OF
+
+Number = int | float
+# The figures drawn against the swept value: keys of metrics.WORKLOAD_METRICS.
+SWEPT_FIGURES = ("tps", "p99")
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """The parameter swept and its values, in the order given."""
+
+    parameter: str
+    values: tuple[Number, ...]
+
+    @property
+    def option(self) -> str:
+        return OPTION_OF.get(self.parameter, f"--set {self.parameter}")
+
+    def directory_name(self, value: Number) -> str:
+        return f"{self.parameter}-{value:g}" if isinstance(value, float) else f"{self.parameter}-{value}"
+
+
+def numbers(text: str) -> tuple[Number, ...] | None:
+    """The values of a comma-separated list of two or more numbers; None when TEXT is not one."""
+    parts = [part.strip() for part in text.split(",")]
+    if len(parts) < 2:
+        return None
+    values: list[Number] = []
+    for part in parts:
+        try:
+            values.append(int(part))
+        except ValueError:
+            try:
+                values.append(float(part))
+            except ValueError:
+                return None
+    return tuple(values)
+
+
+def split(clients: str | None, overrides: Sequence[str]) -> tuple[int | None, list[str], Sweep | None]:
+    """--clients and --set as given on the command line: the single client count, the --set assignments
+    that are not swept, and the sweep (None when nothing is swept). More than one sweep is refused."""
+    sweeps: list[Sweep] = []
+    single: int | None = None
+    if clients is not None:
+        values = numbers(clients)
+        if values is not None:
+            sweeps.append(Sweep("clients", values))
+        else:
+            try:
+                single = int(clients)
+            except ValueError:
+                raise PkbenchError(
+                    f"--clients {clients!r}: a number, or numbers separated by commas"
+                ) from None
+    kept: list[str] = []
+    for assignment in overrides:
+        key, sign, text = assignment.partition("=")
+        values = numbers(text) if sign else None
+        if values is None:
+            kept.append(assignment)
+            continue
+        name = key.strip().removeprefix("parameters.")
+        if "." in name:
+            raise PkbenchError(f"--set {key.strip()}: only scenario parameters can be swept")
+        sweeps.append(Sweep(name, values))
+    if len(sweeps) > 1:
+        raise PkbenchError(
+            f"sweep one parameter at a time (got {', '.join(s.option for s in sweeps)}); "
+            "run one sweep per parameter"
+        )
+    sweep = sweeps[0] if sweeps else None
+    if sweep is not None:
+        _check(sweep)
+    if single is not None and single < 1:
+        raise PkbenchError(f"--clients: must be at least 1 (got {single})")
+    return single, kept, sweep
+
+
+def _check(sweep: Sweep) -> None:
+    if len(set(sweep.values)) != len(sweep.values):
+        raise PkbenchError(f"{sweep.option}: a value is listed twice")
+    if sweep.parameter in ("clients", "jobs", "duration_s") and any(
+        not isinstance(v, int) or v < 1 for v in sweep.values
+    ):
+        raise PkbenchError(f"{sweep.option}: every value must be a whole number of at least 1")
+
+
+@dataclass
+class SweepOutcome:
+    out_dir: Path
+    sweep: Sweep
+    points: list[tuple[Number, runner.Outcome]] = field(default_factory=list)
+
+
+def point_options(options: runner.Options, sweep: Sweep, value: Number, out_dir: Path) -> runner.Options:
+    return replace(
+        options,
+        out=out_dir / sweep.directory_name(value),
+        parameters={**options.parameters, sweep.parameter: value},
+    )
+
+
+def execute(options: runner.Options, sweep: Sweep, reporter: Reporter | None = None) -> SweepOutcome:
+    """Run the scenario once per value of the sweep, each into its own subdirectory."""
+    reporter = reporter or Silent()
+    out_dir = options.out or Path(f"pkbench-sweep-{datetime.now().strftime('%Y%m%d-%H%M%S')}")
+    if out_dir.exists():
+        raise PkbenchError(f"output directory {out_dir} exists; pick another with --out")
+    for value in sweep.values:
+        try:
+            runner.plan(point_options(options, sweep, value, out_dir))
+        except PkbenchError as e:
+            raise PkbenchError(f"{sweep.option} {value}: {e}") from e
+    out_dir.mkdir(parents=True)
+    outcome = SweepOutcome(out_dir, sweep)
+    for number, value in enumerate(sweep.values, 1):
+        reporter.info(f"sweep {number}/{len(sweep.values)}: {sweep.parameter} = {value}")
+        outcome.points.append(
+            (value, runner.execute(point_options(options, sweep, value, out_dir), reporter))
+        )
+        write(outcome, list(options.command), reporter)
+    return outcome
+
+
+# ----------------------------------------------------------------------------------- the sweep's figures
+
+
+def _metric(key: str) -> Metric:
+    return next(m for m in WORKLOAD_METRICS if m.key == key)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One strategy's figure in one workload at one swept value (None when it was not measured)."""
+
+    value: Number
+    strategy: str
+    workload: str
+    figures: dict[str, float | None]
+
+
+def rows(out_dir: Path, sweep_json: dict[str, Any]) -> list[Row]:
+    """The figures of every point of a sweep, from the points' results.json."""
+    found = []
+    for point in sweep_json["points"]:
+        run = results.load(out_dir / point["directory"])
+        for strategy in run.strategies:
+            for workload in strategy.workloads:
+                figures = {key: _metric(key).read(strategy, workload).value for key in SWEPT_FIGURES}
+                found.append(Row(point["value"], strategy.name, workload.name, figures))
+    return found
+
+
+def write(outcome: SweepOutcome, command: list[str], reporter: Reporter) -> None:
+    sweep = outcome.sweep
+    document = {
+        "schema_version": results.SCHEMA_VERSION,
+        "command": command,
+        "parameter": sweep.parameter,
+        "values": list(sweep.values),
+        "points": [{"value": value, "directory": sweep.directory_name(value)} for value, _ in outcome.points],
+    }
+    (outcome.out_dir / "sweep.json").write_text(json.dumps(document, indent=2) + "\n")
+    found = rows(outcome.out_dir, document)
+    _write_csv(outcome.out_dir / "sweep.csv", sweep, found)
+    (outcome.out_dir / "sweep.md").write_text(markdown(sweep, found))
+    try:
+        from pkbench.report.sweep_page import write_sweep_page
+    except ImportError as e:
+        reporter.warning(f"no sweep.html ({e})")
+        return
+    write_sweep_page(outcome.out_dir, sweep.parameter, found)
+
+
+def _write_csv(path: Path, sweep: Sweep, found: list[Row]) -> None:
+    with path.open("w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow([sweep.parameter, "strategy", "workload", *(_column(k) for k in SWEPT_FIGURES)])
+        for row in found:
+            writer.writerow(
+                [
+                    row.value,
+                    row.strategy,
+                    row.workload,
+                    *("" if row.figures[k] is None else row.figures[k] for k in SWEPT_FIGURES),
+                ]
+            )
+
+
+def _column(key: str) -> str:
+    metric = _metric(key)
+    return f"{key}_{metric.unit}" if metric.unit != key else key
+
+
+def markdown(sweep: Sweep, found: list[Row]) -> str:
+    """sweep.md: per workload and figure, a table of strategies against the swept values."""
+    lines = [
+        f"# Sweep of {sweep.parameter}",
+        "",
+        f"One run per value of {sweep.parameter} ({sweep.option}); each point's results are in its own "
+        "directory. Single runs on one machine: read differences between neighbouring points with care.",
+    ]
+    workloads = list(dict.fromkeys(r.workload for r in found))
+    strategies = list(dict.fromkeys(r.strategy for r in found))
+    values = list(dict.fromkeys(r.value for r in found))
+    by_key = {(r.value, r.strategy, r.workload): r for r in found}
+    for workload in workloads:
+        for key in SWEPT_FIGURES:
+            metric = _metric(key)
+            lines += ["", f"## {workload}: {metric.title} ({metric.unit})", ""]
+            lines.append("| strategy | " + " | ".join(f"{sweep.parameter} = {v}" for v in values) + " |")
+            lines.append("|---|" + "---:|" * len(values))
+            for strategy in strategies:
+                cells = []
+                for value in values:
+                    row = by_key.get((value, strategy, workload))
+                    figure = row.figures[key] if row else None
+                    cells.append("n/a" if figure is None or math.isnan(figure) else metric.fmt.format(figure))
+                lines.append(f"| {strategy} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"

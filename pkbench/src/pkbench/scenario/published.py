@@ -1,0 +1,339 @@
+"""A study's published figures, as data: the `[[published]]` tables of a scenario file.
+
+Each table names one study (its hardware, PostgreSQL version, settings and command) and its figures, each
+mapped onto a metric pkbench measures (a key of the metric registry, or one of the few study figures the
+registry does not hold: a window's wall time, a timed step, the key index's size at a snapshot) and onto
+pkbench's strategy names. Everything is checked when the scenario loads: a strategy, metric, workload or step
+that does not exist is one line naming it.
+
+Studies ran on other machines, so absolute figures are not compared: each figure is read as a ratio to a
+baseline strategy of the same table (uuid v4 TPS / bigint TPS, text size / bigint size), the same ratio is
+taken of our run, and `agreement()` puts the two side by side in one word (docs/statistics.md).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import Field
+
+from pkbench.analysis.metrics import STRATEGY_METRICS, WORKLOAD_METRICS, Figure, Metric, figure, key_index
+from pkbench.errors import PkbenchError
+from pkbench.results import PREFILL_SNAPSHOT, StrategyResult
+from pkbench.steps import schema
+from pkbench.strategies.catalog import Catalog
+from pkbench.units import MIB
+
+# Study figures the metric registry does not hold, with what each needs: the window's wall time (the time
+# pgbench took for a fixed number of transactions), a timed step's duration, the key index at a snapshot.
+WINDOW_TIME = "window-time"
+STEP_TIME = "step-time"
+KEY_INDEX_SIZE = "key-index-size"
+# The headline fill (the scenario's [summary] insert) per million rows: fills that top a table up insert
+# slightly different counts per strategy, so their times compare only per row.
+INSERT_PER_MILLION = "insert-time-per-million"
+EXTRA_METRICS = {
+    WINDOW_TIME: "workload",
+    STEP_TIME: "step",
+    KEY_INDEX_SIZE: "snapshot",
+    INSERT_PER_MILLION: None,
+}
+
+REPRODUCED = "reproduced"
+SMALLER = "same direction, smaller"
+NOT_REPRODUCED = "not reproduced"
+NOT_MEASURED = "not measured"
+# Ratios within this band of 1 count as "no difference", in the study and in ours.
+SAME_BAND = 0.05
+# Our effect must be at least this share of the study's (on the log scale) to count as reproduced.
+SHARE_REPRODUCED = 0.5
+
+
+class FigureSchema(schema.Strict):
+    label: schema.Text
+    metric: schema.Text
+    unit: schema.Text
+    values: dict[str, float]
+    workload: schema.Text | None = None
+    step: schema.Text | None = None
+    snapshot: schema.Text | None = None
+    relative_to: schema.Text = "bigint"
+    note: str = ""
+
+
+class PublishedSchema(schema.Strict):
+    study: schema.Text
+    title: schema.Text
+    source: schema.Text
+    hardware: schema.Text
+    version: schema.Text
+    command: schema.Text
+    settings: dict[str, str] = Field(default_factory=dict)
+    names: dict[str, str] = Field(default_factory=dict)
+    note: str = ""
+    figures: list[FigureSchema] = Field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class PublishedFigure:
+    """One row of a study's table: its label, what it maps onto, and its figure per strategy of ours."""
+
+    label: str
+    metric: str
+    unit: str
+    values: Mapping[str, float]
+    relative_to: str
+    workload: str | None = None
+    step: str | None = None
+    snapshot: str | None = None
+    note: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "metric": self.metric,
+            "unit": self.unit,
+            "values": dict(self.values),
+            "relative_to": self.relative_to,
+            "workload": self.workload,
+            "step": self.step,
+            "snapshot": self.snapshot,
+            "note": self.note,
+        }
+
+
+@dataclass(frozen=True)
+class Published:
+    """A study as the scenario file records it."""
+
+    study: str
+    title: str
+    source: str
+    hardware: str
+    version: str
+    command: str
+    settings: Mapping[str, str]
+    names: Mapping[str, str]
+    figures: tuple[PublishedFigure, ...]
+    note: str = ""
+
+    def name_of(self, strategy: str) -> str:
+        """The study's own name for one of our strategies."""
+        return self.names.get(strategy, strategy)
+
+
+def _registry() -> dict[str, Metric]:
+    return {m.key: m for m in (*WORKLOAD_METRICS, *STRATEGY_METRICS)}
+
+
+def _needs(metric: str) -> str | None:
+    """What a figure of METRIC names: a workload (per-workload metrics), a step, a snapshot or nothing."""
+    if metric in EXTRA_METRICS:
+        return EXTRA_METRICS[metric]
+    return "workload" if metric in {m.key for m in WORKLOAD_METRICS} else None
+
+
+def parse(where: str, tables: list[PublishedSchema], steps: Mapping[str, str]) -> tuple[Published, ...]:
+    """The scenario's [[published]] tables (their schema checked), checked against STEPS (step name -> kind)
+    and the strategy catalog."""
+    known_strategies = {s.name for s in Catalog()}
+    known_metrics = set(_registry()) | set(EXTRA_METRICS)
+    found = []
+    for number, checked in enumerate(tables, 1):
+        place = f"{where}, published, #{number}"
+        for strategy in checked.names:
+            if strategy not in known_strategies:
+                raise PkbenchError(f"{place}, names: unknown strategy {strategy!r}")
+        figures = []
+        for index, item in enumerate(checked.figures, 1):
+            at = f"{place}, figures, #{index} ({item.label})"
+            figures.append(_figure(at, item, known_strategies, known_metrics, steps))
+        found.append(
+            Published(
+                checked.study,
+                checked.title,
+                checked.source,
+                checked.hardware,
+                checked.version,
+                checked.command,
+                dict(checked.settings),
+                dict(checked.names),
+                tuple(figures),
+                checked.note,
+            )
+        )
+    return tuple(found)
+
+
+def _figure(
+    at: str, item: FigureSchema, strategies: set[str], metrics: set[str], steps: Mapping[str, str]
+) -> PublishedFigure:
+    if item.metric not in metrics:
+        raise PkbenchError(f"{at}: unknown metric {item.metric!r} (known: {', '.join(sorted(metrics))})")
+    for strategy, value in item.values.items():
+        if strategy not in strategies:
+            raise PkbenchError(f"{at}: unknown strategy {strategy!r}")
+        if not math.isfinite(value):
+            raise PkbenchError(f"{at}: the value of {strategy} must be a finite number")
+    if item.relative_to not in item.values:
+        raise PkbenchError(f"{at}: relative_to {item.relative_to!r} must be one of its values")
+    if item.values[item.relative_to] == 0:
+        raise PkbenchError(f"{at}: the figure of {item.relative_to} (the baseline) must not be 0")
+    needed = _needs(item.metric)
+    given = {"workload": item.workload, "step": item.step, "snapshot": item.snapshot}
+    for field, name in given.items():
+        if field != needed and name is not None:
+            raise PkbenchError(f"{at}: metric {item.metric!r} takes no {field}")
+    kinds = {"workload": ("pgbench",), "step": ("sql", "fill", "copy"), "snapshot": ("snapshot",)}
+    if needed is not None:
+        name = given[needed]
+        if name is None:
+            raise PkbenchError(f"{at}: metric {item.metric!r} needs a {needed}")
+        if steps.get(name) not in kinds[needed]:
+            raise PkbenchError(
+                f"{at}: {needed} {name!r} is not a {'/'.join(kinds[needed])} step of this scenario"
+            )
+    return PublishedFigure(
+        item.label,
+        item.metric,
+        item.unit,
+        dict(item.values),
+        item.relative_to,
+        item.workload,
+        item.step,
+        item.snapshot,
+        item.note,
+    )
+
+
+def from_json(data: Any) -> tuple[Published, ...]:
+    """The studies as results.json or a scenario's JSON recorded them (no cross-check: the run is over)."""
+    studies = []
+    for entry in data or []:
+        figures = tuple(
+            PublishedFigure(
+                f["label"],
+                f["metric"],
+                f["unit"],
+                dict(f["values"]),
+                f["relative_to"],
+                f.get("workload"),
+                f.get("step"),
+                f.get("snapshot"),
+                f.get("note", ""),
+            )
+            for f in entry.get("figures") or []
+        )
+        fields = {k: entry.get(k, "") for k in ("study", "title", "source", "hardware", "version", "command")}
+        studies.append(
+            Published(
+                **fields,
+                settings=dict(entry.get("settings") or {}),
+                names=dict(entry.get("names") or {}),
+                figures=figures,
+                note=entry.get("note", ""),
+            )
+        )
+    return tuple(studies)
+
+
+def to_json(studies: tuple[Published, ...]) -> list[dict[str, Any]]:
+    return [
+        {
+            "study": p.study,
+            "title": p.title,
+            "source": p.source,
+            "hardware": p.hardware,
+            "version": p.version,
+            "command": p.command,
+            "settings": dict(p.settings),
+            "names": dict(p.names),
+            "note": p.note,
+            "figures": [f.to_json() for f in p.figures],
+        }
+        for p in studies
+    ]
+
+
+def ours(item: PublishedFigure, strategy: StrategyResult) -> Figure:
+    """Our figure for ITEM in one strategy's results."""
+    if item.metric == STEP_TIME:
+        return figure(strategy.step_durations_s, str(item.step))
+    if item.metric == INSERT_PER_MILLION:
+        prefill = strategy.prefill
+        if prefill is None or not prefill.rows or prefill.duration_s is None:
+            return Figure(None, "no headline fill inserted rows")
+        return Figure(float(prefill.duration_s) / float(prefill.rows) * 1e6)
+    if item.metric == KEY_INDEX_SIZE:
+        sizes = strategy.snapshots.get(str(item.snapshot))
+        if item.snapshot == PREFILL_SNAPSHOT:
+            sizes = strategy.sizes_after_prefill
+        index = key_index(strategy)
+        found = figure(sizes.indexes, index) if index and sizes else Figure(None, "no key index")
+        return found if found.value is None else Figure(found.value / MIB)
+    workload = next((w for w in strategy.workloads if w.name == item.workload), None)
+    if item.workload is not None and workload is None:
+        return Figure(None, f"workload {item.workload} did not run")
+    if item.metric == WINDOW_TIME:
+        return figure(workload, "duration_s")
+    return _registry()[item.metric].read(strategy, workload)
+
+
+def unit_of(item: PublishedFigure) -> str:
+    """The unit of our figure for ITEM (the study's may differ: GB against our MiB)."""
+    if item.metric in (WINDOW_TIME, STEP_TIME, INSERT_PER_MILLION):
+        return "s"
+    if item.metric == KEY_INDEX_SIZE:
+        return "MiB"
+    return _registry()[item.metric].unit
+
+
+def agreement(theirs: float | None, mine: float | None) -> str:
+    """One word on whether our ratio to the baseline agrees with the study's (docs/statistics.md).
+
+    Both are ratios to the same baseline strategy (1.0 = same as the baseline). A ratio within SAME_BAND of 1
+    is "no difference". The study's effect is reproduced when ours points the same way and is at least
+    SHARE_REPRODUCED of its size on the log scale (or, when the study saw no difference, when we see none
+    either); "same direction, smaller" when it points the same way but is smaller than that; otherwise not
+    reproduced.
+    """
+    if theirs is None or mine is None or theirs <= 0 or mine <= 0:
+        return NOT_MEASURED
+    band = math.log1p(SAME_BAND)
+    effect_theirs, effect_mine = math.log(theirs), math.log(mine)
+    if abs(effect_theirs) <= band:
+        return REPRODUCED if abs(effect_mine) <= band else NOT_REPRODUCED
+    if abs(effect_mine) <= band or (effect_mine > 0) != (effect_theirs > 0):
+        return NOT_REPRODUCED
+    return REPRODUCED if abs(effect_mine) >= SHARE_REPRODUCED * abs(effect_theirs) else SMALLER
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One strategy's row under a published figure: theirs, ours, both as ratios to the baseline, the word."""
+
+    strategy: str
+    theirs: float
+    ours: Figure
+    theirs_ratio: float | None
+    ours_ratio: float | None
+    word: str | None  # None for the baseline itself
+
+
+def compare(item: PublishedFigure, strategies: Mapping[str, StrategyResult]) -> list[Comparison]:
+    """ITEM against our results (strategy name -> its results), in the study's order."""
+    baseline = strategies.get(item.relative_to)
+    base_ours = ours(item, baseline) if baseline is not None else Figure(None, "baseline not run")
+    base_theirs = item.values[item.relative_to]
+    rows = []
+    for name, value in item.values.items():
+        strategy = strategies.get(name)
+        mine = ours(item, strategy) if strategy is not None else Figure(None, "not run")
+        theirs_ratio = value / base_theirs
+        ours_ratio = mine.value / base_ours.value if mine.value is not None and base_ours.value else None
+        word = None if name == item.relative_to else agreement(theirs_ratio, ours_ratio)
+        rows.append(Comparison(name, value, mine, theirs_ratio, ours_ratio, word))
+    return rows

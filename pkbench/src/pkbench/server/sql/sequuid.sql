@@ -1,0 +1,1 @@
+../../../../../sequuid/plpgsql/sequuid.sql

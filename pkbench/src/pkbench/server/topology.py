@@ -1,0 +1,325 @@
+"""Servers beside the target: a streaming standby pkbench starts from the embedded primary, or one named by
+--standby-dsn and only read.
+
+The standby pkbench starts is an embedded cluster of its own (its own temporary directory, owner file, port
+and socket), filled by pg_basebackup through a physical replication slot instead of initdb; it stops and
+its directory goes on every way out, and the slot is dropped while the primary still runs. The primary
+checks the standby whenever it is checked itself, so a standby that dies stops the run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import psycopg
+from psycopg import sql
+
+from pkbench.errors import PkbenchError
+from pkbench.probes.replication import REMOTE_LEVELS, ReplicationProbe
+from pkbench.reporting import Reporter
+from pkbench.results import WorkloadResult
+from pkbench.server.connection import ConnectionInfo, PrivateSecrets, resolve
+from pkbench.server.existing import SERVER_USER, EmbeddedCluster, ExistingServer, Target
+
+# The standby's application_name (how the primary lists it) and its replication slot's name.
+STANDBY_NAME = "pkbench_standby"
+# How long the standby may take to stream after it started (a base backup of a fresh cluster takes seconds).
+STREAMING_TIMEOUT_S = 120.0
+# Settings of the primary that would stop a standby copied from it from starting or following it.
+_PRIMARY_ONLY = (
+    "archive_mode",
+    "archive_library",
+    "archive_command",
+    "basic_archive.archive_directory",
+    "synchronous_standby_names",
+)
+
+
+@dataclass(frozen=True)
+class Topology:
+    """What runs beside the target: a standby pkbench starts (embedded), a WAL archive of the embedded
+    primary, or an existing standby to read (--standby-dsn)."""
+
+    standby: bool = False
+    archive: bool = False
+    standby_dsn: str | None = None
+    # initdb's --wal-segsize for the embedded primary: smaller segments count archived WAL more finely.
+    wal_segment_size_mb: int | None = None
+
+    @property
+    def any(self) -> bool:
+        return self.standby or self.archive or self.standby_dsn is not None
+
+    def initdb_options(self) -> list[str]:
+        return [f"--wal-segsize={self.wal_segment_size_mb}"] if self.wal_segment_size_mb else []
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "standby": "started by pkbench"
+            if self.standby
+            else "--standby-dsn"
+            if self.standby_dsn
+            else None,
+            "archive": "basic_archive" if self.archive else None,
+            "wal_segment_size_mb": self.wal_segment_size_mb,
+        }
+
+
+def check(topology: Topology, dsn: str | None) -> None:
+    """What cannot be combined, refused before anything starts."""
+    if dsn is not None and topology.standby:
+        raise PkbenchError(
+            "--standby starts a standby of the embedded server; with --dsn name an existing one with "
+            "--standby-dsn"
+        )
+    if dsn is not None and topology.archive:
+        raise PkbenchError("--archive archives the embedded server's WAL; it does not apply with --dsn")
+    if dsn is not None and topology.wal_segment_size_mb:
+        raise PkbenchError(
+            "the WAL segment size is chosen when the embedded cluster is created, not with --dsn"
+        )
+    if topology.standby_dsn is not None and dsn is None:
+        raise PkbenchError("--standby-dsn names the standby of the --dsn server; give --dsn too")
+    size = topology.wal_segment_size_mb
+    if size is not None and (size < 1 or size > 1024 or size & (size - 1)):
+        raise PkbenchError(f"wal_segment_size_mb {size}: must be a power of two from 1 to 1024")
+
+
+class ArchivingCluster(EmbeddedCluster):
+    """The embedded primary with basic_archive copying every completed WAL segment into `archive_directory`,
+    inside the cluster's directory (and removed with it)."""
+
+    @property
+    def archive_directory(self) -> Path:
+        assert self.directory is not None
+        return self.directory / "archive"
+
+    def _initialise(self) -> None:
+        self.archive_directory.mkdir(mode=0o700)
+        self._give_to_server_user(self.archive_directory)
+        super()._initialise()
+        self.settings.update(
+            archive_mode="on",
+            archive_library="basic_archive",
+            **{"basic_archive.archive_directory": str(self.archive_directory)},
+        )
+
+
+def primary_class(topology: Topology) -> type[EmbeddedCluster]:
+    """The embedded primary's class: with the archive when the topology asks for it."""
+    return ArchivingCluster if topology.archive else EmbeddedCluster
+
+
+class StandbyCluster(EmbeddedCluster):
+    """A hot standby of PRIMARY: pg_basebackup through the slot, then streaming from the primary's socket."""
+
+    role = "standby server"
+    owned = True
+
+    def __init__(self, primary: EmbeddedCluster) -> None:
+        assert primary.directory is not None and primary.port is not None
+        settings = {k: v for k, v in primary.settings.items() if k not in _PRIMARY_ONLY}
+        primary_conninfo = (
+            f"host={primary.directory} port={primary.port} user={SERVER_USER} application_name={STANDBY_NAME}"
+        )
+        super().__init__(
+            primary.bindir,
+            primary.pgbench,
+            {
+                **settings,
+                "primary_conninfo": primary_conninfo,
+                "primary_slot_name": STANDBY_NAME,
+                "hot_standby": "on",
+                # Replies at least every second, so the primary's lag columns stay current.
+                "wal_receiver_status_interval": "1s",
+            },
+            # Outside the primary's start wrapper: a --memory-limit caps the server under test only.
+            keep=primary.keep,
+        )
+        self.primary = primary
+
+    @property
+    def pid(self) -> int | None:
+        """The standby's postmaster, while it runs."""
+        return self._process.pid if self._process is not None else None
+
+    def _initialise(self) -> None:
+        assert self.primary.directory is not None
+        self._run_server_program(
+            "pg_basebackup",
+            "--pgdata",
+            str(self.data_dir),
+            "--host",
+            str(self.primary.directory),
+            "--port",
+            str(self.primary.port),
+            f"--username={SERVER_USER}",
+            "--wal-method=stream",
+            f"--slot={STANDBY_NAME}",
+            "--checkpoint=fast",
+            "--no-sync",
+        )
+        signal_file = self.data_dir / "standby.signal"
+        signal_file.touch()
+        self._give_to_server_user(signal_file)
+
+
+@dataclass
+class ReadOnlyStandby:
+    """A standby named by --standby-dsn: read with read-only queries, never changed, stopped or removed."""
+
+    connection: ConnectionInfo
+    owned: bool = False
+
+    def check_alive(self) -> None:
+        return None
+
+
+@contextlib.contextmanager
+def _read_only_standby(dsn: str) -> Iterator[ReadOnlyStandby]:
+    """The --standby-dsn server, resolved once as --dsn is, once it says it is in recovery."""
+    with PrivateSecrets(resolve(dsn)) as connection:
+        with connection.connect() as conn:
+            row = conn.execute("SELECT pg_is_in_recovery()").fetchone()
+        if not row or not row[0]:
+            raise PkbenchError(f"--standby-dsn {connection.redacted()}: that server is not a standby")
+        yield ReadOnlyStandby(connection)
+
+
+@contextlib.contextmanager
+def attached(
+    target: EmbeddedCluster | ExistingServer, topology: Topology, reporter: Reporter
+) -> Iterator[None]:
+    """The standby of TOPOLOGY beside TARGET while the block runs (target.standby), nothing when none."""
+    if isinstance(target, EmbeddedCluster) and topology.standby:
+        with _started_standby(target, reporter):
+            yield
+    elif topology.standby_dsn is not None:
+        with _read_only_standby(topology.standby_dsn) as standby:
+            target.standby = standby
+            try:
+                yield
+            finally:
+                target.standby = None
+    else:
+        yield
+
+
+@contextlib.contextmanager
+def _started_standby(primary: EmbeddedCluster, reporter: Reporter) -> Iterator[StandbyCluster]:
+    with primary.connection.connect() as conn:
+        conn.execute("SELECT pg_create_physical_replication_slot(%s, true)", (STANDBY_NAME,))
+    try:
+        standby = StandbyCluster(primary)
+        with standby:
+            if standby.keep:
+                reporter.info(f"pkbench: keeping the standby in {standby.directory}")
+            _wait_until_streaming(primary, standby)
+            primary.standby = standby
+            try:
+                yield standby
+            finally:
+                primary.standby = None
+    finally:
+        _drop_slot(primary)
+
+
+def _wait_until_streaming(primary: EmbeddedCluster, standby: StandbyCluster) -> None:
+    deadline = time.monotonic() + STREAMING_TIMEOUT_S
+    with primary.connection.connect() as conn:
+        while True:
+            standby.check_alive()
+            row = conn.execute(
+                "SELECT state FROM pg_stat_replication WHERE application_name = %s", (STANDBY_NAME,)
+            ).fetchone()
+            if row is not None and row[0] == "streaming":
+                return
+            if time.monotonic() > deadline:
+                raise PkbenchError(
+                    f"the standby did not stream from the primary within {STREAMING_TIMEOUT_S:.0f} s; "
+                    f"see {standby.log_path}"
+                )
+            time.sleep(0.1)
+
+
+def _drop_slot(primary: EmbeddedCluster, timeout_s: float = 10.0) -> None:
+    """Drop the standby's slot once its walsender has gone; nothing to do when the primary is gone too."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            with primary.connection.connect() as conn:
+                conn.execute(
+                    "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"
+                    " WHERE slot_name = %s AND NOT active",
+                    (STANDBY_NAME,),
+                )
+                row = conn.execute(
+                    "SELECT 1 FROM pg_replication_slots WHERE slot_name = %s", (STANDBY_NAME,)
+                ).fetchone()
+        except (PkbenchError, psycopg.Error):
+            return
+        if row is None or time.monotonic() > deadline:
+            return
+        time.sleep(0.1)
+
+
+@contextlib.contextmanager
+def measured(
+    target: Target, synchronous_commit: str | None, sample_interval_s: float, workload: WorkloadResult
+) -> Iterator[ReplicationProbe | None]:
+    """Around one measured window: what it costs the standby and the archive, into WORKLOAD.replication.
+
+    A window whose sessions commit at a remote level makes the standby pkbench started synchronous for its
+    length; a standby named by --standby-dsn keeps what its primary's owner configured.
+    """
+    archive = target.archive_directory if isinstance(target, ArchivingCluster) else None
+    if target.standby is None and archive is None:
+        yield None
+        return
+    with _synchronous(target, synchronous_commit):
+        probe = ReplicationProbe(
+            target.connection, target.standby, archive, synchronous_commit, sample_interval_s, STANDBY_NAME
+        )
+        with probe:
+            yield probe
+    workload.replication = probe.result
+    workload.unavailable += probe.unavailable
+
+
+@contextlib.contextmanager
+def _synchronous(target: Target, synchronous_commit: str | None) -> Iterator[None]:
+    standby = target.standby
+    if synchronous_commit not in REMOTE_LEVELS or standby is None or not standby.owned:
+        yield
+        return
+    _set_synchronous_standby(target.connection, f'"{STANDBY_NAME}"')
+    try:
+        yield
+    finally:
+        with contextlib.suppress(PkbenchError, psycopg.Error):
+            _set_synchronous_standby(target.connection, "")
+
+
+def _set_synchronous_standby(primary: ConnectionInfo, names: str, timeout_s: float = 30.0) -> None:
+    """synchronous_standby_names of the embedded primary, in force for new sessions when this returns."""
+    with primary.connect() as conn:
+        conn.execute(sql.SQL("ALTER SYSTEM SET synchronous_standby_names = {}").format(sql.Literal(names)))
+        conn.execute("SELECT pg_reload_conf()")
+    deadline = time.monotonic() + timeout_s
+    while True:
+        with primary.connect() as conn:
+            shown = conn.execute("SHOW synchronous_standby_names").fetchone()
+            state = conn.execute(
+                "SELECT sync_state FROM pg_stat_replication WHERE application_name = %s", (STANDBY_NAME,)
+            ).fetchone()
+        # Back to asynchronous, the standby may be gone already (that is why the window ended).
+        synchronous = state is not None and state[0] == "sync"
+        if shown is not None and shown[0] == names and (synchronous or not names):
+            return
+        if time.monotonic() > deadline:
+            raise PkbenchError(f"the standby did not become synchronous within {timeout_s:.0f} s")
+        time.sleep(0.05)

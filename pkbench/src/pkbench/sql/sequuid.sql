@@ -1,1 +1,0 @@
-../../../../sequuid/plpgsql/sequuid.sql

@@ -1,0 +1,287 @@
+"""Published figures beside ours: the rows under a run's summary, and docs/reproductions.md.
+
+A run records its scenario's studies (results.json `scenario.published`); everything here reads them back
+from results directories, so the page can be regenerated from new results with one command.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+
+from pkbench import results
+from pkbench.errors import PkbenchError
+from pkbench.results import RunResult, StrategyResult
+from pkbench.scenario import file as scenario
+from pkbench.scenario import published
+from pkbench.scenario.published import Comparison, Published, PublishedFigure
+from pkbench.server import iolimit
+
+MISSING = "\u2013"
+HEADER = ["Figure", "Strategy", "Study", "Ours", "Study ratio", "Our ratio", "Agreement"]
+RULE = (
+    "Agreement compares ratios, never absolute figures: each figure of a strategy is divided by the same "
+    f"figure of the table's baseline, in the study and in our run. A ratio within {published.SAME_BAND:.0%} "
+    "of 1 is no difference. *Reproduced*: ours points the same way as the study's and is at least "
+    f"{published.SHARE_REPRODUCED:.0%} of its size on the log scale (or both show no difference); *same "
+    "direction, smaller*: it points the same way but is smaller than that; *not reproduced*: no difference "
+    "where the study saw one, a difference where it saw none, or the other way round. "
+    "`published.agreement()` "
+    "decides, and docs/statistics.md describes it."
+)
+
+
+def _number(value: float | None) -> str:
+    if value is None:
+        return MISSING
+    return f"{value:,.0f}" if abs(value) >= 100 else f"{value:.3g}"
+
+
+def _ratio(value: float | None) -> str:
+    return MISSING if value is None else f"{value:.2f}\u00d7"
+
+
+def studies_of(run: RunResult) -> tuple[Published, ...]:
+    """The studies of a run's scenario: a built-in scenario's as this pkbench has them (a study's figures
+    are facts about the study, so a corrected mapping reaches old results too), a scenario file's as the
+    run recorded them."""
+    recorded = run.scenario
+    name = str(recorded.get("name"))
+    if str(recorded.get("source")) == f"scenarios/{name}.toml" and name in scenario.builtin_names():
+        return scenario.load(name).published
+    return published.from_json(recorded.get("published"))
+
+
+def by_name(run: RunResult) -> dict[str, StrategyResult]:
+    """The run's strategies that measured, by name."""
+    return {s.name: s for s in run.strategies if s.status == "ok"}
+
+
+def figure_rows(
+    study: Published, item: PublishedFigure, strategies: Mapping[str, StrategyResult]
+) -> list[list[str]]:
+    """One row per strategy of ITEM: theirs and ours, in their units, both ratios, and the word."""
+    rows = []
+    for found in published.compare(item, strategies):
+        rows.append(_row(study, item, found))
+    return rows
+
+
+def _row(study: Published, item: PublishedFigure, found: Comparison) -> list[str]:
+    ours = (
+        f"{_number(found.ours.value)} {published.unit_of(item)}"
+        if found.ours.available
+        else f"{MISSING} ({found.ours.reason})"
+    )
+    word = f"baseline ({item.relative_to})" if found.word is None else found.word
+    name = study.name_of(found.strategy)
+    return [
+        item.label,
+        found.strategy if name == found.strategy else f"{found.strategy} ({name})",
+        f"{_number(found.theirs)} {item.unit}",
+        ours,
+        _ratio(found.theirs_ratio),
+        _ratio(found.ours_ratio),
+        word,
+    ]
+
+
+def _table(rows: Sequence[Sequence[str]]) -> list[str]:
+    lines = ["| " + " | ".join(HEADER) + " |", "|" + "|".join("---" for _ in HEADER) + "|"]
+    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
+    return lines
+
+
+def study_header(study: Published, level: str = "##") -> list[str]:
+    """A study's heading and its setup."""
+    settings = ", ".join(f"{k} = {v}" for k, v in study.settings.items())
+    return [
+        f"{level} Seed {study.study}: {study.title}",
+        "",
+        f"Study: {study.hardware}; {study.version}"
+        + (f"; {settings}" if settings else "")
+        + f". Its command: `{study.command}`."
+        + (f" {study.note[0].upper()}{study.note[1:]}." if study.note else ""),
+        "",
+    ]
+
+
+def figure_table(study: Published, strategies: Mapping[str, StrategyResult]) -> list[str]:
+    """The study's figures beside ours, or a line saying it published none in its text."""
+    rows = [row for item in study.figures for row in figure_rows(study, item, strategies)]
+    if not rows:
+        return ["The study states no figure in its text that a run measures (its results are charts).", ""]
+    notes = [f"- {item.label}: {item.note}." for item in study.figures if item.note]
+    return [*_table(rows), "", *notes, *([""] if notes else [])]
+
+
+def measured(run: RunResult) -> list[tuple[Published, list[PublishedFigure]]]:
+    """Each study of the run with the figures this run measured for at least one strategy: a figure read
+    from a step of another scale (war's study window in a default run) is left out of the run's own pages."""
+    strategies = by_name(run)
+    return [
+        (
+            study,
+            [
+                item
+                for item in study.figures
+                if any(found.ours.available for found in published.compare(item, strategies))
+            ],
+        )
+        for study in studies_of(run)
+    ]
+
+
+def summary_lines(run: RunResult) -> list[str]:
+    """The published-vs-ours section of summary.md: empty when the scenario carries no study."""
+    studies = measured(run)
+    if not studies:
+        return []
+    strategies = by_name(run)
+    lines = ["## Published figures beside ours", "", RULE, ""]
+    for study, figures in studies:
+        lines += study_header(study, "###")
+        if figures or not study.figures:
+            lines += figure_table(replace(study, figures=tuple(figures)), strategies)
+        else:
+            scale = run.scenario.get("scale", "default")
+            lines += [
+                f"This run measured none of its figures: they come from steps this scale ({scale}) lacks.",
+                "",
+            ]
+    return lines
+
+
+def console_rows(run: RunResult) -> list[list[str]]:
+    """The same rows for the console table, each led by the study's seed."""
+    strategies = by_name(run)
+    return [
+        [study.study, *row]
+        for study, figures in measured(run)
+        for item in figures
+        for row in figure_rows(study, item, strategies)
+    ]
+
+
+REPORT_HEADER = ["Strategy", "Seed", "Figure", "Study's name", *HEADER[2:]]
+
+
+def report_rows(run: RunResult) -> list[tuple[str, list[str]]]:
+    """The rows for the HTML report: our strategy name (for its colour), then the cells of REPORT_HEADER."""
+    strategies = by_name(run)
+    rows = []
+    for study, figures in measured(run):
+        for item in figures:
+            for found in published.compare(item, strategies):
+                row = _row(study, item, found)
+                rows.append(
+                    (found.strategy, [study.study, item.label, study.name_of(found.strategy), *row[2:]])
+                )
+    return rows
+
+
+def _run_lines(directory: Path, run: RunResult) -> list[str]:
+    scenario, machine, server = run.scenario, run.machine, run.server
+    memory = machine.get("memory_bytes")
+    limit = machine.get("memory_limit_bytes")
+    iops = (scenario.get("parameters") or {}).get(iolimit.PARAMETER)
+    machine_text = (
+        f"{machine.get('cores', '?')} cores"
+        + (f", {memory / 2**30:.0f} GiB RAM" if isinstance(memory, int | float) else "")
+        + (f", server capped at {limit / 2**20:,.0f} MiB" if isinstance(limit, int | float) else "")
+        + (f", disk writes held to {iops:,} a second while measuring" if isinstance(iops, int) else "")
+        + (f", {machine['cpu_model']}" if machine.get("cpu_model") else "")
+    )
+    return [
+        f"Ours: `{' '.join(run.command)}` (scenario {scenario.get('name')}, scale "
+        f"{scenario.get('scale', 'default')}; results in `{directory.name}`), {_wall_time(run)}, on "
+        f"{machine_text}; PostgreSQL {server.get('version', '?')}. One run on a shared machine: the ratios, "
+        "not the absolute figures, are what can be compared.",
+        "",
+    ]
+
+
+def _wall_time(run: RunResult) -> str:
+    try:
+        started = datetime.fromisoformat(run.started_at)
+        finished = datetime.fromisoformat(str(run.finished_at))
+    except ValueError:
+        return "wall time unknown"
+    seconds = (finished - started).total_seconds()
+    return f"wall time {seconds / 60:,.1f} min"
+
+
+def notes_by_seed(text: str) -> dict[str, list[str]]:
+    """A notes file's sections by seed: the lines under each `## Seed NNN` heading, written by a person
+    (why a figure was or was not reproduced), placed under that seed's generated tables."""
+    sections: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for line in text.splitlines():
+        if line.startswith("## Seed "):
+            current = sections.setdefault(line.removeprefix("## Seed ").split()[0].rstrip(":"), [])
+        elif current is not None:
+            current.append(line)
+    return {seed: [*lines, ""] for seed, lines in sections.items() if any(s.strip() for s in lines)}
+
+
+def page(directories: Sequence[Path], command: str, notes: str = "") -> str:
+    """docs/reproductions.md from results directories: per study (in seed order) its setup, then each run
+    that carried it: command, wall time, machine, PostgreSQL version, figures beside the study's."""
+    headers: dict[str, list[str]] = {}
+    runs: dict[str, list[str]] = {}
+    words: dict[str, list[str]] = {}
+    for directory in directories:
+        run = results.load(directory)
+        strategies = by_name(run)
+        for study in studies_of(run):
+            headers.setdefault(study.study, study_header(study))
+            runs.setdefault(study.study, []).extend(
+                [*_run_lines(directory, run), *figure_table(study, strategies)]
+            )
+            words.setdefault(study.study, []).extend(
+                str(found.word)
+                for item in study.figures
+                for found in published.compare(item, strategies)
+                if found.word is not None
+            )
+    kinds = (published.REPRODUCED, published.SMALLER, published.NOT_REPRODUCED, published.NOT_MEASURED)
+    out = [
+        "# Reproductions: the studies' figures beside ours",
+        "",
+        "Generated from results directories by `pkbench reproductions`; not edited by hand. Regenerate:",
+        "",
+        "```",
+        command,
+        "```",
+        "",
+        RULE,
+        "",
+        "| Seed | Reproduced | Same direction, smaller | Not reproduced | Not measured |",
+        "|---|---|---|---|---|",
+        *(
+            f"| {seed} | " + " | ".join(str(words[seed].count(kind)) for kind in kinds) + " |"
+            for seed in sorted(headers)
+        ),
+        "",
+    ]
+    written = notes_by_seed(notes)
+    for seed in sorted(headers):
+        out += [*headers[seed], *runs[seed]]
+        out += (
+            ["**Why** (from the notes file, written by hand):", "", *written[seed]] if seed in written else []
+        )
+    return "\n".join(out).rstrip() + "\n"
+
+
+def write(directories: Sequence[Path], out: Path, command: str, notes: Path | None = None) -> Path:
+    text = ""
+    if notes is not None:
+        try:
+            text = notes.read_text()
+        except OSError as e:
+            raise PkbenchError(f"--notes {notes}: {e.strerror}") from e
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(page(directories, command, text))
+    return out

@@ -1,0 +1,108 @@
+"""The verdicts of paired rounds as tables: one per workload, a row per strategy, a column per headline
+figure of the registry, each cell its verdict in words against the baseline. summary.md, the console and the
+report show the same cells."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pkbench.analysis.metrics import verdict_metrics
+from pkbench.probes.machine import busy_machine
+from pkbench.results import RunResult
+
+
+@dataclass(frozen=True)
+class VerdictTable:
+    workload: str
+    header: list[str]
+    rows: list[list[str]]
+
+
+def tables(run: RunResult) -> list[VerdictTable]:
+    verdicts = run.verdicts
+    if not verdicts:
+        return []
+    metrics = [m for m in verdict_metrics() if any(v.metric == m.key for v in verdicts)]
+    found: list[VerdictTable] = []
+    for workload in dict.fromkeys(v.workload for v in verdicts):
+        cells: dict[str, dict[str, str]] = {}
+        for v in verdicts:
+            if v.workload == workload:
+                cells.setdefault(v.strategy, {})[v.metric] = v.words
+        header = ["Strategy", *(m.title for m in metrics)]
+        rows = [[name, *(by.get(m.key, "") for m in metrics)] for name, by in cells.items()]
+        found.append(VerdictTable(workload, header, rows))
+    return found
+
+
+def heading(run: RunResult) -> str | None:
+    rounds = run.rounds
+    if rounds is None or rounds.mode != "paired":
+        return None
+    count, baseline = rounds.count, rounds.baseline
+    return (
+        f"Against {baseline}, over {count} paired round{'s' if count != 1 else ''}: the median of the "
+        "per-round ratios and its 95% interval (bootstrap over rounds)"
+    )
+
+
+def noise_lines(run: RunResult) -> list[str]:
+    """How much the figures moved between rounds, and what to do when a verdict is left unresolved."""
+    verdicts = run.verdicts
+    rounds = run.rounds
+    lines: list[str] = []
+    first = next((v.workload for v in verdicts), None)
+    cvs = {
+        v.strategy: float(v.strategy_cv)
+        for v in verdicts
+        if v.metric == "tps" and v.workload == first and v.strategy_cv is not None
+    }
+    if cvs:
+        spread = ", ".join(f"{name} {cv:.0%}" for name, cv in cvs.items())
+        lines.append(f"TPS of {first} varied across rounds (coefficient of variation) by: {spread}.")
+    unresolved = [v for v in verdicts if not v.resolved and v.ratio is not None]
+    if unresolved:
+        busy = _busy_windows(run)
+        advice = (
+            f"the machine was busy during {busy} windows, so run again when it is idle, or add rounds"
+            if busy
+            else "add rounds (--rounds N, or --precision 5% to add them until the intervals are that narrow)"
+        )
+        lines.append(f"{len(unresolved)} of {len(verdicts)} verdicts are unresolved: {advice}.")
+    if rounds is not None and rounds.precision is not None:
+        target = f"±{float(rounds.precision) * 100:g}%"
+        if rounds.unresolved:
+            lines.append(
+                f"Precision {target} not reached ({rounds.stopped}) for: {', '.join(rounds.unresolved)}."
+            )
+        else:
+            lines.append(f"Precision {target} reached for every headline ratio.")
+    return lines
+
+
+def _busy_windows(run: RunResult) -> int:
+    return sum(
+        1
+        for strategy in run.strategies
+        for workload in strategy.workloads
+        for window in workload.rounds or [workload]
+        if window.machine_window is not None and busy_machine(window.machine_window)
+    )
+
+
+def markdown(run: RunResult) -> list[str]:
+    found = tables(run)
+    if not found:
+        return []
+    lines = ["## Verdicts", "", f"{heading(run) or ''}.", ""]
+    for table in found:
+        lines += [
+            f"### {table.workload}",
+            "",
+            "| " + " | ".join(table.header) + " |",
+            "|" + "|".join("---" for _ in table.header) + "|",
+            *("| " + " | ".join(row) + " |" for row in table.rows),
+            "",
+        ]
+    lines += [*noise_lines(run), ""]
+    return lines
