@@ -19,7 +19,7 @@ import pytest
 from psycopg import sql
 
 from pkbench.server.builds import find_pgbench, find_server_bindir, server_bindir
-from pkbench.server.existing import EmbeddedCluster
+from pkbench.server.embedded import EmbeddedCluster
 
 PKBENCH = [sys.executable, "-m", "pkbench"]
 

@@ -17,7 +17,7 @@ from pkbench.errors import PkbenchError
 from pkbench.results import RunResult, StrategyResult
 from pkbench.run.options import Options, plan
 from pkbench.server.builds import find_pgbench, find_server_bindir
-from pkbench.server.existing import EmbeddedCluster
+from pkbench.server.embedded import EmbeddedCluster
 from pkbench.server.sequuid_port import SOURCE as PORT_SOURCE
 from pkbench.server.virtual_clock import clock_record, clock_settings
 from pkbench.strategies.catalog import BUILTIN, Catalog

@@ -20,7 +20,7 @@ from conftest import PKBENCH, processes_mentioning, run_cli, short_run
 import pkbench
 from pkbench.errors import PkbenchError, ServerDied
 from pkbench.server.builds import find_pgbench, find_server_bindir
-from pkbench.server.existing import EmbeddedCluster, check_port_free
+from pkbench.server.embedded import EmbeddedCluster, check_port_free
 from pkbench.server.ownership import remove_orphaned_clusters
 
 

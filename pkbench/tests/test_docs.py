@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from pkbench import steps
 from pkbench.cli.main import cli
 from pkbench.scenario import file as scenario
 
@@ -29,7 +30,7 @@ def test_every_run_option_is_documented() -> None:
 
 
 def test_every_step_kind_and_summary_key_is_documented() -> None:
-    for kind in scenario.STEP_KINDS:
+    for kind in steps.KINDS:
         assert f"| `{kind}` |" in README, kind
     for key in scenario.SUMMARY_KEYS:
         assert f"\n{key} = " in README, key

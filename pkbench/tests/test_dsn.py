@@ -18,7 +18,7 @@ from conftest import PKBENCH, require_passwords, run_cli, short_run
 
 from pkbench.server.builds import find_pgbench, find_server_bindir
 from pkbench.server.connection import ConnectionInfo, PrivateSecrets
-from pkbench.server.existing import EmbeddedCluster
+from pkbench.server.embedded import EmbeddedCluster
 
 PASSWORD = "s3cret-Pa55word-for-tests"
 

@@ -13,8 +13,9 @@ import pytest
 
 from pkbench.server import memcap
 from pkbench.server.builds import find_pgbench, find_server_bindir
-from pkbench.server.existing import SERVER_USER, EmbeddedCluster
+from pkbench.server.embedded import EmbeddedCluster
 from pkbench.server.memcap import MemoryCap, MemoryCapError, find_hierarchy, parse_size
+from pkbench.server.os_user import SERVER_USER
 
 MB = 1024**2
 

@@ -20,7 +20,7 @@ from conftest import require_passwords, run_cli, short_run
 
 from pkbench.server import sequuid_port as port
 from pkbench.server.builds import find_pgbench, find_server_bindir
-from pkbench.server.existing import EmbeddedCluster
+from pkbench.server.embedded import EmbeddedCluster
 
 PASSWORD = "port-Pa55word"
 PORT_SQL = Path(__file__).parents[2] / "sequuid" / "plpgsql" / "sequuid.sql"

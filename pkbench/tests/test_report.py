@@ -22,8 +22,10 @@ from report_pages import (
 )
 
 from pkbench.errors import PkbenchError
-from pkbench.report import ResultsNotFoundError, write_comparison, write_report
+from pkbench.report.comparison import compare_directories
 from pkbench.report.palette import PALETTE, shades, strategy_colors
+from pkbench.report.render import write_report
+from pkbench.results import ResultsNotFoundError
 from pkbench.strategies.catalog import BUILTIN
 
 WORKLOADS = ("lookup-by-data", "lookup-by-key")
@@ -93,7 +95,7 @@ def test_every_chart_keeps_one_colour_per_strategy(war15: Path, tmp_path: Path) 
     colors = strategy_colors(["bigint", "uuid-v4", "uuid-v4-text", "uuid-v7", "ulid", "uuid-v1"])
     pages = [report_html(war15)]
     pages.append(
-        write_comparison([WAR_PG15, WAR_PG18], tmp_path / "compare").read_text(encoding="utf-8"),
+        compare_directories([WAR_PG15, WAR_PG18], tmp_path / "compare")[0].read_text(encoding="utf-8"),
     )
     for html in pages:
         for div_id, traces in embedded_figures(html).items():
@@ -201,7 +203,7 @@ def test_directory_without_results_json_is_a_user_error(tmp_path: Path) -> None:
     assert isinstance(caught.value, PkbenchError)
     assert str(tmp_path) in str(caught.value)
     with pytest.raises(PkbenchError):
-        write_comparison([WAR_PG15, tmp_path], tmp_path / "out")
+        compare_directories([WAR_PG15, tmp_path], tmp_path / "out")[0]
     assert not (tmp_path / "out").exists()
 
 
@@ -212,7 +214,7 @@ def test_unreadable_results_json_is_a_user_error(tmp_path: Path) -> None:
 
 
 def test_comparison_labels_runs_and_calls_out_differences(tmp_path: Path) -> None:
-    path = write_comparison([WAR_PG15, WAR_PG18], tmp_path / "compare")
+    path = compare_directories([WAR_PG15, WAR_PG18], tmp_path / "compare")[0]
     assert path == tmp_path / "compare" / "comparison.html"
     html = path.read_text(encoding="utf-8")
     assert "war-pg15 (PostgreSQL 15.20)" in html and "war-pg18 (PostgreSQL 18.1)" in html
@@ -234,7 +236,7 @@ def test_comparison_marks_settings_that_differ(tmp_path: Path) -> None:
     results = json.loads((other / "results.json").read_text())
     results["server"]["settings"]["shared_buffers"] = "1GB"
     (other / "results.json").write_text(json.dumps(results))
-    html = write_comparison([WAR_PG15, other], tmp_path / "compare").read_text(encoding="utf-8")
+    html = compare_directories([WAR_PG15, other], tmp_path / "compare")[0].read_text(encoding="utf-8")
     assert re.search(
         r'<tr class="large"><th><code>shared_buffers</code></th><td>128MB</td><td>1GB</td>', html
     )
@@ -247,7 +249,7 @@ def test_comparison_of_disjoint_runs_says_so(tmp_path: Path) -> None:
     for strategy in results["strategies"]:
         strategy["name"] = "my-" + strategy["name"]
     (other / "results.json").write_text(json.dumps(results))
-    html = write_comparison([WAR_PG15, other], tmp_path / "compare").read_text(encoding="utf-8")
+    html = compare_directories([WAR_PG15, other], tmp_path / "compare")[0].read_text(encoding="utf-8")
     assert "no strategy was measured here in more than one of these runs" in html
 
 
@@ -271,7 +273,9 @@ def test_report_of_a_real_run(real: Path, tmp_path: Path) -> None:
 
 
 def test_comparison_of_real_runs_across_versions(tmp_path: Path) -> None:
-    html = write_comparison([WAR_REAL_PG15, WAR_REAL_PG18], tmp_path / "compare").read_text(encoding="utf-8")
+    html = compare_directories([WAR_REAL_PG15, WAR_REAL_PG18], tmp_path / "compare")[0].read_text(
+        encoding="utf-8"
+    )
     assert "war-real-pg15 (PostgreSQL 15.20)" in html and "war-real-pg18 (PostgreSQL 18.4)" in html
     figures = embedded_figures(html)
     for workload in WORKLOADS:
@@ -329,7 +333,7 @@ def test_comparison_of_bloat_runs_compares_steps_per_strategy(tmp_path: Path) ->
     for strategy in results["strategies"]:
         strategy["step_durations_s"]["copy-4n"] *= 2
     (slower / "results.json").write_text(json.dumps(results))
-    html = write_comparison([BLOAT_REAL_PG15, slower], tmp_path / "compare").read_text(encoding="utf-8")
+    html = compare_directories([BLOAT_REAL_PG15, slower], tmp_path / "compare")[0].read_text(encoding="utf-8")
     # Shown in the table, not called out: one measurement per run resolves no change.
     assert "+100%" in html
     assert not re.search(r"uuid-v1,\s+per strategy: copy-4n time \+100% in run 2", html)
@@ -340,7 +344,7 @@ def test_comparison_of_bloat_runs_compares_steps_per_strategy(tmp_path: Path) ->
 
 
 def test_comparing_a_run_with_itself_keeps_labels_apart(tmp_path: Path) -> None:
-    html = write_comparison([WAR_PG15, WAR_PG15], tmp_path / "compare").read_text(encoding="utf-8")
+    html = compare_directories([WAR_PG15, WAR_PG15], tmp_path / "compare")[0].read_text(encoding="utf-8")
     assert "run 1: war-pg15 (PostgreSQL 15.20)" in html
     assert "run 2: war-pg15 (PostgreSQL 15.20) #2" in html
     assert "No change resolved over the rounds of these runs" in html

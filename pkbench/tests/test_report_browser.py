@@ -26,7 +26,8 @@ from report_pages import (
     embedded_figures,
 )
 
-from pkbench.report import write_comparison, write_report
+from pkbench.report.comparison import compare_directories
+from pkbench.report.render import write_report
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -147,7 +148,7 @@ def test_report_without_a_timeseries_file_renders(browser: Any, tmp_path: Path) 
 def test_comparison_renders_in_chromium(
     browser: Any, runs: list[Path], at_least: int, tmp_path: Path
 ) -> None:
-    comparison = write_comparison(runs, tmp_path / "compare")
+    comparison = compare_directories(runs, tmp_path / "compare")[0]
     charts = open_and_check(browser, comparison, tmp_path / "comparison.png")
     assert len(charts) >= at_least
     assert_every_chart_drawn(charts, comparison.read_text(encoding="utf-8"))

@@ -9,7 +9,7 @@ from conftest import run_cli
 from report_pages import BLOAT_REAL_PG15, DATA, copy_run
 
 from pkbench import results
-from pkbench.report import write_report
+from pkbench.report.render import write_report
 from pkbench.scenario import published
 from pkbench.summary import document as summary
 from pkbench.summary import reproductions

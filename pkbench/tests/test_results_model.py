@@ -17,7 +17,8 @@ from pkbench import results
 from pkbench.analysis import metrics
 from pkbench.analysis.metrics import Figure, Metric
 from pkbench.errors import PkbenchError
-from pkbench.report import write_comparison, write_report
+from pkbench.report.comparison import compare_directories
+from pkbench.report.render import write_report
 from pkbench.summary import csv_export as export
 from pkbench.summary import document as summary
 from pkbench.summary import headline as summary_table
@@ -140,7 +141,7 @@ def test_a_metric_added_to_the_registry_appears_in_summary_csv_report_and_compar
     assert "| seconds measured by tps (s) |" in summary.markdown(results.load(first))
     assert any(row[2] == "seconds-measured" for row in rows)
     assert "seconds measured" in write_report(first).read_text(encoding="utf-8")
-    compared = write_comparison([first, second], tmp_path / "compare").read_text(encoding="utf-8")
+    compared = compare_directories([first, second], tmp_path / "compare")[0].read_text(encoding="utf-8")
     assert "seconds measured by tps" in compared and "chart-compare-seconds-measured-" in compared
 
 

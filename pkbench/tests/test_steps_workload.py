@@ -4,6 +4,7 @@ counters' window, one row per statement, and the reasons for what was not measur
 from __future__ import annotations
 
 from pkbench.pgbench import driver as pgbench
+from pkbench.pgbench import output
 from pkbench.probes.counters import WindowFigures
 from pkbench.results import Unavailable, WorkloadResult
 from pkbench.steps.workload import WALINSPECT_FIGURES, fill, script_statements
@@ -11,21 +12,21 @@ from pkbench.steps.workload import WALINSPECT_FIGURES, fill, script_statements
 
 def outcome() -> pgbench.Run:
     scripts = (
-        pgbench.ScriptSummary("insert", 3, 300, 30.0, 2.0, (pgbench.StatementLatency(2.0, 0, "INSERT ..."),)),
-        pgbench.ScriptSummary(
+        output.ScriptSummary("insert", 3, 300, 30.0, 2.0, (output.StatementLatency(2.0, 0, "INSERT ..."),)),
+        output.ScriptSummary(
             "pair",
             1,
             100,
             10.0,
             4.0,
             (
-                pgbench.StatementLatency(0.01, 0, "\\set id random(1, 10)"),
-                pgbench.StatementLatency(1.5, 0, "SELECT 1"),
-                pgbench.StatementLatency(2.5, 0, "SELECT 2"),
+                output.StatementLatency(0.01, 0, "\\set id random(1, 10)"),
+                output.StatementLatency(1.5, 0, "SELECT 1"),
+                output.StatementLatency(2.5, 0, "SELECT 2"),
             ),
         ),
     )
-    summary = pgbench.Summary(400, 2, 40.0, 2.5, 0.5, scripts)
+    summary = output.Summary(400, 2, 40.0, 2.5, 0.5, scripts)
     return pgbench.Run(0, summary, [], {0: [1.0, 2.0, 3.0], 1: [4.0]}, 10.0004)
 
 

@@ -12,7 +12,7 @@ import pytest
 from psycopg import sql
 
 from pkbench.server.builds import find_pgbench, find_server_bindir
-from pkbench.server.existing import EmbeddedCluster
+from pkbench.server.embedded import EmbeddedCluster
 from pkbench.strategies import keygen_sql
 from pkbench.strategies.catalog import Catalog, Strategy
 

@@ -11,7 +11,7 @@ import psycopg
 import pytest
 
 from pkbench.server.builds import find_pgbench, find_server_bindir
-from pkbench.server.existing import EmbeddedCluster
+from pkbench.server.embedded import EmbeddedCluster
 from pkbench.strategies.catalog import Catalog, check_expression
 
 

@@ -10,12 +10,12 @@ from report_pages import BLOAT_REAL_PG15, DATA, WAL_REAL_PG15, WAR_REAL_PG15, WA
 
 from pkbench import results
 from pkbench.errors import PkbenchError
-from pkbench.report import write_report
+from pkbench.report.render import write_report
 from pkbench.results import Prefill, RunResult, StrategyResult
 from pkbench.scenario import file as scenario
 from pkbench.summary import document as summary
 from pkbench.summary import headline as summary_table
-from pkbench.units import GIB, KIB, MIB, binary_size
+from pkbench.text import GIB, KIB, MIB, binary_size
 
 # pkbench run insert-scaling --strategies bigint,uuid-v4-char32,uuid-v7 --rows 60000 --duration 1 --clients 2,
 # with rows_small = 20000, on PostgreSQL 15.20 (runner.Options; the CLI sets no rows_small).
@@ -175,9 +175,9 @@ def test_sizes_are_binary_units_in_the_summary_and_the_report(tmp_path: Path) ->
 @pytest.mark.parametrize(
     ("summary_table", "message"),
     [
-        ('insert = "w"', "insert must name a fill step of this scenario"),
-        ('timed = ["w"]', "timed must name a sql, fill or copy step"),
-        ('size = "fill"', "size must name a snapshot step"),
+        ('insert = "w"', "insert must name a 'fill' step of this scenario"),
+        ('timed = ["w"]', "timed must name a 'sql', 'fill', 'copy' or 'churn' step"),
+        ('size = "fill"', "size must name a 'snapshot' step"),
         ('headline = "tps"', r"unknown key\(s\) headline"),
     ],
 )

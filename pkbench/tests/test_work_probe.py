@@ -13,7 +13,7 @@ import pytest
 
 from pkbench.probes import machine, work
 from pkbench.server.builds import find_pgbench, find_server_bindir
-from pkbench.server.existing import EmbeddedCluster
+from pkbench.server.embedded import EmbeddedCluster
 
 CLIENTS = 2
 INSERT = "INSERT INTO work_probe (payload) VALUES (md5(random()::text));"

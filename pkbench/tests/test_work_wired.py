@@ -18,7 +18,7 @@ from conftest import run_cli
 
 from pkbench import results
 from pkbench.server.builds import find_server_bindir
-from pkbench.server.existing import with_statement_statistics
+from pkbench.server.embedded import with_statement_statistics
 
 ROWS = 50_000
 SCENARIO = f"""

@@ -6,7 +6,7 @@ import pytest
 
 from pkbench.errors import PkbenchError
 from pkbench.server.builds import find_pgbench, find_server_bindir
-from pkbench.server.existing import EmbeddedCluster
+from pkbench.server.embedded import EmbeddedCluster
 from pkbench.server.workspace import Workspace, default_schema_name
 
 

@@ -39,8 +39,21 @@ def _measured(run: RunResult) -> dict[str, StrategyResult]:
     return {s.name: s for s in run.strategies if s.status == "ok"}
 
 
-def figure_rounds(strategy: StrategyResult, workload: str, metric: Metric) -> list[float | None]:
+def figure_rounds(strategy: StrategyResult, workload: str | None, metric: Metric) -> list[float | None]:
+    """METRIC over the windows of WORKLOAD, or with no workload over the strategy's repeats."""
+    if workload is None:
+        each = strategy.repeats if isinstance(strategy, RepeatedStrategy) and strategy.repeats else [strategy]
+        return [metric.read(r, None).value for r in each]
     return [metric.read(strategy, w).value for w in windows(strategy, workload)]
+
+
+def change(
+    old: StrategyResult | None, new: StrategyResult | None, workload: str | None, metric: Metric
+) -> Change:
+    """METRIC of one strategy from OLD to NEW (either may be missing), resolved over their rounds."""
+    before = figure_rounds(old, workload, metric) if old is not None else []
+    after = figure_rounds(new, workload, metric) if new is not None else []
+    return compare_rounds(metric.key, before, after, kind_of(metric), seed=0)
 
 
 @dataclass(frozen=True)
@@ -65,10 +78,9 @@ def diff(old: RunResult, new: RunResult) -> list[FigureChange]:
             if workload not in old_workloads:
                 continue
             for metric in compared(WORKLOAD_METRICS):
-                before = figure_rounds(old_strategy, workload, metric)
-                after = figure_rounds(new_strategy, workload, metric)
-                change = compare_rounds(metric.key, before, after, kind_of(metric), seed=0)
-                found.append(FigureChange(name, workload, metric, change))
+                found.append(
+                    FigureChange(name, workload, metric, change(old_strategy, new_strategy, workload, metric))
+                )
     return found
 
 
@@ -123,12 +135,17 @@ class Comparison:
     named: str  # the first few of them, one after the other
 
 
-def against_first(runs: Sequence[tuple[str, RunResult]], fail_on_regression: float | None) -> Comparison:
-    """Each later run (label, its results) against the first, and the regressions beyond the threshold."""
+def against_first(
+    runs: Sequence[tuple[str, RunResult]], fail_on_regression: float | None
+) -> tuple[Comparison, list[list[FigureChange]]]:
+    """Each later run (label, its results) against the first, and the regressions beyond the threshold;
+    with the changes of each later run, which the comparison report shows as they are."""
     (first_label, first), later = runs[0], runs[1:]
     full, resolved, worse = [], [], []
+    every: list[list[FigureChange]] = []
     for label, other in later:
         changes = diff(first, other)
+        every.append(changes)
         full.append(markdown(changes, first_label, label))
         resolved.append(markdown(changes, first_label, label, resolved_only=True))
         if fail_on_regression is not None:
@@ -136,6 +153,7 @@ def against_first(runs: Sequence[tuple[str, RunResult]], fail_on_regression: flo
     named = "; ".join(
         f"{d}: {c.strategy} {c.workload} {c.metric.title} {c.change.words}" for d, c in worse[:5]
     )
-    return Comparison(
+    found = Comparison(
         "\n".join(full), "\n".join(resolved), f"{len(worse)} resolved regressions" if worse else "", named
     )
+    return found, every

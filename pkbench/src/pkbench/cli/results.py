@@ -10,8 +10,6 @@ from typing import TypeVar
 import click
 from rich.console import Console
 
-from pkbench import results
-from pkbench.analysis import run_diff
 from pkbench.cli import exit as cli_exit
 from pkbench.cli.exit import fail
 from pkbench.errors import PkbenchError
@@ -100,7 +98,8 @@ def report(directory: Path) -> None:
     """
     if not (directory / "results.json").is_file():
         raise PkbenchError(f"{directory}: no results.json there")
-    from pkbench.report import write_report
+    # plotly is imported here, not when the command line starts
+    from pkbench.report.render import write_report
 
     click.echo(str(write_report(directory)))
 
@@ -153,10 +152,9 @@ def compare(directories: tuple[Path, ...], out: Path, fail_on_regression: float 
     for directory in directories:
         if not (directory / "results.json").is_file():
             raise PkbenchError(f"{directory}: no results.json there")
-    from pkbench.report import write_comparison
+    from pkbench.report.comparison import compare_directories
 
-    report_path = write_comparison(list(directories), out)
-    found = run_diff.against_first([(str(d), results.load(d)) for d in directories], fail_on_regression)
+    report_path, found = compare_directories(directories, out, fail_on_regression)
     (out / "comparison.md").write_text(found.full)
     click.echo(found.resolved)
     click.echo(f"pkbench: comparison in {report_path} and {out / 'comparison.md'}", err=True)

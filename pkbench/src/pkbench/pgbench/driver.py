@@ -1,5 +1,5 @@
-"""The pgbench driver: one run of pgbench with pkbench's options, its output kept and parsed
-(pgbench_output.py, whose names are importable from here too)."""
+"""The pgbench driver: one run of pgbench with pkbench's options, its output kept and parsed (the parsers are
+pure functions in output.py)."""
 
 from __future__ import annotations
 
@@ -15,15 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pkbench.errors import PkbenchError
-from pkbench.pgbench.output import ProgressSample as ProgressSample
-from pkbench.pgbench.output import ScriptSummary as ScriptSummary
-from pkbench.pgbench.output import StatementLatency as StatementLatency
-from pkbench.pgbench.output import Summary as Summary
-from pkbench.pgbench.output import latency_summary as latency_summary
-from pkbench.pgbench.output import parse_log as parse_log
-from pkbench.pgbench.output import parse_progress as parse_progress
-from pkbench.pgbench.output import parse_summary as parse_summary
-from pkbench.pgbench.output import percentile as percentile
+from pkbench.pgbench.output import ProgressSample, Summary, parse_log, parse_progress, parse_summary
 
 
 @dataclass(frozen=True)

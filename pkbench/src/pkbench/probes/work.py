@@ -26,6 +26,7 @@ from pathlib import Path
 
 import psycopg
 
+from pkbench.errors import first_line
 from pkbench.probes import Connection
 from pkbench.probes.machine import ProcessTimes, parse_process_stat, read_processes
 from pkbench.results import Unavailable, WorkPerTransaction
@@ -119,11 +120,6 @@ def read_snapshot(
     )
 
 
-def _first_line(error: BaseException) -> str:
-    text = str(error).strip()
-    return text.splitlines()[0] if text else type(error).__name__
-
-
 def _postmaster_pid(conn: Connection, proc: Path) -> tuple[int | None, str]:
     """The postmaster is the parent of this connection's backend, when /proc shows that backend."""
     row = conn.execute("SELECT pg_backend_pid()").fetchone()
@@ -175,7 +171,7 @@ def _ended_processes(postmaster: int, proc: Path, unavailable: list[Unavailable]
         ticks = parse_process_stat((proc / str(postmaster) / "stat").read_text()).reaped_children_ticks
     except (OSError, ValueError, IndexError) as error:
         for metric in ("backend_cpu_ms", "os_read_bytes", "storage_read_bytes"):
-            unavailable.append(Unavailable(metric, f"/proc/{postmaster}/stat: {_first_line(error)}"))
+            unavailable.append(Unavailable(metric, f"/proc/{postmaster}/stat: {first_line(error)}"))
         return None
     try:
         counters = dict(
@@ -183,7 +179,7 @@ def _ended_processes(postmaster: int, proc: Path, unavailable: list[Unavailable]
         )
         read_chars, storage = int(counters["rchar"]), int(counters["read_bytes"])
     except (OSError, KeyError, ValueError) as error:
-        reason = f"/proc/{postmaster}/io: {_first_line(error)}"
+        reason = f"/proc/{postmaster}/io: {first_line(error)}"
         unavailable += [Unavailable("os_read_bytes", reason), Unavailable("storage_read_bytes", reason)]
         return EndedProcesses(ticks, None, None)
     # The postmaster's own reads (its config files at start) are in these counters too, but do not grow.
@@ -210,7 +206,7 @@ def _statement_totals(
             conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
             installed = True
         except psycopg.Error as error:
-            reason = f"CREATE EXTENSION pg_stat_statements: {_first_line(error)}"
+            reason = f"CREATE EXTENSION pg_stat_statements: {first_line(error)}"
     elif not installed:
         reason = "the pg_stat_statements extension is not created in this database"
     if reason is None:
@@ -218,7 +214,7 @@ def _statement_totals(
             totals = conn.execute(_STATEMENTS).fetchone()
             info = conn.execute("SELECT dealloc FROM pg_stat_statements_info").fetchone()
         except psycopg.Error as error:
-            reason = f"pg_stat_statements: {_first_line(error)}"
+            reason = f"pg_stat_statements: {first_line(error)}"
         else:
             assert totals is not None
             hit, read, dirtied, written, wal_bytes, wal_fpi = (int(str(v)) for v in totals)
@@ -241,7 +237,7 @@ def _cluster_wal(conn: Connection, unavailable: list[Unavailable]) -> tuple[int,
     try:
         row = conn.execute("SELECT wal_bytes, wal_fpi FROM pg_stat_wal").fetchone()
     except psycopg.Error as error:
-        unavailable.append(Unavailable("wal_bytes", f"pg_stat_wal: {_first_line(error)}"))
+        unavailable.append(Unavailable("wal_bytes", f"pg_stat_wal: {first_line(error)}"))
         return None
     assert row is not None
     return int(str(row[0])), int(str(row[1]))

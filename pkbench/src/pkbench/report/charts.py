@@ -13,9 +13,10 @@ from typing import Any
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from pkbench.report.loading import Run, figure, nested_figure
+from pkbench.analysis.metrics import figure, nested_figure
+from pkbench.report.loading import Run
 from pkbench.results import Sizes, StatementResult, WorkloadResult
-from pkbench.units import MIB
+from pkbench.text import MIB
 
 PERCENTILES = ("p50", "p95", "p99")
 FPI_PATTERN = "/"

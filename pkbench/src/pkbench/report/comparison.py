@@ -9,7 +9,9 @@ durations and index densities); a scope of None below means the per-strategy fig
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import plotly.graph_objects as go
 
@@ -24,15 +26,17 @@ from pkbench.analysis.metrics import (
     figure,
 )
 from pkbench.analysis.verdict import Change as RoundsChange
-from pkbench.analysis.verdict import compare_rounds
 from pkbench.report import charts, render, steps
-from pkbench.report.loading import Run, workload_of
+from pkbench.report.loading import Run, load_run, workload_of
 from pkbench.report.palette import strategy_colors
 from pkbench.report.tables import NA, relative, signed_percent
-from pkbench.results import RepeatedStrategy, StrategyResult, WorkloadResult
+from pkbench.results import StrategyResult, WorkloadResult
 
 RUN_PATTERNS = ("", "/", ".", "x", "\\", "+", "-", "|")
 RUN_DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
+
+# The changes `pkbench compare` resolved: by later run's index, strategy, workload and metric key.
+Diffs = dict[tuple[int, str, str | None, str], RoundsChange]
 
 
 def step_seconds(step: str) -> Reader:
@@ -180,24 +184,24 @@ def change_cell(
 
 
 def rounds_change(
-    runs: list[Run], index: int, metric: Metric, strategy: str, scope: str | None
+    runs: list[Run], index: int, metric: Metric, strategy: str, scope: str | None, known: Diffs
 ) -> RoundsChange:
-    """The figure over the rounds (or repeats) of run 1 and of run INDEX."""
-    values: list[list[float | None]] = []
-    for run in (runs[0], runs[index]):
+    """The figure over the rounds (or repeats) of run 1 and of run INDEX: as `pkbench compare` resolved it
+    when it did, else resolved here (the figures per strategy, which its markdown leaves out)."""
+    found = known.get((index, strategy, scope, metric.key))
+    if found is not None:
+        return found
+
+    def measured(run: Run) -> StrategyResult | None:
         pair = lookup(run, strategy, scope)
-        if pair is None:
-            values.append([])
-        elif scope is None:
-            found = pair[0]
-            each = found.repeats if isinstance(found, RepeatedStrategy) and found.repeats else [found]
-            values.append([metric.read(r, None).value for r in each])
-        else:
-            values.append(run_diff.figure_rounds(pair[0], scope, metric))
-    return compare_rounds(metric.key, values[0], values[1], run_diff.kind_of(metric), seed=0)
+        return None if pair is None else pair[0]
+
+    return run_diff.change(measured(runs[0]), measured(runs[index]), scope, metric)
 
 
-def difference_table(runs: list[Run], metrics: list[Metric], scope: str | None) -> DifferenceTable:
+def difference_table(
+    runs: list[Run], metrics: list[Metric], scope: str | None, known: Diffs
+) -> DifferenceTable:
     """Every strategy measured (in workload SCOPE) by at least two runs; run 1 is the baseline."""
     rows = []
     for strategy in compared_strategies(runs, scope):
@@ -208,7 +212,7 @@ def difference_table(runs: list[Run], metrics: list[Metric], scope: str | None) 
             cells.append(
                 [change_cell(values[0], None, metric)]
                 + [
-                    change_cell(v, baseline, metric, rounds_change(runs, i, metric, strategy, scope))
+                    change_cell(v, baseline, metric, rounds_change(runs, i, metric, strategy, scope, known))
                     for i, v in enumerate(values[1:], start=1)
                 ]
             )
@@ -322,7 +326,13 @@ def settings_rows(runs: list[Run]) -> list[tuple[str, list[str], bool]]:
     return rows
 
 
-def render_comparison(runs: list[Run]) -> str:
+def render_comparison(runs: list[Run], changes: Sequence[Sequence[run_diff.FigureChange]] = ()) -> str:
+    """The comparison page; CHANGES are run_diff's changes of each later run, where they were computed."""
+    known: Diffs = {
+        (index, c.strategy, c.workload, c.metric.key): c.change
+        for index, found in enumerate(changes, start=1)
+        for c in found
+    }
     labels = unique_labels(runs)
     names = strategy_names(runs)
     colors = strategy_colors(names)
@@ -330,8 +340,10 @@ def render_comparison(runs: list[Run]) -> str:
     for run in runs:
         workloads += [w for w in run.workload_names() if w not in workloads]
     per_strategy = strategy_metrics(runs)
-    differences = [difference_table(runs, compared(WORKLOAD_METRICS), workload) for workload in workloads]
-    differences.append(difference_table(runs, per_strategy, None))
+    differences = [
+        difference_table(runs, compared(WORKLOAD_METRICS), workload, known) for workload in workloads
+    ]
+    differences.append(difference_table(runs, per_strategy, None, known))
     sections = []
     for workload in workloads:
         key = render.slug(workload)
@@ -361,3 +373,24 @@ def render_comparison(runs: list[Run]) -> str:
         colors=colors,
         sections=sections,
     )
+
+
+def write_comparison(
+    runs: list[Run], out_dir: Path, changes: Sequence[Sequence[run_diff.FigureChange]] = ()
+) -> Path:
+    """Write OUT_DIR/comparison.html comparing RUNS (the first is the baseline)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / "comparison.html"
+    path.write_text(render_comparison(runs, changes), encoding="utf-8")
+    return path
+
+
+def compare_directories(
+    dirs: Sequence[Path], out_dir: Path, fail_on_regression: float | None = None
+) -> tuple[Path, run_diff.Comparison]:
+    """Each results directory read once and each later run diffed against the first once: the page
+    OUT_DIR/comparison.html and the markdown diff are written from the same changes."""
+    runs = [load_run(d) for d in dirs]
+    found, changes = run_diff.against_first([(str(d), r.result) for d, r in zip(dirs, runs, strict=True)],
+                                           fail_on_regression)  # fmt: skip
+    return write_comparison(runs, out_dir, changes), found

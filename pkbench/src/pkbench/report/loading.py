@@ -8,18 +8,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pkbench import results
-from pkbench.analysis.metrics import Figure, figure, nested_figure, unavailable_reason
+from pkbench.analysis.metrics import unavailable_reason
 from pkbench.results import (
     PREFILL_SNAPSHOT,
-    ResultsNotFoundError,
     RunResult,
     Sizes,
     StrategyResult,
     WorkloadResult,
 )
-
-__all__ = ["Figure", "ResultsNotFoundError", "figure", "nested_figure", "unavailable_reason"]
-
 
 SERIES_KINDS = ("tps", "buffercache", "usagecount", "wait_events", "sizes")
 

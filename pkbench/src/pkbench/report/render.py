@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import plotly.io as pio
@@ -13,11 +14,11 @@ from markupsafe import Markup
 from plotly.offline import get_plotlyjs
 
 from pkbench.report import charts, stacks, steps, tables
-from pkbench.report.loading import Run
+from pkbench.report.loading import Run, load_run
 from pkbench.report.palette import strategy_colors
 from pkbench.summary import reproductions
 from pkbench.summary import verdicts as verdict_tables
-from pkbench.units import binary_size
+from pkbench.text import binary_size
 
 PLOTLY_CONFIG = {"displaylogo": False, "responsive": True}
 
@@ -237,3 +238,10 @@ def render_report(run: Run) -> str:
         sections=run_sections(run, colors),
         missing_series=run.missing_series,
     )
+
+
+def write_report(results_dir: Path) -> Path:
+    """Write RESULTS_DIR/report.html for one run and return its path."""
+    path = results_dir / "report.html"
+    path.write_text(render_report(load_run(results_dir)), encoding="utf-8")
+    return path

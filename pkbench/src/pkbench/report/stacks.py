@@ -9,10 +9,11 @@ from dataclasses import dataclass
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from pkbench.analysis.metrics import figure
 from pkbench.report.charts import Chart, number, style
-from pkbench.report.loading import Run, figure
+from pkbench.report.loading import Run
 from pkbench.report.palette import shades
-from pkbench.units import MIB
+from pkbench.text import MIB
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from pkbench.analysis.metrics import figure
 from pkbench.report.charts import Chart, bar_chart
-from pkbench.report.loading import Run, figure
+from pkbench.report.loading import Run
 from pkbench.results import StrategyResult
 
 # (figure name in a density entry, label) of the table figures drawn; fractions of the table's size.

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pkbench.analysis.metrics import Metric, report_columns
-from pkbench.report.loading import Figure, Run, figure, unavailable_reason, workload_of
+from pkbench.analysis.metrics import Figure, Metric, figure, report_columns, unavailable_reason
+from pkbench.report.loading import Run, workload_of
 from pkbench.results import RepeatedStrategy, StrategyResult, WorkloadResult
 from pkbench.summary.headline import cells as summary_cells
-from pkbench.units import binary_size
+from pkbench.text import binary_size
 
 
 @dataclass(frozen=True)

@@ -24,10 +24,12 @@ from pkbench.run import paired
 from pkbench.run.options import Options, Plan, check_against_server, plan
 from pkbench.run.strategy_pass import StrategyPass
 from pkbench.scenario import published
-from pkbench.server import existing as cluster
 from pkbench.server import iolimit, topology
-from pkbench.server.existing import EmbeddedCluster, ExistingServer, Target
+from pkbench.server.embedded import EmbeddedCluster
+from pkbench.server.existing import ExistingServer
 from pkbench.server.memcap import MemoryCap
+from pkbench.server.os_user import SERVER_USER
+from pkbench.server.target import Target
 from pkbench.server.virtual_clock import clock_record, clock_settings
 from pkbench.server.workspace import Workspace, default_schema_name
 from pkbench.strategies.catalog import Strategy
@@ -75,10 +77,10 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
         assert the_plan.server_bindir is not None
         start_wrapper = list(options.start_wrapper)
         if options.memory_limit_bytes is not None:
-            memory_cap = MemoryCap(options.memory_limit_bytes, member_user=cluster.SERVER_USER)
+            memory_cap = MemoryCap(options.memory_limit_bytes, member_user=SERVER_USER)
             start_wrapper = memory_cap.wrap(start_wrapper)
             machine_overrides["memory_limit_bytes"] = options.memory_limit_bytes
-        io_limit = iolimit.for_server(the_plan.scenario.parameters, cluster.SERVER_USER)
+        io_limit = iolimit.for_server(the_plan.scenario.parameters, SERVER_USER)
         start_wrapper = io_limit.wrap(start_wrapper) if io_limit else start_wrapper
         clock_anchor = time.time() if the_plan.clock_rate != 1 else None
         target = topology.primary_class(the_plan.topology)(
@@ -223,7 +225,7 @@ def _write(out_dir: Path, run: results.RunResult) -> None:
 def _write_report(out_dir: Path, reporter: Reporter) -> None:
     """The HTML report is a bonus on top of results.json: a failure there is a warning, not a failed run."""
     try:
-        from pkbench.report import write_report
+        from pkbench.report.render import write_report
     except ImportError as e:
         reporter.warning(f"no HTML report ({e})")
         return

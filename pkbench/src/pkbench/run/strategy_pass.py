@@ -15,7 +15,7 @@ from pkbench import results, steps
 from pkbench.errors import PkbenchError, ServerDied, first_line
 from pkbench.reporting import Reporter
 from pkbench.scenario.file import Scenario
-from pkbench.server.existing import Target
+from pkbench.server.target import Target
 from pkbench.server.workspace import Workspace
 from pkbench.steps import StepContext
 from pkbench.strategies.catalog import Generator, Strategy
@@ -59,8 +59,8 @@ class StrategyPass:
     buffercache_reason: str | None
     reporter: Reporter
     repeat: int
-    # Entered around each step (the disk's write limit while a step measures).
-    step_guard: Callable[[steps.Step], contextlib.AbstractContextManager[None]] = lambda step: (
+    # Entered around each step, told whether it measures (the disk's write limit while a step measures).
+    step_guard: Callable[[bool], contextlib.AbstractContextManager[None]] = lambda measuring: (
         contextlib.nullcontext()
     )
 
@@ -106,7 +106,7 @@ class StrategyPass:
         with self._failures():
             for step in scenario_steps:
                 self.target.check_alive()
-                with self.step_guard(step):
+                with self.step_guard(steps.kind_of(step).measuring):
                     steps.run(context, step)
             return True
         return False

@@ -5,11 +5,11 @@ from __future__ import annotations
 import math
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from pydantic import BeforeValidator, Field
 
@@ -18,10 +18,8 @@ from pkbench.scenario import published as published_module
 from pkbench.scenario.published import Published
 from pkbench.server.topology import Topology
 from pkbench.steps import (
-    BATCHED_STEPS,
     KINDS,
-    MEASURING_STEPS,
-    TIMED_STEPS,
+    ChurnStep,
     CopyStep,
     DensityStep,
     FillStep,
@@ -30,6 +28,8 @@ from pkbench.steps import (
     SnapshotStep,
     SqlStep,
     Step,
+    kind_names,
+    kind_of,
     schema,
 )
 
@@ -156,24 +156,32 @@ class ScenarioFile(schema.Strict):
 def _summary(where: str, spec: SummarySchema, steps: list[Step]) -> SummarySpec:
     by_name = {step.name: step for step in steps}
 
-    def step_of(key: str, name: str, kinds: tuple[type, ...], what: str) -> str:
-        if not isinstance(by_name.get(name), kinds):
+    def step_of(key: str, name: str, accepts: Callable[[Step], bool], what: str) -> str:
+        step = by_name.get(name)
+        if step is None or not accepts(step):
             raise PkbenchError(
                 f"{where}: [summary] {key} must name a {what} step of this scenario (got {name!r})"
             )
         return name
 
+    def of_type(step_type: type) -> Callable[[Step], bool]:
+        return lambda step: isinstance(step, step_type)
+
+    def is_timed(step: Step) -> bool:
+        return kind_of(step).timed
+
     fills = [step.name for step in steps if isinstance(step, FillStep)]
-    insert = step_of("insert", spec.insert, (FillStep,), "fill") if spec.insert is not None else None
+    insert = step_of("insert", spec.insert, of_type(FillStep), "'fill'") if spec.insert is not None else None
     return SummarySpec(
         insert=insert or (fills[0] if fills else None),
-        timed=tuple(step_of("timed", name, TIMED_STEPS, "sql, fill or copy") for name in spec.timed),
-        size=step_of("size", spec.size, (SnapshotStep,), "snapshot") if spec.size is not None else None,
+        timed=tuple(
+            step_of("timed", name, lambda step: kind_of(step).timed, kind_names("timed"))
+            for name in spec.timed
+        ),
+        size=step_of("size", spec.size, of_type(SnapshotStep), "'snapshot'")
+        if spec.size is not None
+        else None,
     )
-
-
-# The step kinds and their parsers live in pkbench.steps (STEP_KINDS is kept for readers of this module).
-STEP_KINDS = {name: kind.parse for name, kind in KINDS.items()}
 
 
 @dataclass(frozen=True)
@@ -253,16 +261,17 @@ class Scenario:
         known = set(self.parameters) | set(STRATEGY_PLACEHOLDERS)
         for step in self.steps:
             for text in step.texts():
-                extra = {"batch"} if isinstance(step, BATCHED_STEPS) else set()
+                extra = {"batch"} if kind_of(step).batched else set()
                 unknown = set(_PLACEHOLDER.findall(text)) - known - extra
                 if unknown:
                     raise PkbenchError(
                         f"scenario {self.name}, step {step.name!r}: unknown placeholder(s) "
                         + ", ".join("{" + u + "}" for u in sorted(unknown))
                     )
-            if isinstance(step, BATCHED_STEPS):
-                workers = step.workers_parameter if isinstance(step, FillStep) else None
-                for parameter in (step.rows_parameter, step.batch_parameter, workers):
+            if kind_of(step).batched:
+                batched = cast(FillStep | ChurnStep, step)
+                workers = batched.workers_parameter if isinstance(batched, FillStep) else None
+                for parameter in (batched.rows_parameter, batched.batch_parameter, workers):
                     if parameter is None:
                         continue
                     if not isinstance(self.parameters.get(parameter), int):
@@ -270,11 +279,11 @@ class Scenario:
                             f"scenario {self.name}, step {step.name!r}: parameter "
                             f"{parameter!r} must be an integer"
                         )
-                if self.int_parameter(step.batch_parameter) < 1:
-                    raise PkbenchError(f"{step.batch_parameter} must be at least 1")
-        if not any(isinstance(s, MEASURING_STEPS) for s in self.steps):
+                if self.int_parameter(batched.batch_parameter) < 1:
+                    raise PkbenchError(f"{batched.batch_parameter} must be at least 1")
+        if not any(kind_of(s).measuring for s in self.steps):
             raise PkbenchError(
-                f"scenario {self.name}: needs at least one step of kind 'pgbench' or 'density'"
+                f"scenario {self.name}: needs at least one step of kind {kind_names('measuring')}"
             )
 
     def render(self, text: str, key_type: str, key_default: str, **extra: Value) -> str:

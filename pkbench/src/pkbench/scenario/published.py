@@ -25,7 +25,7 @@ from pkbench.errors import PkbenchError
 from pkbench.results import PREFILL_SNAPSHOT, StrategyResult
 from pkbench.steps import schema
 from pkbench.strategies.catalog import Catalog
-from pkbench.units import MIB
+from pkbench.text import MIB
 
 # Study figures the metric registry does not hold, with what each needs: the window's wall time (the time
 # pgbench took for a fixed number of transactions), a timed step's duration, the key index at a snapshot.

@@ -23,18 +23,13 @@ import psycopg
 from psycopg import conninfo as pg_conninfo
 from psycopg import pq
 
-from pkbench.errors import PkbenchError
+from pkbench.errors import PkbenchError, first_line
 
 # Parameters that are secrets: never in argv, output or files.
 SECRET_KEYS = ("password", "sslpassword")
 # Already applied by libpq when it resolved the rest; passing them again could only change the answer.
 _RESOLVED_AWAY = (*SECRET_KEYS, "passfile", "service", "servicefile", "application_name")
 _SERVICE = "pkbench"
-
-
-def first_line(text: str) -> str:
-    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
-    return lines[0] if lines else text.strip()
 
 
 def _options(user_options: str | None, search_path: str | None) -> str:
@@ -68,7 +63,7 @@ class ConnectionInfo:
         try:
             return psycopg.connect(self.conninfo(**extra), autocommit=autocommit)
         except psycopg.OperationalError as e:
-            raise PkbenchError(f"cannot connect to {self.redacted()}: {first_line(str(e))}") from e
+            raise PkbenchError(f"cannot connect to {self.redacted()}: {first_line(e)}") from e
 
     def pgbench_database(self) -> str:
         """pgbench's dbname argument: a conninfo string without secrets (options travel in PGOPTIONS)."""
@@ -146,7 +141,7 @@ def resolve(dsn: str) -> ConnectionInfo:
             password = info.password or None
             sslpassword = used.get("sslpassword") or None
     except psycopg.OperationalError as e:
-        raise PkbenchError(f"cannot connect to {unresolved.redacted()}: {first_line(str(e))}") from e
+        raise PkbenchError(f"cannot connect to {unresolved.redacted()}: {first_line(e)}") from e
     return ConnectionInfo(params, password, sslpassword)
 
 

@@ -1,10 +1,5 @@
-"""Where the benchmark runs: a throwaway embedded cluster (embedded.py), or an existing server given by a DSN
-(here).
-
-Both are context managers with the same interface (target.Target: `connection`, `server`, `check_alive`,
-`pgbench`); the embedded one always stops its server and removes its directory on the way out. This module is
-also where the rest of the package takes these names from.
-"""
+"""An existing server given by --dsn: the target that starts, stops and removes nothing (the throwaway
+cluster is embedded.py; both follow target.Target)."""
 
 from __future__ import annotations
 
@@ -13,16 +8,9 @@ import tempfile
 from pathlib import Path
 from types import TracebackType
 
-from pkbench.errors import PkbenchError
-from pkbench.server.connection import ConnectionInfo as ConnectionInfo
-from pkbench.server.connection import PrivateSecrets, first_line, parse, resolve
-from pkbench.server.embedded import EmbeddedCluster as EmbeddedCluster
-from pkbench.server.embedded import check_port_free as check_port_free
-from pkbench.server.embedded import with_statement_statistics as with_statement_statistics
-from pkbench.server.os_user import SERVER_USER as SERVER_USER
-from pkbench.server.target import Replica as Replica
-from pkbench.server.target import ServerInfo, describe
-from pkbench.server.target import Target as Target
+from pkbench.errors import PkbenchError, first_line
+from pkbench.server.connection import ConnectionInfo, PrivateSecrets, parse, resolve
+from pkbench.server.target import Replica, ServerInfo, describe
 
 
 class ExistingServer:

@@ -25,7 +25,6 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from pkbench.server.memcap import ChildCgroup, Hierarchy, MemoryCapError
-from pkbench.steps import MEASURING_STEPS, Step
 
 # The scenario parameter (`--set disk_write_iops=N`, or a [scale] preset) that asks for the limit.
 PARAMETER = "disk_write_iops"
@@ -122,9 +121,9 @@ class IoLimit(ChildCgroup):
         finally:
             self._set(None)
 
-    def during(self, step: Step) -> contextlib.AbstractContextManager[None]:
-        """The limit while STEP measures; none while it sets up (a fill, a CHECKPOINT)."""
-        return self.throttled() if isinstance(step, MEASURING_STEPS) else contextlib.nullcontext()
+    def during(self, measuring: bool) -> contextlib.AbstractContextManager[None]:
+        """The limit while a step measures; none while one sets up (a fill, a CHECKPOINT)."""
+        return self.throttled() if measuring else contextlib.nullcontext()
 
 
 def for_server(parameters: Mapping[str, object], member_user: str) -> IoLimit | None:

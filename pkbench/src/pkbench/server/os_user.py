@@ -9,8 +9,7 @@ import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
-from pkbench.errors import PkbenchError
-from pkbench.server.connection import first_line
+from pkbench.errors import PkbenchError, first_line
 
 SERVER_USER = "postgres"
 

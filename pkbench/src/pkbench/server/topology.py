@@ -19,14 +19,17 @@ import psycopg
 from psycopg import sql
 
 from pkbench.errors import PkbenchError
-from pkbench.probes.replication import REMOTE_LEVELS, ReplicationProbe
 from pkbench.reporting import Reporter
-from pkbench.results import WorkloadResult
 from pkbench.server.connection import ConnectionInfo, PrivateSecrets, resolve
-from pkbench.server.existing import SERVER_USER, EmbeddedCluster, ExistingServer, Target
+from pkbench.server.embedded import EmbeddedCluster
+from pkbench.server.existing import ExistingServer
+from pkbench.server.os_user import SERVER_USER
+from pkbench.server.target import Target
 
 # The standby's application_name (how the primary lists it) and its replication slot's name.
 STANDBY_NAME = "pkbench_standby"
+# The synchronous_commit levels that wait for a standby.
+REMOTE_LEVELS = ("remote_write", "on", "remote_apply")
 # How long the standby may take to stream after it started (a base backup of a fresh cluster takes seconds).
 STREAMING_TIMEOUT_S = 120.0
 # Settings of the primary that would stop a standby copied from it from starting or following it.
@@ -268,30 +271,8 @@ def _drop_slot(primary: EmbeddedCluster, timeout_s: float = 10.0) -> None:
 
 
 @contextlib.contextmanager
-def measured(
-    target: Target, synchronous_commit: str | None, sample_interval_s: float, workload: WorkloadResult
-) -> Iterator[ReplicationProbe | None]:
-    """Around one measured window: what it costs the standby and the archive, into WORKLOAD.replication.
-
-    A window whose sessions commit at a remote level makes the standby pkbench started synchronous for its
-    length; a standby named by --standby-dsn keeps what its primary's owner configured.
-    """
-    archive = target.archive_directory if isinstance(target, ArchivingCluster) else None
-    if target.standby is None and archive is None:
-        yield None
-        return
-    with _synchronous(target, synchronous_commit):
-        probe = ReplicationProbe(
-            target.connection, target.standby, archive, synchronous_commit, sample_interval_s, STANDBY_NAME
-        )
-        with probe:
-            yield probe
-    workload.replication = probe.result
-    workload.unavailable += probe.unavailable
-
-
-@contextlib.contextmanager
-def _synchronous(target: Target, synchronous_commit: str | None) -> Iterator[None]:
+def synchronous(target: Target, synchronous_commit: str | None) -> Iterator[None]:
+    """The standby pkbench started made synchronous while sessions commit at a remote level."""
     standby = target.standby
     if synchronous_commit not in REMOTE_LEVELS or standby is None or not standby.owned:
         yield

@@ -16,7 +16,7 @@ from psycopg import sql
 from pkbench import __version__
 from pkbench.errors import PkbenchError
 from pkbench.server import sequuid_port as port
-from pkbench.server.existing import ConnectionInfo
+from pkbench.server.connection import ConnectionInfo
 from pkbench.strategies.catalog import Generator, Strategy, check_expression
 
 MARK = "created by pkbench"

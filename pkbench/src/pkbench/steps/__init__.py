@@ -24,44 +24,53 @@ from pkbench.steps.snapshot import SnapshotStep
 from pkbench.steps.sql import SqlStep
 
 Step = SqlStep | FillStep | SnapshotStep | PgbenchStep | DensityStep | CopyStep | ChurnStep | QueryStep
-# Steps that produce figures of their own: a scenario needs at least one.
-MEASURING_STEPS = (PgbenchStep, DensityStep, ChurnStep, QueryStep)
-# Steps whose duration lands in step_durations_s.
-TIMED_STEPS = (SqlStep, FillStep, CopyStep, ChurnStep)
-# Steps whose statements take the rows of one transaction as {batch}.
-BATCHED_STEPS = (FillStep, ChurnStep)
 
 
 @dataclass(frozen=True)
 class Kind:
+    """A step kind, and what the rest of the harness may ask of it without knowing the kind."""
+
     step_type: type
     schema: type[BaseModel]
     parse: Callable[[str, Mapping[str, Any]], Step]
     run: Callable[[StepContext, Any], None]
+    # makes figures of its own: a scenario needs one such step, and a disk limit applies while it runs
+    measuring: bool = False
+    # its duration lands in step_durations_s and can be a "Time of <step>" column
+    timed: bool = False
+    # its statements take the rows of one transaction as {batch}
+    batched: bool = False
 
 
 KINDS: dict[str, Kind] = {
-    "sql": Kind(SqlStep, sql.Schema, sql.parse, sql.run),
-    "fill": Kind(FillStep, fill.Schema, fill.parse, fill.run),
+    "sql": Kind(SqlStep, sql.Schema, sql.parse, sql.run, timed=True),
+    "fill": Kind(FillStep, fill.Schema, fill.parse, fill.run, timed=True, batched=True),
     "snapshot": Kind(SnapshotStep, snapshot.Schema, snapshot.parse, snapshot.run),
-    "pgbench": Kind(PgbenchStep, pgbench.Schema, pgbench.parse, pgbench.run),
-    "density": Kind(DensityStep, density.Schema, density.parse, density.run),
-    "copy": Kind(CopyStep, copy.Schema, copy.parse, copy.run),
-    "churn": Kind(ChurnStep, churn.Schema, churn.parse, churn.run),
-    "query": Kind(QueryStep, query.Schema, query.parse, query.run),
+    "pgbench": Kind(PgbenchStep, pgbench.Schema, pgbench.parse, pgbench.run, measuring=True),
+    "density": Kind(DensityStep, density.Schema, density.parse, density.run, measuring=True),
+    "copy": Kind(CopyStep, copy.Schema, copy.parse, copy.run, timed=True),
+    "churn": Kind(ChurnStep, churn.Schema, churn.parse, churn.run, measuring=True, timed=True, batched=True),
+    "query": Kind(QueryStep, query.Schema, query.parse, query.run, measuring=True),
 }
 _BY_TYPE = {kind.step_type: kind for kind in KINDS.values()}
 
 
+def kind_of(step: Step) -> Kind:
+    return _BY_TYPE[type(step)]
+
+
+def kind_names(flag: str) -> str:
+    """The names of the kinds with FLAG set, for messages: "'pgbench', 'density' or 'churn'"."""
+    names = [f"'{name}'" for name, kind in KINDS.items() if getattr(kind, flag)]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
 def run(ctx: StepContext, step: Step) -> None:
-    _BY_TYPE[type(step)].run(ctx, step)
+    kind_of(step).run(ctx, step)
 
 
 __all__ = [
-    "BATCHED_STEPS",
     "KINDS",
-    "MEASURING_STEPS",
-    "TIMED_STEPS",
     "ChurnStep",
     "CopyStep",
     "DensityStep",
@@ -73,5 +82,7 @@ __all__ = [
     "SqlStep",
     "Step",
     "StepContext",
+    "kind_names",
+    "kind_of",
     "run",
 ]

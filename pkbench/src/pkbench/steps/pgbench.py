@@ -12,11 +12,11 @@ import psycopg
 
 from pkbench.errors import PkbenchError, first_line
 from pkbench.pgbench import driver as pgbench
-from pkbench.probes import counters, machine, work
+from pkbench.pgbench.output import ProgressSample
+from pkbench.probes import counters, machine, replication, work
 from pkbench.probes.sampler import Sampler
 from pkbench.probes.sizes import table_sizes
 from pkbench.results import Unavailable, WorkloadResult
-from pkbench.server import topology
 from pkbench.steps import schema, wal, workload
 from pkbench.steps.context import StepContext
 
@@ -122,7 +122,7 @@ def run(ctx: StepContext, step: PgbenchStep) -> None:
 
         done = [0.0, 0.0]  # transactions so far, and the elapsed time of the last progress line
 
-        def on_progress(elapsed: float, sample: pgbench.ProgressSample | None) -> None:
+        def on_progress(elapsed: float, sample: ProgressSample | None) -> None:
             if sample is not None and transactions:
                 done[0] += sample.tps * (sample.elapsed_s - done[1])
                 done[1] = sample.elapsed_s
@@ -137,7 +137,7 @@ def run(ctx: StepContext, step: PgbenchStep) -> None:
             ctx.buffercache_reason is None,
             local_server=ctx.target.server.embedded,
         )
-        with sampler, topology.measured(ctx.target, step.synchronous_commit, interval, result) as replica:
+        with sampler, replication.measured(ctx.target, step.synchronous_commit, interval, result) as replica:
             outcome = _pgbench(
                 ctx,
                 scripts,
@@ -233,7 +233,7 @@ def _pgbench(
     duration_s: int,
     progress_interval_s: int,
     workdir: Path,
-    on_progress: Callable[[float, pgbench.ProgressSample | None], None],
+    on_progress: Callable[[float, ProgressSample | None], None],
     transactions: int | None = None,
     synchronous_commit: str | None = None,
 ) -> pgbench.Run:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pkbench.pgbench import driver as pgbench
+from pkbench.pgbench.output import latency_summary
 from pkbench.probes import counters
 from pkbench.probes.walinspect import WalInspection
 from pkbench.results import StatementResult, Unavailable, WorkloadResult
@@ -33,13 +34,13 @@ def fill(
     workload.failed_transactions = summary.failed_transactions
     workload.tps = summary.tps
     all_latencies = [v for values in outcome.latencies_ms.values() for v in values]
-    workload.latency_ms = pgbench.latency_summary(all_latencies)
+    workload.latency_ms = latency_summary(all_latencies)
     for index, script in enumerate(scripts):
         reported = summary.scripts[index] if index < len(summary.scripts) else None
         statements = script_statements(script.sql)
         sql_means = [s for s in (reported.statements if reported else ()) if not s.text.startswith("\\")]
         if len(statements) == 1:
-            latency = pgbench.latency_summary(outcome.latencies_ms.get(index, []))
+            latency = latency_summary(outcome.latencies_ms.get(index, []))
             workload.statements.append(StatementResult(script.name, statements[0], latency))
             continue
         for i, text in enumerate(statements):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
@@ -36,4 +36,7 @@ class Strategy:
     column_type: str
     generators: tuple[Generator, ...]
     builtin: bool = True
-    tags: tuple[str, ...] = field(default=())
+    # How its keys arrive in the index: "ascending" (each new key above the last: a sequence, v7, ULID),
+    # "wrapping" (a prefix that comes round again: sequential UUIDs, v1's low time bits first), "random",
+    # "mixed" (random, then ascending), or "" when not said (a user's strategy).
+    order: str = ""

@@ -17,8 +17,8 @@ from pkbench.summary import replication as replication_summary
 from pkbench.summary import reproductions
 from pkbench.summary import timeline as timeline_summary
 from pkbench.summary import verdicts as verdict_tables
-from pkbench.summary.headline import MISSING, Headline, inserted, measured, rows
-from pkbench.units import binary_size
+from pkbench.summary.headline import Headline, inserted, measured, rows
+from pkbench.text import binary_size, figure_text, markdown_table
 
 __all__ = ["Headline", "markdown", "print_table", "rows", "write"]
 
@@ -87,10 +87,8 @@ def markdown(run: RunResult) -> str:
         _setup_line(run, headline),
         "",
         *([line, ""] if (line := clock_line(run)) else []),
-        "| " + " | ".join(header) + " |",
-        "|" + "|".join("---" for _ in header) + "|",
+        *markdown_table(header, table),
     ]
-    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in table]
     lines += ["", _notes(run, headline), ""]
     lines += verdict_tables.markdown(run)
     noise = machine_noise(run)
@@ -139,21 +137,11 @@ def _figures(run: RunResult, headline: Headline) -> list[str]:
             table.append(
                 [
                     strategy.name,
-                    *(
-                        MISSING if c.value is None else m.fmt.format(c.value)
-                        for m, c in zip(metrics, cells, strict=True)
-                    ),
+                    *(figure_text(c.value, m.fmt) for m, c in zip(metrics, cells, strict=True)),
                 ]
             )
         if table:
-            lines += [
-                f"## {title}",
-                "",
-                "| " + " | ".join(header) + " |",
-                "|" + "|".join("---" for _ in header) + "|",
-            ]
-            lines += ["| " + " | ".join(row) + " |" for row in table]
-            lines.append("")
+            lines += [f"## {title}", "", *markdown_table(header, table), ""]
     return lines
 
 

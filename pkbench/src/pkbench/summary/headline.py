@@ -14,9 +14,8 @@ from dataclasses import dataclass
 
 from pkbench.analysis.metrics import key_index
 from pkbench.results import PREFILL_SNAPSHOT, RunResult, Sizes, StrategyResult
-from pkbench.units import binary_size
+from pkbench.text import MISSING, binary_size
 
-MISSING = "\u2013"
 TIMES = "\u00d7"
 # Within this relative difference two figures are called the same.
 SAME_WITHIN = 0.03

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 
 from pkbench.analysis.metrics import REPLICATION_METRICS, Figure, Metric, figure
 from pkbench.results import RunResult, StrategyResult, WorkloadResult
+from pkbench.text import MISSING, figure_text, markdown_table
 
-MISSING = "\N{EN DASH}"
 _BY_KEY = {metric.key: metric for metric in REPLICATION_METRICS}
 _COLUMNS = ("wal-shipped", "wal-archived", "replay-lag-p50", "replay-lag-p99", "replay-lag-max", "catch-up")
 # synchronous_commit levels whose commits wait for the standby.
@@ -81,7 +81,7 @@ def lines(run: RunResult) -> list[str]:
     ]
     header = ["Window", "Strategy", *(f"{_BY_KEY[k].title} ({_BY_KEY[k].unit})" for k in _COLUMNS)]
     header += ["TPS", f"TPS vs {baseline.name}", "latency mean (ms)"]
-    out += ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    table: list[list[str]] = []
     for name in windows:
         base = _workload(baseline, name)
         for strategy in strategies:
@@ -89,29 +89,23 @@ def lines(run: RunResult) -> list[str]:
             if workload is None:
                 continue
             cells = [_read(k, strategy, workload) for k in _COLUMNS]
-            shown = [
-                MISSING if c.value is None else _BY_KEY[k].fmt.format(c.value)
-                for k, c in zip(_COLUMNS, cells, strict=True)
-            ]
+            shown = [figure_text(c.value, _BY_KEY[k].fmt) for k, c in zip(_COLUMNS, cells, strict=True)]
             tps = figure(workload, "tps")
             latency = figure(workload.latency_ms, "mean")
             ratio = _ratio(tps, figure(base, "tps")) if base is not None else None
             level = _sync_level(workload)
             label = f"{name} (synchronous_commit {level})" if level else name
-            out.append(
-                "| "
-                + " | ".join(
-                    [
-                        label,
-                        strategy.name,
-                        *shown,
-                        MISSING if tps.value is None else f"{tps.value:,.0f}",
-                        MISSING if ratio is None else _times(ratio),
-                        MISSING if latency.value is None else f"{latency.value:,.2f}",
-                    ]
-                )
-                + " |"
+            table.append(
+                [
+                    label,
+                    strategy.name,
+                    *shown,
+                    figure_text(tps.value, "{:,.0f}"),
+                    MISSING if ratio is None else _times(ratio),
+                    figure_text(latency.value, "{:,.2f}"),
+                ]
             )
+    out += markdown_table(header, table)
     for paragraph in _answers(strategies, baseline, windows):
         out += ["", paragraph]
     out.append("")

@@ -10,19 +10,45 @@ scenario's two questions answered in words from the figures.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pkbench.results import RunResult
+from pkbench.strategies.builtin import BUILTIN
+from pkbench.text import figure_text as shown
+from pkbench.text import markdown_table
 
 # A churn step's sample, as steps/churn.py records it (StrategyResult.timelines).
 JSON = dict[str, Any]
 MIB = 2**20
-# As summary.py writes them (ruff asks for escapes of these characters).
-MISSING = "\u2013"
-TIMES = "\u00d7"
-RANDOM, ORDERED = "uuid-v4", "uuid-v7"
-NEVER_COME_BACK = ("bigint", "uuid-v7", "ulid")
-WRAPPING_PREFIX = "seq-"
+TIMES = "\N{MULTIPLICATION SIGN}"
+
+
+@dataclass(frozen=True)
+class Keys:
+    """The strategies of a run by how their keys arrive (the catalog's `order`): the random key and the
+    time-ordered uuid the others are placed between, the keys that wrap, and those that never come back."""
+
+    random: str | None
+    ordered: str | None
+    wrapping: tuple[str, ...]
+    ascending: tuple[str, ...]
+
+    @classmethod
+    def of(cls, run: RunResult, names: Sequence[str]) -> Keys:
+        order = {s.name: s.order for s in BUILTIN}
+        column_type = {s.name: s.column_type for s in run.strategies}
+
+        def having(wanted: str) -> tuple[str, ...]:
+            return tuple(name for name in names if order.get(name) == wanted)
+
+        ascending = having("ascending")
+        return cls(
+            next(iter(having("random")), None),
+            next((name for name in ascending if column_type.get(name) == "uuid"), None),
+            having("wrapping"),
+            ascending,
+        )
 
 
 def _sum(samples: Sequence[JSON], key: str) -> float | None:
@@ -59,10 +85,6 @@ def figures(samples: Sequence[JSON]) -> JSON:
     }
 
 
-def _fmt(value: float | None, pattern: str) -> str:
-    return MISSING if value is None else pattern.format(value)
-
-
 def _timelines(run: RunResult) -> dict[str, dict[str, list[JSON]]]:
     """Churn step name → strategy → samples, over the strategies that ran."""
     found: dict[str, dict[str, list[JSON]]] = {}
@@ -84,38 +106,45 @@ def markdown(run: RunResult) -> list[str]:
             "",
             "Index size (MiB) at each sample, the first before any row went through:",
             "",
-            "| Strategy | "
-            + " | ".join(f"{s['rows_inserted']:,}" for s in next(iter(by_strategy.values())))
-            + " |",
-            "|---" * (1 + len(next(iter(by_strategy.values())))) + "|",
-        ]
-        lines += [
-            f"| {name} | " + " | ".join(f"{s['index_bytes'] / MIB:.2f}" for s in samples) + " |"
-            for name, samples in by_strategy.items()
-        ]
-        lines += [
+            *markdown_table(
+                ["Strategy", *(f"{s['rows_inserted']:,}" for s in next(iter(by_strategy.values())))],
+                (
+                    [name, *(f"{s['index_bytes'] / MIB:.2f}" for s in samples)]
+                    for name, samples in by_strategy.items()
+                ),
+            ),
             "",
-            "| Strategy | Index start → end | Growth | Last half: growth | Leaf density (last half) "
-            "| Pages freed | Pages reused | Last half: splits on reused pages | WAL/insert | FPI/insert "
-            "| Index FPI/insert | Inserts/s |",
-            "|---|---|---|---|---|---|---|---|---|---|---|---|",
         ]
-        for name, f in condensed.items():
-            lines.append(
-                f"| {name} | {f['start_bytes'] / MIB:.2f} → {f['end_bytes'] / MIB:.2f} MiB | "
-                f"{f['growth']:.2f}{TIMES} | {f['late_growth']:.2f}{TIMES} | "
-                f"{_fmt(f['density'], '{:.0%}')} | "
-                f"{_fmt(f['pages_freed'], '{:,.0f}')} | {_fmt(f['pages_reused'], '{:,.0f}')} | "
-                f"{_fmt(f['late_reuse_share'], '{:.0%}')} | {_fmt(f['wal_per_insert'], '{:,.0f} B')} | "
-                f"{_fmt(f['fpi_per_insert'], '{:,.0f} B')} | "
-                f"{_fmt(f['index_fpi_per_insert'], '{:,.0f} B')} | "
-                f"{_fmt(f['inserts_per_s'], '{:,.0f}')} |"
-            )
-        lines += ["", *answers(condensed), ""]
+        header = [
+            "Strategy", "Index start → end", "Growth", "Last half: growth", "Leaf density (last half)",
+            "Pages freed", "Pages reused", "Last half: splits on reused pages", "WAL/insert", "FPI/insert",
+            "Index FPI/insert", "Inserts/s",
+        ]  # fmt: skip
+        table = [
+            [
+                name,
+                f"{f['start_bytes'] / MIB:.2f} → {f['end_bytes'] / MIB:.2f} MiB",
+                f"{f['growth']:.2f}{TIMES}",
+                f"{f['late_growth']:.2f}{TIMES}",
+                shown(f["density"], "{:.0%}"),
+                shown(f["pages_freed"], "{:,.0f}"),
+                shown(f["pages_reused"], "{:,.0f}"),
+                shown(f["late_reuse_share"], "{:.0%}"),
+                shown(f["wal_per_insert"], "{:,.0f} B"),
+                shown(f["fpi_per_insert"], "{:,.0f} B"),
+                shown(f["index_fpi_per_insert"], "{:,.0f} B"),
+                shown(f["inserts_per_s"], "{:,.0f}"),
+            ]
+            for name, f in condensed.items()
+        ]
+        lines += markdown_table(header, table)
+        lines += ["", *answers(condensed, Keys.of(run, list(condensed))), ""]
     return lines
 
 
-def _likeness(value: float | None, random: float | None, ordered: float | None, lower: bool) -> str:
+def _likeness(
+    keys: Keys, value: float | None, random: float | None, ordered: float | None, lower: bool
+) -> str:
     """Where a figure falls between the time-ordered key's and the random key's (`lower`: the time-ordered
     key's is the lower one)."""
     if value is None or random is None or ordered is None:
@@ -123,54 +152,56 @@ def _likeness(value: float | None, random: float | None, ordered: float | None, 
     if not lower:
         value, random, ordered = -value, -random, -ordered
     if random - ordered <= 0.2 * abs(ordered):
-        return f"no different ({RANDOM}'s and {ORDERED}'s differ by less than a fifth here)"
+        return f"no different ({keys.random}'s and {keys.ordered}'s differ by less than a fifth here)"
     position = (value - ordered) / (random - ordered)
     if position < 1 / 3:
-        return f"like {ORDERED}'s"
+        return f"like {keys.ordered}'s"
     if position > 2 / 3:
-        return f"like {RANDOM}'s"
-    return f"between {ORDERED}'s and {RANDOM}'s"
+        return f"like {keys.random}'s"
+    return f"between {keys.ordered}'s and {keys.random}'s"
 
 
-def _ratio(value: float, other: JSON | None, name: str) -> str:
+def _ratio(value: float, other: JSON | None, name: str | None) -> str:
     return "" if other is None else f", {value / other['end_bytes']:.2f}{TIMES} {name}'s"
 
 
-def answers(condensed: dict[str, JSON]) -> list[str]:
+def answers(condensed: dict[str, JSON], keys: Keys) -> list[str]:
     """The two questions, answered in words with the figures of this run."""
     lines = []
-    random, ordered = condensed.get(RANDOM), condensed.get(ORDERED)
-    wrapping = [name for name in condensed if name.startswith(WRAPPING_PREFIX)]
+    random = condensed.get(keys.random) if keys.random else None
+    ordered = condensed.get(keys.ordered) if keys.ordered else None
+    wrapping = keys.wrapping
     if wrapping:
         lines.append("**Prefixed keys: do they refill freed pages, or cost like random keys?**")
         lines.append("")
         for name in wrapping:
             f = condensed[name]
             sentence = (
-                f"- {name}: VACUUM freed {_fmt(f['pages_freed'], '{:,.0f}')} pages and "
-                f"{_fmt(f['late_reuse_share'], '{:.0%}')} of the last half's splits took a freed page; "
-                f"leaf density {_fmt(f['density'], '{:.0%}')}, index at the end "
-                f"{f['end_bytes'] / MIB:.2f} MiB{_ratio(f['end_bytes'], ordered, ORDERED)}"
-                f"{_ratio(f['end_bytes'], random, RANDOM)} "
+                f"- {name}: VACUUM freed {shown(f['pages_freed'], '{:,.0f}')} pages and "
+                f"{shown(f['late_reuse_share'], '{:.0%}')} of the last half's splits took a freed page; "
+                f"leaf density {shown(f['density'], '{:.0%}')}, index at the end "
+                f"{f['end_bytes'] / MIB:.2f} MiB{_ratio(f['end_bytes'], ordered, keys.ordered)}"
+                f"{_ratio(f['end_bytes'], random, keys.random)} "
                 f"({f['late_growth']:.2f}{TIMES} over the last half); "
-                f"{_fmt(f['index_fpi_per_insert'], '{:,.0f}')} bytes of index page images per insert"
+                f"{shown(f['index_fpi_per_insert'], '{:,.0f}')} bytes of index page images per insert"
             )
             if random is not None and ordered is not None:
                 sentence += (
-                    f" ({RANDOM} {_fmt(random['index_fpi_per_insert'], '{:,.0f}')}, {ORDERED} "
-                    f"{_fmt(ordered['index_fpi_per_insert'], '{:,.0f}')}). Page images: "
+                    f" ({keys.random} {shown(random['index_fpi_per_insert'], '{:,.0f}')}, {keys.ordered} "
+                    f"{shown(ordered['index_fpi_per_insert'], '{:,.0f}')}). Page images: "
                     + _likeness(
+                        keys,
                         f["index_fpi_per_insert"],
                         random["index_fpi_per_insert"],
                         ordered["index_fpi_per_insert"],
                         lower=True,
                     )
                     + "; leaf density: "
-                    + _likeness(f["density"], random["density"], ordered["density"], lower=False)
+                    + _likeness(keys, f["density"], random["density"], ordered["density"], lower=False)
                 )
             lines.append(sentence + ".")
         lines.append("")
-    growing = [name for name in NEVER_COME_BACK if name in condensed]
+    growing = keys.ascending
     if growing:
         lines.append("**Keys that never come back: how much does the index grow?**")
         lines.append("")
@@ -179,15 +210,15 @@ def answers(condensed: dict[str, JSON]) -> list[str]:
             lines.append(
                 f"- {name}: {f['start_bytes'] / MIB:.2f} → {f['end_bytes'] / MIB:.2f} MiB "
                 f"({f['growth']:.2f}{TIMES}), {f['late_growth']:.2f}{TIMES} over the last half; VACUUM freed "
-                f"{_fmt(f['pages_freed'], '{:,.0f}')} pages and splits reused "
-                f"{_fmt(f['pages_reused'], '{:,.0f}')} of them."
+                f"{shown(f['pages_freed'], '{:,.0f}')} pages and splits reused "
+                f"{shown(f['pages_reused'], '{:,.0f}')} of them."
             )
         if random is not None:
             lines.append(
-                f"- for comparison, {RANDOM}: {random['start_bytes'] / MIB:.2f} → "
+                f"- for comparison, {keys.random}: {random['start_bytes'] / MIB:.2f} → "
                 f"{random['end_bytes'] / MIB:.2f} MiB ({random['growth']:.2f}{TIMES}, "
                 f"{random['late_growth']:.2f}{TIMES} over the last half), "
-                f"{_fmt(random['pages_freed'], '{:,.0f}')} pages freed."
+                f"{shown(random['pages_freed'], '{:,.0f}')} pages freed."
             )
         lines.append("")
     if lines:
