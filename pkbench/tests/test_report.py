@@ -129,7 +129,7 @@ def test_palette_is_stable_and_distinct() -> None:
 def test_null_figures_show_na_and_the_reason(tmp_path: Path) -> None:
     html = report_html(copy_run(WAR_PG18, tmp_path / "war-pg18"))
     assert "pg_walinspect needs superuser" in html
-    na_cells = re.findall(r'<td class="na" title="([^"]+)">n/a', html)
+    na_cells = re.findall(r'<td class="na" title="([^"]+)">\u2013', html)
     assert "pg_walinspect needs superuser" in na_cells
     assert "wal_fpi_bytes is n/a, so the bytes cannot be split" in html
     assert "full-page images per transaction (count)" in html
@@ -149,10 +149,10 @@ def test_null_inside_a_figure_group_is_na(tmp_path: Path) -> None:
     ]
     (run / "results.json").write_text(json.dumps(results))
     html = report_html(run)
-    assert re.search(r'<td class="na" title="pgbench printed no summary">n/a', html)
+    assert re.search(r'<td class="na" title="pgbench printed no summary">\u2013', html)
     assert "hit ratio of records_pkey: n/a for uuid-v4 (no block of it was accessed)" in html
     assert "whole transaction p99: n/a for uuid-v4 (pgbench log incomplete)" in html
-    assert re.search(r'<td class="na" title="pgbench log incomplete">n/a', html)
+    assert re.search(r'<td class="na" title="pgbench log incomplete">\u2013', html)
 
 
 def test_missing_timeseries_file_is_reported_not_fatal(war15: Path) -> None:

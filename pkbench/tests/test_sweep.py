@@ -12,6 +12,8 @@ from test_cli_errors import assert_one_line_error
 
 from pkbench.errors import PkbenchError
 from pkbench.run import sweep
+from pkbench.summary import sweep as sweep_figures
+from pkbench.text import MISSING
 
 
 def test_a_comma_list_of_clients_is_a_sweep_and_one_number_is_not() -> None:
@@ -53,16 +55,16 @@ def test_bad_sweeps_are_refused(clients: str | None, overrides: list[str], expec
     assert expected in str(error.value)
 
 
-def test_the_table_says_n_a_where_a_point_measured_nothing() -> None:
+def test_the_table_marks_where_a_point_measured_nothing() -> None:
     rows = [
-        sweep.Row(1, "bigint", "w", {"tps": 100.0, "p99": 2.5}),
-        sweep.Row(4, "bigint", "w", {"tps": 350.0, "p99": 4.0}),
-        sweep.Row(1, "uuid-v4", "w", {"tps": 90.0, "p99": None}),
+        sweep_figures.Row(1, "bigint", "w", {"tps": 100.0, "p99": 2.5}),
+        sweep_figures.Row(4, "bigint", "w", {"tps": 350.0, "p99": 4.0}),
+        sweep_figures.Row(1, "uuid-v4", "w", {"tps": 90.0, "p99": None}),
     ]
-    text = sweep.markdown(sweep.Sweep("clients", (1, 4)), rows)
+    text = sweep_figures.markdown("clients", sweep.Sweep("clients", (1, 4)).option, rows)
     assert "| bigint | 100.0 | 350.0 |" in text
-    assert "| uuid-v4 | 90.0 | n/a |" in text
-    assert "| uuid-v4 | n/a | n/a |" in text  # its p99: missing at 1, not run at 4
+    assert f"| uuid-v4 | 90.0 | {MISSING} |" in text
+    assert f"| uuid-v4 | {MISSING} | {MISSING} |" in text  # its p99: missing at 1, not run at 4
 
 
 def test_a_bad_point_is_refused_before_any_runs(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pkbench.analysis.metrics import WORKLOAD_METRICS, Metric, compared
 from pkbench.analysis.verdict import Change, FigureKind, compare_rounds, regressions
 from pkbench.results import RepeatedStrategy, RunResult, StrategyResult, WorkloadResult
+from pkbench.text import MISSING, markdown_table
 
 
 def kind_of(metric: Metric) -> FigureKind:
@@ -109,22 +110,25 @@ def markdown(
         if resolved
         else f"No change resolved among {len(changes)} figures.",
         "",
-        "| strategy | workload | figure | before | after | change |",
-        "|---|---|---|---|---|---|",
     ]
     if resolved_only and not resolved:
-        return "\n".join([*lines[:-3], ""])
-    for c in sorted(changes, key=lambda c: not c.change.resolved):
-        if resolved_only and not c.change.resolved:
-            break
-        before = "n/a" if c.change.old_median is None else c.metric.format(c.change.old_median)
-        after = "n/a" if c.change.new_median is None else c.metric.format(c.change.new_median)
+        return "\n".join([*lines[:-1], ""])
+    shown = [
+        c
+        for c in sorted(changes, key=lambda c: not c.change.resolved)
+        if c.change.resolved or not resolved_only
+    ]
+    table = []
+    for c in shown:
+        before = MISSING if c.change.old_median is None else c.metric.format(c.change.old_median)
+        after = MISSING if c.change.new_median is None else c.metric.format(c.change.new_median)
         marker = "**" if c.change.resolved else ""
-        lines.append(
-            f"| {c.strategy} | {c.workload} | {c.metric.title} ({c.metric.unit}) | {before} | {after} "
-            f"| {marker}{c.change.words}{marker} |"
-        )
-    return "\n".join([*lines, ""])
+        table.append(
+            [c.strategy, c.workload, f"{c.metric.title} ({c.metric.unit})", before, after,
+             f"{marker}{c.change.words}{marker}"]
+        )  # fmt: skip
+    header = ["strategy", "workload", "figure", "before", "after", "change"]
+    return "\n".join([*lines, *markdown_table(header, table), ""])
 
 
 @dataclass(frozen=True)

@@ -29,8 +29,9 @@ from pkbench.analysis.verdict import Change as RoundsChange
 from pkbench.report import charts, render, steps
 from pkbench.report.loading import Run, load_run, workload_of
 from pkbench.report.palette import strategy_colors
-from pkbench.report.tables import NA, relative, signed_percent
+from pkbench.report.tables import relative, signed_percent
 from pkbench.results import StrategyResult, WorkloadResult
+from pkbench.text import MISSING
 
 RUN_PATTERNS = ("", "/", ".", "x", "\\", "+", "-", "|")
 RUN_DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
@@ -170,7 +171,7 @@ def change_cell(
 ) -> Change:
     """A run's figure against run 1's; marked when the change is resolved over both runs' rounds."""
     if value.value is None:
-        return Change(NA, value.reason or "not measured")
+        return Change(MISSING, value.reason or "not measured")
     text = metric.format(value.value)
     if baseline is None:
         return Change(text)
@@ -321,7 +322,7 @@ def settings_rows(runs: list[Run]) -> list[tuple[str, list[str], bool]]:
         names += [name for name in settings if name not in names]
     rows = []
     for name in names:
-        values = [settings.get(name, NA) for settings in per_run]
+        values = [settings.get(name, MISSING) for settings in per_run]
         rows.append((name, values, len(set(values)) > 1))
     return rows
 

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import plotly.graph_objects as go
 
 from pkbench.report.charts import Chart, style
 from pkbench.report.palette import strategy_colors
 from pkbench.report.render import page, rendered, slug
-
-if TYPE_CHECKING:
-    from pkbench.run.sweep import Row
+from pkbench.summary.sweep import Row
 
 TITLES = {"tps": ("TPS", "transactions per second (tps)"), "p99": ("latency p99", "latency p99 (ms)")}
 

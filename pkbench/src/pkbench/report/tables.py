@@ -1,7 +1,7 @@
 """The tables of a run report: the Results Summary, per-workload figures and sizes.
 
-A cell is text plus, when the figure is null, the reason from `unavailable`, so the page can show "n/a"
-and why.
+A cell is text plus, when the figure is null, the reason from `unavailable`, so the page can show the
+missing marker and why.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pkbench.analysis.metrics import Figure, Metric, figure, report_columns, una
 from pkbench.report.loading import Run, workload_of
 from pkbench.results import RepeatedStrategy, StrategyResult, WorkloadResult
 from pkbench.summary.headline import cells as summary_cells
-from pkbench.text import binary_size
+from pkbench.text import MISSING, binary_size
 
 
 @dataclass(frozen=True)
@@ -26,11 +26,8 @@ class Cell:
         return self.reason is not None
 
 
-NA = "n/a"
-
-
 def na(reason: str | None) -> Cell:
-    return Cell(NA, reason or "not measured", "na")
+    return Cell(MISSING, reason or "not measured", "na")
 
 
 def formatted(measured: Figure, fmt: str) -> Cell:
@@ -159,11 +156,11 @@ def sampling_cost(workload: WorkloadResult) -> Cell:
     busy, cpu = figure(workload, "sampling_busy_s"), figure(workload, "sampling_cpu_s")
     if busy.value is None and cpu.value is None:
         return na(busy.reason)
-    return Cell(" / ".join(NA if f.value is None else f"{f.value:.2f}" for f in (busy, cpu)))
+    return Cell(" / ".join(MISSING if f.value is None else f"{f.value:.2f}" for f in (busy, cpu)))
 
 
 def format_count(measured: Figure) -> str:
-    return NA if measured.value is None else f"{measured.value:,.0f}"
+    return MISSING if measured.value is None else f"{measured.value:,.0f}"
 
 
 def size_headers(run: Run) -> list[str]:

@@ -3,32 +3,27 @@
 Each grid point is an ordinary run (runner.execute) into a subdirectory of the sweep's directory, named
 after the parameter and its value. After each point the sweep rewrites sweep.json (the grid and where each
 point's results are), sweep.csv and sweep.md (TPS and latency p99 per strategy and workload against the
-swept value, read through the metric registry) and, when the report's libraries are there, sweep.html with
-the same figures drawn. Every point is planned before the first one starts, so a bad value is refused
+swept value, read through the metric registry: summary/sweep.py) and sweep.html with the same figures
+drawn (report/sweep_page.py). Every point is planned before the first one starts, so a bad value is refused
 before anything runs.
 """
 
 from __future__ import annotations
 
-import csv
 import json
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from pkbench import results
-from pkbench.analysis.metrics import WORKLOAD_METRICS, Metric
 from pkbench.errors import PkbenchError
+from pkbench.report.sweep_page import write_sweep_page
 from pkbench.reporting import Reporter, Silent
 from pkbench.run import runner
 from pkbench.run.options import OPTION_OF
-
-Number = int | float
-# The figures drawn against the swept value: keys of metrics.WORKLOAD_METRICS.
-SWEPT_FIGURES = ("tps", "p99")
+from pkbench.summary import sweep as sweep_figures
+from pkbench.summary.sweep import Number
 
 
 @dataclass(frozen=True)
@@ -145,40 +140,12 @@ def execute(options: runner.Options, sweep: Sweep, reporter: Reporter | None = N
         outcome.points.append(
             (value, runner.execute(point_options(options, sweep, value, out_dir), reporter))
         )
-        write(outcome, list(options.command), reporter)
+        write(outcome, list(options.command))
     return outcome
 
 
-# ----------------------------------------------------------------------------------- the sweep's figures
-
-
-def _metric(key: str) -> Metric:
-    return next(m for m in WORKLOAD_METRICS if m.key == key)
-
-
-@dataclass(frozen=True)
-class Row:
-    """One strategy's figure in one workload at one swept value (None when it was not measured)."""
-
-    value: Number
-    strategy: str
-    workload: str
-    figures: dict[str, float | None]
-
-
-def rows(out_dir: Path, sweep_json: dict[str, Any]) -> list[Row]:
-    """The figures of every point of a sweep, from the points' results.json."""
-    found = []
-    for point in sweep_json["points"]:
-        run = results.load(out_dir / point["directory"])
-        for strategy in run.strategies:
-            for workload in strategy.workloads:
-                figures = {key: _metric(key).read(strategy, workload).value for key in SWEPT_FIGURES}
-                found.append(Row(point["value"], strategy.name, workload.name, figures))
-    return found
-
-
-def write(outcome: SweepOutcome, command: list[str], reporter: Reporter) -> None:
+def write(outcome: SweepOutcome, command: list[str]) -> None:
+    """sweep.json, and the sweep's figures from every point run so far."""
     sweep = outcome.sweep
     document = {
         "schema_version": results.SCHEMA_VERSION,
@@ -188,60 +155,7 @@ def write(outcome: SweepOutcome, command: list[str], reporter: Reporter) -> None
         "points": [{"value": value, "directory": sweep.directory_name(value)} for value, _ in outcome.points],
     }
     (outcome.out_dir / "sweep.json").write_text(json.dumps(document, indent=2) + "\n")
-    found = rows(outcome.out_dir, document)
-    _write_csv(outcome.out_dir / "sweep.csv", sweep, found)
-    (outcome.out_dir / "sweep.md").write_text(markdown(sweep, found))
-    try:
-        from pkbench.report.sweep_page import write_sweep_page
-    except ImportError as e:
-        reporter.warning(f"no sweep.html ({e})")
-        return
+    found = sweep_figures.rows(outcome.out_dir, document)
+    sweep_figures.write_csv(outcome.out_dir / "sweep.csv", sweep.parameter, found)
+    (outcome.out_dir / "sweep.md").write_text(sweep_figures.markdown(sweep.parameter, sweep.option, found))
     write_sweep_page(outcome.out_dir, sweep.parameter, found)
-
-
-def _write_csv(path: Path, sweep: Sweep, found: list[Row]) -> None:
-    with path.open("w", newline="") as f:
-        writer = csv.writer(f)
-        writer.writerow([sweep.parameter, "strategy", "workload", *(_column(k) for k in SWEPT_FIGURES)])
-        for row in found:
-            writer.writerow(
-                [
-                    row.value,
-                    row.strategy,
-                    row.workload,
-                    *("" if row.figures[k] is None else row.figures[k] for k in SWEPT_FIGURES),
-                ]
-            )
-
-
-def _column(key: str) -> str:
-    metric = _metric(key)
-    return f"{key}_{metric.unit}" if metric.unit != key else key
-
-
-def markdown(sweep: Sweep, found: list[Row]) -> str:
-    """sweep.md: per workload and figure, a table of strategies against the swept values."""
-    lines = [
-        f"# Sweep of {sweep.parameter}",
-        "",
-        f"One run per value of {sweep.parameter} ({sweep.option}); each point's results are in its own "
-        "directory. Single runs on one machine: read differences between neighbouring points with care.",
-    ]
-    workloads = list(dict.fromkeys(r.workload for r in found))
-    strategies = list(dict.fromkeys(r.strategy for r in found))
-    values = list(dict.fromkeys(r.value for r in found))
-    by_key = {(r.value, r.strategy, r.workload): r for r in found}
-    for workload in workloads:
-        for key in SWEPT_FIGURES:
-            metric = _metric(key)
-            lines += ["", f"## {workload}: {metric.title} ({metric.unit})", ""]
-            lines.append("| strategy | " + " | ".join(f"{sweep.parameter} = {v}" for v in values) + " |")
-            lines.append("|---|" + "---:|" * len(values))
-            for strategy in strategies:
-                cells = []
-                for value in values:
-                    row = by_key.get((value, strategy, workload))
-                    figure = row.figures[key] if row else None
-                    cells.append("n/a" if figure is None or math.isnan(figure) else metric.fmt.format(figure))
-                lines.append(f"| {strategy} | " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"

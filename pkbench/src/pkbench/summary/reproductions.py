@@ -18,8 +18,8 @@ from pkbench.scenario import file as scenario
 from pkbench.scenario import published
 from pkbench.scenario.published import Comparison, Published, PublishedFigure
 from pkbench.server import iolimit
+from pkbench.text import MISSING, markdown_table
 
-MISSING = "\u2013"
 HEADER = ["Figure", "Strategy", "Study", "Ours", "Study ratio", "Our ratio", "Agreement"]
 RULE = (
     "Agreement compares ratios, never absolute figures: each figure of a strategy is divided by the same "
@@ -89,9 +89,7 @@ def _row(study: Published, item: PublishedFigure, found: Comparison) -> list[str
 
 
 def _table(rows: Sequence[Sequence[str]]) -> list[str]:
-    lines = ["| " + " | ".join(HEADER) + " |", "|" + "|".join("---" for _ in HEADER) + "|"]
-    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
-    return lines
+    return markdown_table(HEADER, rows)
 
 
 def study_header(study: Published, level: str = "##") -> list[str]:
@@ -258,11 +256,9 @@ def page(directories: Sequence[Path], command: str, notes: str = "") -> str:
         "",
         RULE,
         "",
-        "| Seed | Reproduced | Same direction, smaller | Not reproduced | Not measured |",
-        "|---|---|---|---|---|",
-        *(
-            f"| {seed} | " + " | ".join(str(words[seed].count(kind)) for kind in kinds) + " |"
-            for seed in sorted(headers)
+        *markdown_table(
+            ["Seed", "Reproduced", "Same direction, smaller", "Not reproduced", "Not measured"],
+            ([seed, *(str(words[seed].count(kind)) for kind in kinds)] for seed in sorted(headers)),
         ),
         "",
     ]

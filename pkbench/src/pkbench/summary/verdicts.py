@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pkbench.analysis.metrics import verdict_metrics
 from pkbench.probes.machine import busy_machine
 from pkbench.results import RunResult
+from pkbench.text import markdown_table
 
 
 @dataclass(frozen=True)
@@ -99,9 +100,7 @@ def markdown(run: RunResult) -> list[str]:
         lines += [
             f"### {table.workload}",
             "",
-            "| " + " | ".join(table.header) + " |",
-            "|" + "|".join("---" for _ in table.header) + "|",
-            *("| " + " | ".join(row) + " |" for row in table.rows),
+            *markdown_table(table.header, table.rows),
             "",
         ]
     lines += [*noise_lines(run), ""]
