@@ -78,7 +78,10 @@ from pkbench.summary import document as summary
     callback=arguments.positive,
     help="Paired rounds: each strategy's windows R times, in rotating order (default: the scenario's).",
 )
-@click.option("--baseline", help="The strategy every other is judged against (default: the first).")
+@click.option(
+    "--baseline",
+    help="The strategy every other is compared with (default: the scenario's baseline, else the first).",
+)
 @click.option(
     "--precision",
     metavar="PCT",

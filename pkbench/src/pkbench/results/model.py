@@ -266,6 +266,8 @@ class RunResult:
     # sequuid's virtual clock: its rate, anchor, the virtual time covered, and the strategies it cannot move.
     clock: dict[str, Any] = field(default_factory=dict)
     rounds: RoundsRecord | None = None
+    # The strategy every table, verdict and section compares with (see baseline_strategy).
+    baseline: str | None = None
     verdicts: list[Verdict] = field(default_factory=list)
     # A RepeatedStrategy where --repeat combined several runs of a strategy.
     strategies: list[StrategyResult] = field(default_factory=list)
@@ -287,7 +289,17 @@ class RunResult:
             "target": self.target,
             "clock": self.clock,
             "rounds": dataclasses.asdict(self.rounds) if self.rounds else None,
+            "baseline": self.baseline,
             "verdicts": [dataclasses.asdict(v) for v in self.verdicts],
             "timeseries": {name: f"timeseries/{name}.csv" for name in TIMESERIES_COLUMNS},
             "strategies": [dataclasses.asdict(s) for s in self.strategies],
         }
+
+    def baseline_strategy(self) -> StrategyResult | None:
+        """The measured strategy the others are compared with: the run's baseline; in results written
+        before the run recorded one, the paired rounds' baseline, else the first strategy measured."""
+        measured = [s for s in self.strategies if s.status == "ok"]
+        name = self.baseline or (self.rounds.baseline if self.rounds else None)
+        if name is None:
+            return measured[0] if measured else None
+        return next((s for s in measured if s.name == name), None)

@@ -152,7 +152,8 @@ def plan(options: Options) -> Plan:
     bindir = None if options.dsn else find_server_bindir(pg_bin)
     if options.port is not None and not 1 <= options.port <= 65535:
         raise PkbenchError(f"--port {options.port}: must be between 1 and 65535")
-    paired, rounds, baseline = _rounds(options, loaded, [s.name for s in chosen])
+    paired, rounds = _rounds(options, loaded)
+    baseline = _baseline(options, loaded, [s.name for s in chosen])
     max_time = options.max_time_s
     if options.precision is not None and max_time is None:
         max_time = DEFAULT_MAX_TIME_S
@@ -173,14 +174,27 @@ def plan(options: Options) -> Plan:
     )
 
 
-def _rounds(options: Options, loaded: Scenario, chosen: list[str]) -> tuple[bool, int, str | None]:
-    """Paired or isolated, how many rounds, and the baseline every strategy is judged against."""
+def _baseline(options: Options, loaded: Scenario, chosen: list[str]) -> str | None:
+    """The one strategy every table, verdict and section compares with: --baseline, else the scenario's
+    when it runs, else the first strategy."""
+    if options.baseline is not None:
+        if options.baseline not in chosen:
+            raise PkbenchError(
+                f"--baseline {options.baseline!r} is not among the strategies run: {', '.join(chosen)}"
+            )
+        return options.baseline
+    if loaded.baseline in chosen:
+        return loaded.baseline
+    return chosen[0] if chosen else None
+
+
+def _rounds(options: Options, loaded: Scenario) -> tuple[bool, int]:
+    """Paired or isolated, and how many rounds."""
     paired = not options.isolate and not loaded.isolate and options.repeat == 1
     if not paired:
         for given, option in (
             (options.rounds, "--rounds"),
             (options.precision, "--precision"),
-            (options.baseline, "--baseline"),
         ):
             if given is not None:
                 why = (
@@ -191,7 +205,7 @@ def _rounds(options: Options, loaded: Scenario, chosen: list[str]) -> tuple[bool
                     else "--repeat"
                 )
                 raise PkbenchError(f"{option} applies to paired rounds, not with {why}")
-        return False, options.repeat, None
+        return False, options.repeat
     value: object = options.rounds if options.rounds is not None else loaded.parameters.get("rounds", 1)
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         option = "--rounds" if options.rounds is not None else "parameter rounds"
@@ -204,10 +218,7 @@ def _rounds(options: Options, loaded: Scenario, chosen: list[str]) -> tuple[bool
         raise PkbenchError("--max-time bounds --precision: give --precision too")
     if options.max_time_s is not None and not 0 < options.max_time_s <= BIGINT_MAX:
         raise PkbenchError("--max-time must be a positive duration, e.g. 20m")
-    baseline = options.baseline if options.baseline is not None else (chosen[0] if chosen else None)
-    if baseline is not None and baseline not in chosen:
-        raise PkbenchError(f"--baseline {baseline!r} is not among the strategies run: {', '.join(chosen)}")
-    return True, value, baseline
+    return True, value
 
 
 def _topology(options: Options, loaded: Scenario) -> Topology:

@@ -213,6 +213,7 @@ def _new_run(
             "pgbench": pgbench.check_version(the_plan.pgbench),
             "topology": the_plan.topology.to_json(),
         },
+        baseline=the_plan.baseline,
     )
 
 
@@ -224,11 +225,9 @@ def _write(out_dir: Path, run: results.RunResult) -> None:
 
 def _write_report(out_dir: Path, reporter: Reporter) -> None:
     """The HTML report is a bonus on top of results.json: a failure there is a warning, not a failed run."""
-    try:
-        from pkbench.report.render import write_report
-    except ImportError as e:
-        reporter.warning(f"no HTML report ({e})")
-        return
+    # plotly is imported once the run has measured what it could, not while the command line starts
+    from pkbench.report.render import write_report
+
     try:
         write_report(out_dir)
     except Exception as e:

@@ -141,6 +141,8 @@ class ScenarioFile(schema.Strict):
     description: str = ""
     table: schema.Text = "records"
     strategies: list[schema.Text] = Field(default_factory=lambda: ["bigint", "uuid-v4"])
+    # The strategy every other is compared with when it runs (default: the first strategy run).
+    baseline: schema.Text | None = None
     parameters: Annotated[dict[str, int | float | str], BeforeValidator(_parameters)] = Field(
         default_factory=dict
     )
@@ -198,6 +200,7 @@ class Scenario:
     summary: SummarySpec = SummarySpec()
     topology: Topology = field(default_factory=Topology)
     published: tuple[Published, ...] = ()
+    baseline: str | None = None
     scales: Mapping[str, Scale] = field(default_factory=dict)
     # Steps that run only at some scales (their `scales` key), by step name; `steps` are the ones of
     # `scale`, `all_steps` every step of the file.
@@ -332,6 +335,7 @@ def parse(text: str, source: str) -> Scenario:
         source=source,
         table=checked.table,
         strategies=tuple(checked.strategies),
+        baseline=checked.baseline,
         parameters=dict(checked.parameters),
         limits=dict(checked.limits),
         settings=dict(checked.settings),

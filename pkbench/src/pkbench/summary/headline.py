@@ -19,7 +19,6 @@ from pkbench.text import MISSING, binary_size
 TIMES = "\u00d7"
 # Within this relative difference two figures are called the same.
 SAME_WITHIN = 0.03
-BASELINE = "bigint"
 SAME_SPEED = "same speed"
 SAME_SIZE = "same size"
 
@@ -171,7 +170,7 @@ def cells(run: RunResult) -> tuple[list[str], list[list[str | None]]]:
     first = headline.workloads[0] if headline.workloads else ""
     index = next((i for i in map(key_index, ran) if i), None)
     size_where = next((where for where, _ in map(headline.size, ran) if where), None)
-    bigint = next((s for s in ran if s.name == BASELINE), None)
+    baseline = run.baseline_strategy()
     header = [
         "Strategy",
         *([insert_header, "Average rate (rows/s)"] if with_prefill else []),
@@ -187,7 +186,7 @@ def cells(run: RunResult) -> tuple[list[str], list[list[str | None]]]:
         ),
         f"Size at {size_where}" if size_where else "Size",
         "Compared with the one before",
-        *(["Compared with bigint"] if bigint else []),
+        *([f"Compared with {baseline.name}"] if baseline else []),
     ]
     table: list[list[str | None]] = []
     previous: StrategyResult | None = None
@@ -219,9 +218,11 @@ def cells(run: RunResult) -> tuple[list[str], list[list[str | None]]]:
             None if size is None else binary_size(size),
             comparison(s, previous, headline) if previous else "",
         ]
-        if bigint:
-            # Beside the one before, bigint would say the same thing twice.
-            row.append(comparison(s, bigint, headline) if bigint is not s and bigint is not previous else "")
+        if baseline:
+            # Beside the one before, the baseline would say the same thing twice.
+            row.append(
+                comparison(s, baseline, headline) if baseline is not s and baseline is not previous else ""
+            )
         table.append(row)
         previous = s
     return header, table

@@ -1,5 +1,5 @@
 """The summary's replication section: a table per window of what each strategy cost the standby and the
-archive, and the answer in words, each strategy against the baseline (bigint when it ran, else the first).
+archive, and the answer in words, each strategy against the run's baseline.
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def lines(run: RunResult) -> list[str]:
     windows = _windows(strategies)
     if not windows:
         return []
-    baseline = next((s for s in strategies if s.name == "bigint"), strategies[0])
+    baseline = run.baseline_strategy() or strategies[0]
     runs = _how_many(run)
     out = [
         "## Replication: what each key costs a standby and the WAL archive",
@@ -118,7 +118,7 @@ def answers(run: RunResult) -> list[str]:
     windows = _windows(strategies)
     if not windows:
         return []
-    baseline = next((s for s in strategies if s.name == "bigint"), strategies[0])
+    baseline = run.baseline_strategy() or strategies[0]
     return _answers(strategies, baseline, windows)
 
 
