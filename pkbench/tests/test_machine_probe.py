@@ -96,24 +96,14 @@ def _window(other: float = 0.0, steal: float = 0.0) -> machine.MachineWindow:
     return machine.MachineWindow(60.0, 0.9, 0.9 - other, other, steal, 0.0, 2.0, 2)
 
 
-def test_noise_warning_words() -> None:
-    assert machine.noise_warning(0.01, True, 10, _window()) is None
-    assert machine.noise_warning(0.08, False, 6, _window()) == (
-        "add rounds: the figure varied by 8% from round to round (now 6)"
-    )
-    assert (
-        machine.noise_warning(0.01, False, 3)
-        == "add rounds: 3 rounds give no confidence interval, 5 or more do"
-    )
-    busy = machine.noise_warning(0.12, False, 7, _window(other=0.31))
-    assert busy == (
-        "the machine was busy: 31% of CPU was used by other processes; "
-        "add rounds: the figure varied by 12% from round to round (now 7)"
-    )
-    # A resolved verdict needs no more rounds, but a busy or stolen-from machine is still said.
-    assert machine.noise_warning(0.12, True, 7, _window(steal=0.06)) == (
+def test_a_busy_or_stolen_from_machine_is_said_in_words() -> None:
+    assert machine.busy_machine(_window()) == []
+    assert machine.busy_machine(_window(other=0.31)) == [
+        "the machine was busy: 31% of CPU was used by other processes"
+    ]
+    assert machine.busy_machine(_window(steal=0.06)) == [
         "the hypervisor took 6% of CPU from this machine (steal)"
-    )
+    ]
 
 
 @pytest.mark.skipif(not Path("/proc/stat").exists(), reason="needs Linux /proc")

@@ -50,19 +50,6 @@ FPI_PER_TRANSACTION = FigureKind(
     less="fewer full-page images per transaction",
 )
 HIT_RATIO = FigureKind(higher_is_better=True, more="higher hit ratio", less="lower hit ratio")
-WORK_PER_TRANSACTION = FigureKind(
-    higher_is_better=False, more="more work per transaction", less="less work per transaction"
-)
-
-
-# The headline figures of a workload, by their name in results.json, and how each reads.
-HEADLINE_KINDS: dict[str, FigureKind] = {
-    "tps": TPS,
-    "latency_ms.p50": LATENCY,
-    "latency_ms.p99": LATENCY,
-    "wal_bytes_per_transaction": WAL_PER_TRANSACTION,
-    "wal_fpi_per_transaction": FPI_PER_TRANSACTION,
-}
 
 
 @dataclass(frozen=True)

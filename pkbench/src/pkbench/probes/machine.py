@@ -16,16 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pkbench.analysis.verdict import MIN_BOOTSTRAP_ROUNDS
 from pkbench.results import MachineWindow
 
 PROC = Path("/proc")
 # The CPU fields of /proc/stat's `cpu` line, in clock ticks (proc(5)); guest time is already inside user.
 _CPU_FIELDS = ("user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal")
 
-# Thresholds for the noise warning: a figure varying more than this between rounds, other processes using
-# more than this share of the machine's CPU, a hypervisor stealing more than this.
-NOISY_ROUNDS_CV = 0.05
 BUSY_MACHINE_FRACTION = 0.10
 STEAL_FRACTION = 0.05
 
@@ -185,26 +181,6 @@ def busy_machine(machine: MachineWindow | None) -> list[str]:
     if machine is not None and machine.steal_fraction >= STEAL_FRACTION:
         said.append(f"the hypervisor took {machine.steal_fraction:.0%} of CPU from this machine (steal)")
     return said
-
-
-def noise_warning(
-    cv: float | None, resolved: bool, rounds: int, machine: MachineWindow | None = None
-) -> str | None:
-    """What to do about the noise behind a verdict, in words; None when there is nothing to say.
-
-    ``cv`` is the figure's coefficient of variation across rounds; ``resolved`` whether its verdict resolved.
-    A busy machine or a stealing hypervisor is said whatever the verdict; 'add rounds' only when the verdict
-    is unresolved, since more rounds narrow the interval but do not change a resolved answer.
-    """
-    said = busy_machine(machine)
-    if not resolved:
-        if cv is not None and cv >= NOISY_ROUNDS_CV:
-            said.append(f"add rounds: the figure varied by {cv:.0%} from round to round (now {rounds})")
-        elif rounds < MIN_BOOTSTRAP_ROUNDS:
-            said.append(
-                f"add rounds: {rounds} rounds give no confidence interval, {MIN_BOOTSTRAP_ROUNDS} or more do"
-            )
-    return "; ".join(said) or None
 
 
 def description() -> dict[str, Any]:

@@ -12,7 +12,6 @@ pages VACUUM freed in it are the change in deleted pages plus those reused.
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -23,7 +22,7 @@ from pkbench.errors import PkbenchError, first_line
 from pkbench.probes import pgstattuple
 from pkbench.probes.walinspect import BTREE_SPLIT_RECORDS, WalInspectUnavailable, WalWindow
 from pkbench.steps import schema
-from pkbench.steps.context import StepContext
+from pkbench.steps.context import StepContext, Stopwatch
 from pkbench.steps.density import PGSTATTUPLE_EXTENSION
 from pkbench.steps.wal import WALINSPECT_EXTENSION
 
@@ -155,7 +154,7 @@ def run(ctx: StepContext, step: ChurnStep) -> None:
                 )
                 previous = figures
     ctx.result.timelines[step.name] = samples
-    ctx.result.step_durations_s[step.name] = round(elapsed, 3)
+    ctx.record_duration(step.name, elapsed)
     first, last = samples[0], samples[-1]
     ctx.reporter.info(
         f"  {step.name}: {done:,} rows through in {elapsed:.1f} s; {step.index} "
@@ -230,7 +229,7 @@ def _stretch(
     try:
         with WalWindow(probe, slot_name=f"pkbench_{ctx.ws.schema}"[:63]) as window:
             assert window.start_lsn is not None
-            started = time.monotonic()
+            took = Stopwatch()
             full = [ctx.render(s, batch=batch) for s in statements]
             done = 0
             while done < rows:
@@ -239,7 +238,6 @@ def _stretch(
                     for statement in full if n == batch else [ctx.render(s, batch=n) for s in statements]:
                         conn.execute(statement)
                 done += n
-            seconds = time.monotonic() - started
-            return seconds, _read_wal(probe, window.start_lsn, index)
+            return took.elapsed(), _read_wal(probe, window.start_lsn, index)
     except WalInspectUnavailable as error:
         raise PkbenchError(f"churn: pg_walinspect: {first_line(error)}") from error

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import psycopg
@@ -21,9 +21,13 @@ Value = int | float | str
 
 @dataclass
 class Stopwatch:
-    """The seconds a timed step took, known once it is done."""
+    """The one clock of the steps: started when made; `seconds` is what a timed block took, once done."""
 
+    started: float = field(default_factory=time.monotonic)
     seconds: float = 0.0
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
 
 
 @dataclass(frozen=True)
@@ -88,10 +92,14 @@ class StepContext:
     def timed(self, step_name: str) -> Iterator[Stopwatch]:
         """Time the block as the step's duration (step_durations_s), when it completes."""
         stopwatch = Stopwatch()
-        started = time.monotonic()
         yield stopwatch
-        stopwatch.seconds = time.monotonic() - started
-        self.result.step_durations_s[step_name] = round(stopwatch.seconds, 3)
+        stopwatch.seconds = stopwatch.elapsed()
+        self.record_duration(step_name, stopwatch.seconds)
+
+    def record_duration(self, step_name: str, seconds: float) -> None:
+        """The step's duration (step_durations_s), for a step whose time is not one block's (a churn step
+        counts its stretches, not the VACUUMs and readings between them)."""
+        self.result.step_durations_s[step_name] = round(seconds, 3)
 
     def report_figures(self, step_name: str, described: Iterable[str]) -> None:
         """One line of the figures a step recorded; none when it has nothing to name."""

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from pkbench.results import Prefill
 from pkbench.steps import schema
-from pkbench.steps.context import StepContext
+from pkbench.steps.context import StepContext, Stopwatch
 
 
 @dataclass(frozen=True)
@@ -58,11 +57,12 @@ def run(ctx: StepContext, step: FillStep) -> None:
             row = conn.execute(f'SELECT count(*) FROM "{ctx.table}"').fetchone()
         already = int(str(row[0])) if row else 0
         total = max(0, total - already)
-    with ctx.reporter.progress(f"  {step.name} {ctx.strategy_name}", total) as bar:
-        started = time.monotonic()
-        _insert(ctx, step, total, batch, max(1, workers), lambda done: _shown(bar, done, started))
-        duration = time.monotonic() - started
-    ctx.result.step_durations_s[step.name] = round(duration, 3)
+    with (
+        ctx.timed(step.name) as took,
+        ctx.reporter.progress(f"  {step.name} {ctx.strategy_name}", total) as bar,
+    ):
+        _insert(ctx, step, total, batch, max(1, workers), lambda done: _shown(bar, done, took))
+    duration = took.seconds
     if step.name == ctx.insert_step:
         ctx.result.prefill = Prefill(
             total, round(duration, 3), round(total / duration, 1) if duration else None, step.name
@@ -73,8 +73,8 @@ def run(ctx: StepContext, step: FillStep) -> None:
     )
 
 
-def _shown(bar: Any, done: int, started: float) -> None:
-    elapsed = time.monotonic() - started
+def _shown(bar: Any, done: int, took: Stopwatch) -> None:
+    elapsed = took.elapsed()
     bar.update(done, f"{done / elapsed:,.0f} rows/s" if elapsed > 0 else "")
 
 
