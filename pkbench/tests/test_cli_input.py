@@ -11,7 +11,7 @@ from conftest import run_cli, short_run
 from test_cli_errors import assert_one_line_error
 
 from pkbench.errors import PkbenchError
-from pkbench.run import runner
+from pkbench.run.options import Options, plan
 
 
 @pytest.mark.parametrize(
@@ -45,24 +45,24 @@ def test_a_binary_config_file_is_one_line(tmp_path: Path) -> None:
 
 
 def test_set_overrides_parameters_and_server_settings_without_copying_the_file(tmp_path: Path) -> None:
-    options = runner.Options(
+    options = Options(
         scenario="war",
         out=tmp_path / "out",
         overrides=["rows=1234", "parameters.batch_rows=17", "settings.work_mem=64MB", "settings.fsync=off"],
     )
-    planned = runner.plan(options)
+    planned = plan(options)
     assert planned.scenario.parameters["rows"] == 1234 and planned.scenario.parameters["batch_rows"] == 17
     assert planned.scenario.settings["work_mem"] == "64MB" and planned.scenario.settings["fsync"] == "off"
     # A command-line option left out (None, as the CLI passes it) keeps --set's value; one given wins over it.
     options.parameters = {"rows": None, "duration_s": None}
-    assert runner.plan(options).scenario.parameters["rows"] == 1234
+    assert plan(options).scenario.parameters["rows"] == 1234
     options.parameters = {"rows": 99}
-    assert runner.plan(options).scenario.parameters["rows"] == 99
+    assert plan(options).scenario.parameters["rows"] == 99
 
 
 def test_the_plan_refuses_an_unknown_placeholder_parameter_type(tmp_path: Path) -> None:
     with pytest.raises(PkbenchError, match="parameter 'rows' must be an integer"):
-        runner.plan(runner.Options(out=tmp_path / "out", overrides=["rows=many"]))
+        plan(Options(out=tmp_path / "out", overrides=["rows=many"]))
 
 
 def test_list_as_json_names_every_strategy_and_scenario() -> None:

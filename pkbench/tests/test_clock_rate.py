@@ -20,7 +20,8 @@ from pkbench.server.builds import find_pgbench, find_server_bindir
 from pkbench.server.embedded import EmbeddedCluster
 from pkbench.server.sequuid_port import SOURCE as PORT_SOURCE
 from pkbench.server.virtual_clock import clock_record, clock_settings
-from pkbench.strategies.catalog import BUILTIN, Catalog
+from pkbench.strategies.builtin import BUILTIN
+from pkbench.strategies.catalog import Catalog
 from pkbench.summary.document import clock_line
 
 RATE = 1000

@@ -8,6 +8,7 @@ from pathlib import Path
 from conftest import run_cli
 
 from pkbench.run import runner
+from pkbench.run.options import Options
 
 # A prefill by two sessions in uneven batches, a fixed-work window, then a fill that tops the table up to
 # CEILING: the rows that fill adds (recorded as the headline insert) say how many rows the prefill and the
@@ -58,7 +59,7 @@ def test_each_client_runs_exactly_its_transactions(tmp_path: Path, server_tmpdir
     scenario.write_text(COUNTING)
     out = tmp_path / "results"
     runner.execute(
-        runner.Options(
+        Options(
             scenario=str(scenario),
             strategies=["bigint", "uuid-v4"],
             parameters={"transactions": 40},

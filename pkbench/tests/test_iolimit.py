@@ -15,6 +15,7 @@ from conftest import OTHER_MAJOR, run_cli
 from test_cli_errors import assert_one_line_error
 
 from pkbench.run import runner
+from pkbench.run.options import Options
 from pkbench.scenario import file as scenario
 from pkbench.server import iolimit, memcap
 from pkbench.server.iolimit import IoLimit, IoLimitError, device_of, write_iops
@@ -191,9 +192,7 @@ def test_the_server_commits_at_the_disk_rate_while_measuring_only(
     hierarchy = _blkio_hierarchy()
     # The cluster's directory, and so the disk the limit is on, is under the temporary directory.
     monkeypatch.setattr(tempfile, "tempdir", str(server_tmpdir))
-    runner.execute(
-        runner.Options(scenario=str(scenario), strategies=["bigint"], pg_major=OTHER_MAJOR, out=out)
-    )
+    runner.execute(Options(scenario=str(scenario), strategies=["bigint"], pg_major=OTHER_MAJOR, out=out))
     data = json.loads((out / "results.json").read_text())
     (strategy,) = data["strategies"]
     assert strategy["status"] == "ok", strategy["error"]

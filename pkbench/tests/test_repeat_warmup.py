@@ -12,6 +12,7 @@ from conftest import run_cli
 
 from pkbench import results
 from pkbench.run import runner
+from pkbench.run.options import Options
 
 SCENARIO = """
 name = "tiny-inserts"
@@ -47,7 +48,7 @@ def repeated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, 
     folder = tmp_path_factory.mktemp("repeat")
     (folder / "tiny.toml").write_text(SCENARIO)
     out = folder / "results"
-    options = runner.Options(
+    options = Options(
         scenario=str(folder / "tiny.toml"),
         strategies=["bigint", "uuid-v4"],
         parameters={"warmup_s": 1},

@@ -26,7 +26,7 @@ from pkbench.report.comparison import compare_directories
 from pkbench.report.palette import PALETTE, shades, strategy_colors
 from pkbench.report.render import write_report
 from pkbench.results import ResultsNotFoundError
-from pkbench.strategies.catalog import BUILTIN
+from pkbench.strategies.builtin import BUILTIN
 
 WORKLOADS = ("lookup-by-data", "lookup-by-key")
 PER_WORKLOAD_CHARTS = (

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from conftest import processes_mentioning, run_cli, short_run
 
-from pkbench.strategies.catalog import BUILTIN
+from pkbench.strategies.builtin import BUILTIN
 
 ROWS = 3000
 # Strategies that need nothing beyond core PostgreSQL and contrib: these must always measure.

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from pkbench.run import runner
+from pkbench.run.options import Options
 
 N = 20000
 
@@ -17,7 +18,7 @@ N = 20000
 def bloat(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, dict[str, Any]]]:
     out = tmp_path_factory.mktemp("bloat") / "results"
     runner.execute(
-        runner.Options(scenario="bloat", strategies=["bigint", "uuid-v4"], parameters={"rows": N}, out=out)
+        Options(scenario="bloat", strategies=["bigint", "uuid-v4"], parameters={"rows": N}, out=out)
     )
     data = json.loads((out / "results.json").read_text())
     return out, {s["name"]: s for s in data["strategies"]}
@@ -103,7 +104,7 @@ FAST_CLOCK = 1000000
 def v1_against_v6(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
     out = tmp_path_factory.mktemp("bloat-v1") / "results"
     runner.execute(
-        runner.Options(
+        Options(
             scenario="bloat",
             strategies=["uuid-v1", "uuid-v6"],
             parameters={"rows": N},

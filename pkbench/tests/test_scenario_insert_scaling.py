@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from pkbench.run import runner
+from pkbench.run.options import Options
 from pkbench.scenario import file as scenario
 from pkbench.server import iolimit
 from pkbench.steps import PgbenchStep
@@ -19,7 +20,7 @@ INDEX_OF = {"pk": "records_pkey", "unique": "records_id_key", "btree": "records_
 @pytest.fixture(scope="module")
 def scaling_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     out = tmp_path_factory.mktemp("insert-scaling") / "results"
-    options = runner.Options(
+    options = Options(
         scenario="insert-scaling",
         strategies=["bigint", "uuid-v4-char32"],
         # rows_small well above what a 1 s window inserts: the fills top the table up to each size.

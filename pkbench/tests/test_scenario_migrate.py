@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from pkbench.run import runner
+from pkbench.run.options import Options
 
 N = 20000
 
@@ -18,7 +19,7 @@ N = 20000
 def migrate(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
     out = tmp_path_factory.mktemp("migrate") / "results"
     runner.execute(
-        runner.Options(scenario="migrate", parameters={"rows": N, "duration_s": 3, "clients": 2}, out=out)
+        Options(scenario="migrate", parameters={"rows": N, "duration_s": 3, "clients": 2}, out=out)
     )
     data = json.loads((out / "results.json").read_text())
     return {s["name"]: s for s in data["strategies"]}

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from pkbench.run import runner
+from pkbench.run.options import Options
 from pkbench.strategies import keygen_sql
 
 ROWS = 20000
@@ -17,7 +18,7 @@ MIXES = ["read-90-insert-10", "read-10-insert-90", "read-50-insert-30-update-20"
 @pytest.fixture(scope="module")
 def mixed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
     out = tmp_path_factory.mktemp("mixed") / "results"
-    options = runner.Options(
+    options = Options(
         scenario="mixed",
         strategies=["bigint", "snowflake"],
         parameters={"rows": ROWS, "key_sample": 500, "duration_s": 2, "clients": 2, "jobs": 1},

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from pkbench.run import runner
+from pkbench.run.options import Options
 
 ROWS = 20000
 KEY_SAMPLE = 200  # a range scan then covers about ROWS / KEY_SAMPLE = 100 rows
@@ -17,7 +18,7 @@ KEY_SAMPLE = 200  # a range scan then covers about ROWS / KEY_SAMPLE = 100 rows
 @pytest.fixture(scope="module")
 def read_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("read") / "results"
-    options = runner.Options(
+    options = Options(
         scenario="read",
         strategies=["bigint", "uuid-v4", "uuid-v4-text", "uuid-v7"],
         parameters={

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from pkbench.run import runner
+from pkbench.run.options import Options
 from pkbench.scenario import file as scenario
 from pkbench.summary.timeline import figures
 
@@ -39,7 +40,7 @@ def retention(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str,
     )
     out = base / "results"
     runner.execute(
-        runner.Options(
+        Options(
             scenario=str(base / "retention.toml"),
             strategies=["uuid-v4", "uuid-v7", WRAPPING],
             config=base / "strategies.toml",

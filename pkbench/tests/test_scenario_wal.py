@@ -11,6 +11,7 @@ import pytest
 from conftest import run_cli
 
 from pkbench.run import runner
+from pkbench.run.options import Options
 from pkbench.server import memcap
 
 MB = 1024**2
@@ -22,7 +23,7 @@ def wal(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     if os.geteuid() != 0:
         pytest.skip("the memory tier needs root")
     out = tmp_path_factory.mktemp("wal") / "results"
-    options = runner.Options(
+    options = Options(
         scenario="wal",
         strategies=["bigint", "uuid-v4", "uuid-v7"],
         # Indexes of hundreds of pages: a 3 s window of random inserts cannot touch them all.
@@ -114,7 +115,7 @@ def test_memory_limit_that_is_not_a_size_is_one_line(tmp_path: Path) -> None:
 
 def test_memory_limit_without_root_is_one_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
-    options = runner.Options(scenario="wal", out=tmp_path / "o", memory_limit_bytes=200 * MB)
+    options = Options(scenario="wal", out=tmp_path / "o", memory_limit_bytes=200 * MB)
     with pytest.raises(memcap.MemoryCapError, match="needs root"):
         runner.execute(options)
     assert not (tmp_path / "o").exists()

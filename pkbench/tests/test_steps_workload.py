@@ -6,8 +6,9 @@ from __future__ import annotations
 from pkbench.pgbench import driver as pgbench
 from pkbench.pgbench import output
 from pkbench.probes.counters import WindowFigures
+from pkbench.probes.walinspect import WALINSPECT_FIGURES
 from pkbench.results import Unavailable, WorkloadResult
-from pkbench.steps.workload import WALINSPECT_FIGURES, fill, script_statements
+from pkbench.steps.workload import fill, script_statements
 
 
 def outcome() -> pgbench.Run:

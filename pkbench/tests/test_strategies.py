@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 
 from pkbench.errors import PkbenchError
-from pkbench.strategies.catalog import BUILTIN, Catalog, load_config, parse_definition
+from pkbench.strategies.builtin import BUILTIN
+from pkbench.strategies.catalog import Catalog
+from pkbench.strategies.user_config import load_config, parse_definition
 
 ISSUE_NAMES = {
     "bigint",

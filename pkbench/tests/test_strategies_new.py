@@ -14,7 +14,8 @@ from psycopg import sql
 from pkbench.server.builds import find_pgbench, find_server_bindir
 from pkbench.server.embedded import EmbeddedCluster
 from pkbench.strategies import keygen_sql
-from pkbench.strategies.catalog import Catalog, Strategy
+from pkbench.strategies.catalog import Catalog
+from pkbench.strategies.model import Strategy
 
 BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz"

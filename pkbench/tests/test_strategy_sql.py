@@ -12,7 +12,8 @@ import pytest
 
 from pkbench.server.builds import find_pgbench, find_server_bindir
 from pkbench.server.embedded import EmbeddedCluster
-from pkbench.strategies.catalog import Catalog, check_expression
+from pkbench.strategies.catalog import Catalog
+from pkbench.strategies.model import check_expression
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,8 @@ from pkbench.cli.exit import fail
 from pkbench.errors import PkbenchError
 from pkbench.run.options import check_text_file
 from pkbench.scenario import file as scenario_module
-from pkbench.strategies.catalog import Catalog, load_config
+from pkbench.strategies.catalog import Catalog
+from pkbench.strategies.user_config import load_config
 from pkbench.summary import reproductions
 
 FC = TypeVar("FC", bound=Callable[..., object])

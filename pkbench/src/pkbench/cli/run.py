@@ -15,6 +15,7 @@ from pkbench.cli.console import RichReporter
 from pkbench.cli.exit import fail
 from pkbench.errors import PkbenchError
 from pkbench.run import runner, sweep
+from pkbench.run.options import Options, Outcome
 from pkbench.summary import document as summary
 
 
@@ -170,7 +171,7 @@ def run(
     if warmup is not None and warmup < 0:
         raise PkbenchError("--warmup must not be negative")
     client_count, overrides_kept, swept = sweep.split(clients, overrides)
-    options = runner.Options(
+    options = Options(
         scenario=scenario,
         strategies=[s.strip() for s in strategies.split(",") if s.strip()]
         if strategies is not None
@@ -210,7 +211,7 @@ def run(
     if options.strategies == []:
         raise PkbenchError("--strategies: no strategy named")
     if swept is not None:
-        grid = sweep.execute(options, swept, RichReporter())
+        grid = sweep.execute(options, swept, runner.execute, RichReporter())
         click.echo((grid.out_dir / "sweep.md").read_text())
         click.echo(f"pkbench: sweep results in {grid.out_dir}", err=True)
         for _, point in grid.points:
@@ -223,7 +224,7 @@ def run(
     exit_for(outcome)
 
 
-def exit_for(outcome: runner.Outcome) -> None:
+def exit_for(outcome: Outcome) -> None:
     """0 only when every requested strategy ran: a failed one fails the command, and a skipped one (this
     server cannot run it) too, with its own code; the last line names each."""
     count = len(outcome.run.strategies)

@@ -16,6 +16,8 @@ import psycopg
 
 from pkbench.errors import first_line
 
+EXTENSION = "pgstattuple"
+
 
 class PgstattupleUnavailable(Exception):
     """pgstattuple cannot be used here (missing extension or no privilege)."""

@@ -9,10 +9,9 @@ gained up to a second WAL switch. A figure that cannot be read is None with its 
 
 from __future__ import annotations
 
-import contextlib
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 
@@ -20,10 +19,9 @@ import psycopg
 
 from pkbench.errors import first_line
 from pkbench.pgbench.output import percentile
-from pkbench.results import ReplicationWindow, Unavailable, WorkloadResult
-from pkbench.server import topology
+from pkbench.results import ReplicationWindow, Unavailable
 from pkbench.server.connection import ConnectionInfo
-from pkbench.server.target import Replica, Target
+from pkbench.server.target import Replica
 
 # Lags move within a second under load: sampled at most this far apart.
 LAG_SAMPLE_INTERVAL_S = 0.25
@@ -281,31 +279,3 @@ class ReplicationProbe:
 
     def _missing(self, figures: Sequence[str], reason: str) -> None:
         self.unavailable += [Unavailable(f"replication.{figure}", reason) for figure in figures]
-
-
-@contextlib.contextmanager
-def measured(
-    target: Target, synchronous_commit: str | None, sample_interval_s: float, workload: WorkloadResult
-) -> Iterator[ReplicationProbe | None]:
-    """Around one measured window: what it costs the standby and the archive, into WORKLOAD.replication.
-
-    A window whose sessions commit at a remote level makes the standby pkbench started synchronous for its
-    length; a standby named by --standby-dsn keeps what its primary's owner configured.
-    """
-    archive = target.archive_directory if isinstance(target, topology.ArchivingCluster) else None
-    if target.standby is None and archive is None:
-        yield None
-        return
-    with topology.synchronous(target, synchronous_commit):
-        probe = ReplicationProbe(
-            target.connection,
-            target.standby,
-            archive,
-            synchronous_commit,
-            sample_interval_s,
-            topology.STANDBY_NAME,
-        )
-        with probe:
-            yield probe
-    workload.replication = probe.result
-    workload.unavailable += probe.unavailable

@@ -57,6 +57,10 @@ SELECT coalesce(sum(count), 0)::bigint,
   FROM pg_get_wal_stats(%(start)s, %(end)s, true)
 """
 
+WALINSPECT_EXTENSION = "pg_walinspect"
+# The workload fields only pg_walinspect fills (WalInspection.figures names them all).
+WALINSPECT_FIGURES = ("wal_fpi_bytes", "page_splits")
+
 
 class WalInspectUnavailable(Exception):
     """pg_walinspect cannot be used here (missing extension, no privilege, no replication slots)."""

@@ -1,6 +1,6 @@
 """One colour per strategy, the same in every chart of every report and comparison.
 
-A built-in strategy owns the palette slot of its position in the catalog (strategies.catalog.BUILTIN), so
+A built-in strategy owns the palette slot of its position in the catalog (strategies.builtin.BUILTIN), so
 uuid-v4 has the same colour in a run report, in a comparison and in next month's run. A user-defined
 strategy hashes its name into the slots after the catalog's; only when two of them drawn together collide
 does the later name in sorted order move to the next free slot.
@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 
-from pkbench.strategies.catalog import BUILTIN
+from pkbench.strategies.builtin import BUILTIN
 
 # Distinct on white: Okabe-Ito's colour-blind-safe set first, then other hues, spread so that the catalog's
 # strategies (the first slots, in catalog order) that are often drawn together differ in hue.

@@ -14,12 +14,15 @@ from typing import Any
 import psycopg
 
 from pkbench.errors import PkbenchError
+from pkbench.results import RunResult, StrategyResult
 from pkbench.scenario import file as scenario_module
 from pkbench.scenario.file import Scenario
 from pkbench.server import iolimit, topology
 from pkbench.server.builds import find_pgbench, find_server_bindir, server_bindir
 from pkbench.server.topology import Topology
-from pkbench.strategies.catalog import Catalog, Strategy, load_config, parse_definition
+from pkbench.strategies.catalog import Catalog
+from pkbench.strategies.model import Strategy
+from pkbench.strategies.user_config import load_config, parse_definition
 
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 # PostgreSQL's bigint: the most rows, clients or seconds any parameter can mean.
@@ -346,3 +349,19 @@ def check_against_server(the_plan: Plan, conn: psycopg.Connection[tuple[object, 
             f"{PKBENCH_CONNECTIONS} of its own; use at most {available - PKBENCH_CONNECTIONS} clients "
             "(or raise max_connections, e.g. --set settings.max_connections=...)"
         )
+
+
+@dataclass
+class Outcome:
+    """What a run produced: its results directory and the results written there."""
+
+    out_dir: Path
+    run: RunResult
+
+    @property
+    def failed(self) -> list[StrategyResult]:
+        return [s for s in self.run.strategies if s.status == "failed"]
+
+    @property
+    def skipped(self) -> list[StrategyResult]:
+        return [s for s in self.run.strategies if s.status == "skipped"]

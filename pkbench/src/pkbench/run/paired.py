@@ -10,15 +10,24 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from pkbench.analysis import judge, stats
 from pkbench.analysis.verdict import MIN_BOOTSTRAP_ROUNDS, precision_reached
 from pkbench.reporting import Reporter
 from pkbench.results import RoundsRecord, StrategyResult, WorkloadResult, typed
-from pkbench.run.strategy_pass import StrategyPass
 from pkbench.steps import PgbenchStep, Step
+
+
+class StrategyPass(Protocol):
+    """What the rounds ask of one strategy's pass (run.strategy_pass.StrategyPass): its result so far, and
+    to run some of the scenario's steps."""
+
+    result: StrategyResult
+
+    def run_steps(self, scenario_steps: Sequence[Step], **changes: Any) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -73,7 +82,7 @@ def combine(rounds: Sequence[WorkloadResult]) -> WorkloadResult:
 class PairedRounds:
     """Runs the stages for every strategy's pass; rounds and precision as planned."""
 
-    passes: dict[str, StrategyPass]  # in the scenario's order of strategies
+    passes: Mapping[str, StrategyPass]  # in the scenario's order of strategies
     record: RoundsRecord
     reporter: Reporter
     # Called after every stage's setup and every round: the results so far are rewritten.

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import time
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,7 @@ from pkbench.probes import buffercache
 from pkbench.probes import machine as machine_probe
 from pkbench.reporting import Reporter, Silent
 from pkbench.run import paired
-from pkbench.run.options import Options, Plan, check_against_server, plan
+from pkbench.run.options import Options, Outcome, Plan, check_against_server, plan
 from pkbench.run.strategy_pass import StrategyPass
 from pkbench.scenario import published
 from pkbench.server import iolimit, topology
@@ -32,33 +31,15 @@ from pkbench.server.os_user import SERVER_USER
 from pkbench.server.target import Target
 from pkbench.server.virtual_clock import clock_record, clock_settings
 from pkbench.server.workspace import Workspace, default_schema_name
-from pkbench.strategies.catalog import Strategy
+from pkbench.strategies.model import Strategy
 from pkbench.summary import csv_export as export
 from pkbench.summary import document as summary
-
-__all__ = ["Options", "Outcome", "Plan", "execute", "plan"]
 
 EMBEDDED_SCHEMA = "pkbench"
 
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-@dataclass
-class Outcome:
-    """What a run produced: its results directory and the results written there."""
-
-    out_dir: Path
-    run: results.RunResult
-
-    @property
-    def failed(self) -> list[results.StrategyResult]:
-        return [s for s in self.run.strategies if s.status == "failed"]
-
-    @property
-    def skipped(self) -> list[results.StrategyResult]:
-        return [s for s in self.run.strategies if s.status == "skipped"]
 
 
 def execute(options: Options, reporter: Reporter | None = None) -> Outcome:

@@ -18,7 +18,7 @@ from pkbench.scenario.file import Scenario
 from pkbench.server.target import Target
 from pkbench.server.workspace import Workspace
 from pkbench.steps import StepContext
-from pkbench.strategies.catalog import Generator, Strategy
+from pkbench.strategies.model import Generator, Strategy
 
 
 def choose_generator(strategy: Strategy, ws: Workspace, version_num: int) -> tuple[Generator | None, str]:

@@ -1,6 +1,6 @@
 """Sweeps: one scenario run per value of one numeric parameter (`--clients 1,4,16,64`, `--set rows=a,b,c`).
 
-Each grid point is an ordinary run (runner.execute) into a subdirectory of the sweep's directory, named
+Each grid point is an ordinary run (the runner's execute) into a subdirectory of the sweep's directory, named
 after the parameter and its value. After each point the sweep rewrites sweep.json (the grid and where each
 point's results are), sweep.csv and sweep.md (TPS and latency p99 per strategy and workload against the
 swept value, read through the metric registry: summary/sweep.py) and sweep.html with the same figures
@@ -11,7 +11,7 @@ before anything runs.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
@@ -19,9 +19,8 @@ from pathlib import Path
 from pkbench import results
 from pkbench.errors import PkbenchError
 from pkbench.report.sweep_page import write_sweep_page
-from pkbench.reporting import Reporter, Silent
-from pkbench.run import runner
-from pkbench.run.options import OPTION_OF
+from pkbench.reporting import Reporter
+from pkbench.run.options import OPTION_OF, Options, Outcome, plan
 from pkbench.summary import sweep as sweep_figures
 from pkbench.summary.sweep import Number
 
@@ -111,10 +110,10 @@ def _check(sweep: Sweep) -> None:
 class SweepOutcome:
     out_dir: Path
     sweep: Sweep
-    points: list[tuple[Number, runner.Outcome]] = field(default_factory=list)
+    points: list[tuple[Number, Outcome]] = field(default_factory=list)
 
 
-def point_options(options: runner.Options, sweep: Sweep, value: Number, out_dir: Path) -> runner.Options:
+def point_options(options: Options, sweep: Sweep, value: Number, out_dir: Path) -> Options:
     return replace(
         options,
         out=out_dir / sweep.directory_name(value),
@@ -122,24 +121,24 @@ def point_options(options: runner.Options, sweep: Sweep, value: Number, out_dir:
     )
 
 
-def execute(options: runner.Options, sweep: Sweep, reporter: Reporter | None = None) -> SweepOutcome:
-    """Run the scenario once per value of the sweep, each into its own subdirectory."""
-    reporter = reporter or Silent()
+def execute(
+    options: Options, sweep: Sweep, run_point: Callable[[Options, Reporter], Outcome], reporter: Reporter
+) -> SweepOutcome:
+    """Run the scenario once per value of the sweep, each into its own subdirectory, by RUN_POINT (the
+    runner's execute)."""
     out_dir = options.out or Path(f"pkbench-sweep-{datetime.now().strftime('%Y%m%d-%H%M%S')}")
     if out_dir.exists():
         raise PkbenchError(f"output directory {out_dir} exists; pick another with --out")
     for value in sweep.values:
         try:
-            runner.plan(point_options(options, sweep, value, out_dir))
+            plan(point_options(options, sweep, value, out_dir))
         except PkbenchError as e:
             raise PkbenchError(f"{sweep.option} {value}: {e}") from e
     out_dir.mkdir(parents=True)
     outcome = SweepOutcome(out_dir, sweep)
     for number, value in enumerate(sweep.values, 1):
         reporter.info(f"sweep {number}/{len(sweep.values)}: {sweep.parameter} = {value}")
-        outcome.points.append(
-            (value, runner.execute(point_options(options, sweep, value, out_dir), reporter))
-        )
+        outcome.points.append((value, run_point(point_options(options, sweep, value, out_dir), reporter)))
         write(outcome, list(options.command))
     return outcome
 

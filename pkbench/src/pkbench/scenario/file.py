@@ -7,13 +7,14 @@ import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, cast
 
 from pydantic import BeforeValidator, Field
 
+from pkbench import schema
 from pkbench.errors import PkbenchError
+from pkbench.scenario import builtin
 from pkbench.scenario import published as published_module
 from pkbench.scenario.published import Published
 from pkbench.server.topology import Topology
@@ -30,7 +31,6 @@ from pkbench.steps import (
     Step,
     kind_names,
     kind_of,
-    schema,
 )
 
 __all__ = [
@@ -360,15 +360,13 @@ def _step_scales(where: str, names: list[str], scales: Mapping[str, Scale]) -> t
 
 
 def builtin_names() -> list[str]:
-    folder = resources.files("pkbench.scenario") / "builtin"
-    return sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
+    return builtin.names()
 
 
 def load(name_or_path: str) -> Scenario:
     """A built-in scenario by name, or a scenario file by path."""
     if name_or_path in builtin_names():
-        resource = resources.files("pkbench.scenario") / "builtin" / f"{name_or_path}.toml"
-        return parse(resource.read_text(), f"scenarios/{name_or_path}.toml")
+        return parse(builtin.text(name_or_path), builtin.source(name_or_path))
     path = Path(name_or_path)
     if path.suffix == ".toml" or path.exists():
         try:

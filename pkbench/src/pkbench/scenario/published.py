@@ -14,16 +14,18 @@ taken of our run, and `agreement()` puts the two side by side in one word (docs/
 from __future__ import annotations
 
 import math
+import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import Field
 
+from pkbench import schema
 from pkbench.analysis.metrics import STRATEGY_METRICS, WORKLOAD_METRICS, Figure, Metric, figure, key_index
 from pkbench.errors import PkbenchError
 from pkbench.results import PREFILL_SNAPSHOT, StrategyResult
-from pkbench.steps import schema
+from pkbench.scenario import builtin
 from pkbench.strategies.catalog import Catalog
 from pkbench.text import MIB
 
@@ -337,3 +339,13 @@ def compare(item: PublishedFigure, strategies: Mapping[str, StrategyResult]) -> 
         word = None if name == item.relative_to else agreement(theirs_ratio, ours_ratio)
         rows.append(Comparison(name, value, mine, theirs_ratio, ours_ratio, word))
     return rows
+
+
+def of_builtin(name: str) -> tuple[Published, ...]:
+    """A built-in scenario's studies as this pkbench has them, read from its file's [[published]] tables
+    and the kinds of its [[steps]] (the rest of the file is the scenario loader's to check)."""
+    where = builtin.source(name)
+    document = tomllib.loads(builtin.text(name))
+    kinds = {str(step.get("name")): str(step.get("kind")) for step in document.get("steps", [])}
+    tables = [schema.validate(PublishedSchema, where, table) for table in document.get("published", [])]
+    return parse(where, tables, kinds)

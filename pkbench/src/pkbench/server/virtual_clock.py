@@ -9,7 +9,7 @@ from typing import Any
 
 from pkbench import results
 from pkbench.server import sequuid_port as port
-from pkbench.strategies.catalog import Strategy
+from pkbench.strategies.model import Strategy
 
 
 def clock_settings(rate: float, anchor: float | None) -> dict[str, str]:

@@ -17,7 +17,7 @@ from pkbench import __version__
 from pkbench.errors import PkbenchError
 from pkbench.server import sequuid_port as port
 from pkbench.server.connection import ConnectionInfo
-from pkbench.strategies.catalog import Generator, Strategy, check_expression
+from pkbench.strategies.model import Generator, Strategy, check_expression
 
 MARK = "created by pkbench"
 

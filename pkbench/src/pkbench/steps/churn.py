@@ -18,13 +18,16 @@ from typing import Any, Literal
 
 import psycopg
 
+from pkbench import schema
 from pkbench.errors import PkbenchError, first_line
 from pkbench.probes import pgstattuple
-from pkbench.probes.walinspect import BTREE_SPLIT_RECORDS, WalInspectUnavailable, WalWindow
-from pkbench.steps import schema
+from pkbench.probes.walinspect import (
+    BTREE_SPLIT_RECORDS,
+    WALINSPECT_EXTENSION,
+    WalInspectUnavailable,
+    WalWindow,
+)
 from pkbench.steps.context import StepContext, Stopwatch
-from pkbench.steps.density import PGSTATTUPLE_EXTENSION
-from pkbench.steps.wal import WALINSPECT_EXTENSION
 
 PAGE_BYTES = 8192
 
@@ -113,7 +116,7 @@ def run(ctx: StepContext, step: ChurnStep) -> None:
     batch = ctx.int_parameter(step.batch_parameter)
     if batch < 1:
         raise PkbenchError(f"{step.batch_parameter} must be at least 1")
-    for extension in (PGSTATTUPLE_EXTENSION, WALINSPECT_EXTENSION):
+    for extension in (pgstattuple.EXTENSION, WALINSPECT_EXTENSION):
         ctx.require_extension(extension, step.name)
     index = f'"{ctx.ws.schema}"."{ctx.render(step.index)}"'
     table = f'"{ctx.ws.schema}"."{ctx.table}"'

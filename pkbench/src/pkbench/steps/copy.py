@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator
 
-from pkbench.steps import schema
+from pkbench import schema
 from pkbench.steps.context import StepContext
 
 

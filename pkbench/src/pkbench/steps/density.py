@@ -8,11 +8,9 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from pkbench import schema
 from pkbench.probes import pgstattuple
-from pkbench.steps import schema
 from pkbench.steps.context import StepContext
-
-PGSTATTUPLE_EXTENSION = "pgstattuple"
 
 
 @dataclass(frozen=True)
@@ -40,7 +38,7 @@ def parse(where: str, table: Mapping[str, Any]) -> DensityStep:
 
 
 def run(ctx: StepContext, step: DensityStep) -> None:
-    ctx.require_extension(PGSTATTUPLE_EXTENSION, step.name)
+    ctx.require_extension(pgstattuple.EXTENSION, step.name)
     figures: dict[str, Any] = {}
     with ctx.connect() as conn, ctx.errors_named(step.name, pgstattuple.PgstattupleUnavailable):
         for index in step.indexes:

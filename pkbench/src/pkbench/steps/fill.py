@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from pkbench import schema
 from pkbench.results import Prefill
-from pkbench.steps import schema
 from pkbench.steps.context import StepContext, Stopwatch
 
 

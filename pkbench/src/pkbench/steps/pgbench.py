@@ -2,22 +2,33 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import psycopg
 
+from pkbench import schema
 from pkbench.errors import PkbenchError, first_line
 from pkbench.pgbench import driver as pgbench
 from pkbench.pgbench.output import ProgressSample
-from pkbench.probes import counters, machine, replication, work
+from pkbench.probes import Connection, counters, machine, replication, work
 from pkbench.probes.sampler import Sampler
 from pkbench.probes.sizes import table_sizes
+from pkbench.probes.walinspect import (
+    WALINSPECT_EXTENSION,
+    WALINSPECT_FIGURES,
+    WalInspection,
+    WalInspectUnavailable,
+    WalWindow,
+)
 from pkbench.results import Unavailable, WorkloadResult
-from pkbench.steps import schema, wal, workload
+from pkbench.server import topology
+from pkbench.server.target import Target
+from pkbench.steps import workload
 from pkbench.steps.context import StepContext
 
 
@@ -115,7 +126,7 @@ def run(ctx: StepContext, step: PgbenchStep) -> None:
     with (
         probe,
         ctx.reporter.progress(f"  {step.name}", total) as bar,
-        wal.window(ctx, probe, step.wal_inspect, result) as window,
+        wal_window(ctx, probe, step.wal_inspect, result) as window,
     ):
         before = counters.read(probe, ctx.ws.schema, version_num)
         work_before, machine_before = _work_snapshot(ctx, probe, None)
@@ -137,7 +148,7 @@ def run(ctx: StepContext, step: PgbenchStep) -> None:
             ctx.buffercache_reason is None,
             local_server=ctx.target.server.embedded,
         )
-        with sampler, replication.measured(ctx.target, step.synchronous_commit, interval, result) as replica:
+        with sampler, replication_measured(ctx.target, step.synchronous_commit, interval, result) as replica:
             outcome = _pgbench(
                 ctx,
                 scripts,
@@ -151,7 +162,7 @@ def run(ctx: StepContext, step: PgbenchStep) -> None:
         wait_for_clients_to_leave(probe)
         work_after, machine_after = _work_snapshot(ctx, probe, work_before)
         after = counters.read(probe, ctx.ws.schema, version_num)
-        inspection = wal.inspect(ctx, window, step.wal_inspect, result)
+        inspection = wal_inspection(ctx, window, step.wal_inspect, result)
         result.sizes_at_end = table_sizes(probe, ctx.ws.schema, ctx.table)
     result.unavailable += sampler.unavailable
     result.sampling_busy_s = round(sampler.busy_s, 3) if interval else None
@@ -305,3 +316,78 @@ def _record_series(
     for name, rows in sampler.rows.items():
         ctx.series[name].extend((*lead, *row) for row in rows)
     ctx.series["replication"].extend((*lead, *row) for row in replication_rows)
+
+
+# The pg_walinspect window a pgbench step opens when its scenario asks for `wal_inspect`.
+
+
+def wal_unavailable(reason: str) -> list[Unavailable]:
+    return [Unavailable(metric, reason) for metric in WALINSPECT_FIGURES]
+
+
+@contextlib.contextmanager
+def wal_window(
+    ctx: StepContext, conn: Connection, wal_inspect: tuple[str, ...] | None, workload: WorkloadResult
+) -> Iterator[WalWindow | None]:
+    """Hold the WAL of the measured window when the step asks for it; None (and the reason noted) if not."""
+    if wal_inspect is None:
+        yield None
+        return
+    reason = ctx.ws.ensure_extension(WALINSPECT_EXTENSION)
+    if reason:
+        workload.unavailable += wal_unavailable(reason)
+        yield None
+        return
+    try:
+        held = WalWindow(conn, slot_name=f"pkbench_{ctx.ws.schema}"[:63])
+        held.__enter__()
+    except WalInspectUnavailable as error:
+        workload.unavailable += wal_unavailable(str(error))
+        yield None
+        return
+    try:
+        yield held
+    finally:
+        held.__exit__(None, None, None)
+
+
+def wal_inspection(
+    ctx: StepContext, held: WalWindow | None, wal_inspect: tuple[str, ...] | None, workload: WorkloadResult
+) -> WalInspection | None:
+    """Read the window's WAL back; the relations named by the step are in the run's schema."""
+    if held is None:
+        return None
+    relations = {name: f'"{ctx.ws.schema}"."{ctx.render(name)}"' for name in wal_inspect or ()}
+    try:
+        return held.inspect(relations)
+    except WalInspectUnavailable as error:
+        workload.unavailable += wal_unavailable(str(error))
+        return None
+
+
+@contextlib.contextmanager
+def replication_measured(
+    target: Target, synchronous_commit: str | None, sample_interval_s: float, workload: WorkloadResult
+) -> Iterator[replication.ReplicationProbe | None]:
+    """Around one measured window: what it costs the standby and the archive, into WORKLOAD.replication.
+
+    A window whose sessions commit at a remote level makes the standby pkbench started synchronous for its
+    length; a standby named by --standby-dsn keeps what its primary's owner configured.
+    """
+    archive = target.archive_directory if isinstance(target, topology.ArchivingCluster) else None
+    if target.standby is None and archive is None:
+        yield None
+        return
+    with topology.synchronous(target, synchronous_commit):
+        probe = replication.ReplicationProbe(
+            target.connection,
+            target.standby,
+            archive,
+            synchronous_commit,
+            sample_interval_s,
+            topology.STANDBY_NAME,
+        )
+        with probe:
+            yield probe
+    workload.replication = probe.result
+    workload.unavailable += probe.unavailable

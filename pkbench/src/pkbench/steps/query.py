@@ -23,8 +23,8 @@ from typing import Annotated, Any, Literal
 import psycopg
 from pydantic import Field
 
+from pkbench import schema
 from pkbench.errors import PkbenchError
-from pkbench.steps import schema
 from pkbench.steps.context import StepContext
 
 # Nodes that pass their input's rows on (or fold them into one): the rows of interest lie below them.

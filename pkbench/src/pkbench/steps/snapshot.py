@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from pkbench import schema
 from pkbench.probes.sizes import table_sizes
-from pkbench.steps import schema
 from pkbench.steps.context import StepContext
 
 

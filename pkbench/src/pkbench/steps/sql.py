@@ -9,9 +9,9 @@ from typing import Any, Literal
 import psycopg
 from pydantic import Field
 
+from pkbench import schema
 from pkbench.errors import first_line
 from pkbench.results import Unavailable
-from pkbench.steps import schema
 from pkbench.steps.context import StepContext
 
 

@@ -7,11 +7,8 @@ from collections.abc import Sequence
 from pkbench.pgbench import driver as pgbench
 from pkbench.pgbench.output import latency_summary
 from pkbench.probes import counters
-from pkbench.probes.walinspect import WalInspection
+from pkbench.probes.walinspect import WALINSPECT_FIGURES, WalInspection
 from pkbench.results import StatementResult, Unavailable, WorkloadResult
-
-# The workload fields only pg_walinspect fills (WalInspection.figures names them all).
-WALINSPECT_FIGURES = ("wal_fpi_bytes", "page_splits")
 
 
 def script_statements(sql: str) -> list[str]:

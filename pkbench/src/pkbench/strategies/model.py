@@ -1,8 +1,12 @@
-"""What a primary key strategy is: a column type and the generators that can fill its default."""
+"""What a primary key strategy is: a column type and the generators that can fill its default, and the
+server-side check that a default is one expression of its column type."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+import psycopg
 
 
 @dataclass(frozen=True)
@@ -40,3 +44,29 @@ class Strategy:
     # "wrapping" (a prefix that comes round again: sequential UUIDs, v1's low time bits first), "random",
     # "mixed" (random, then ascending), or "" when not said (a user's strategy).
     order: str = ""
+
+
+def check_expression(conn: psycopg.Connection[Any], expression: str, column_type: str) -> str | None:
+    """Why `expression` is not one expression of `column_type` on this server, or None when it is.
+
+    The server parses it inside `SELECT (expression)::type` as an unnamed prepared statement (the extended
+    protocol takes exactly one statement) and describes it without running it: it must give one column of
+    the declared type. Anything else (a second statement, a second column, a syntax error) is refused.
+    """
+    try:
+        row = conn.execute("SELECT to_regtype(%s)::oid", (column_type,)).fetchone()
+    except psycopg.Error as e:
+        return f"type {column_type!r} is not a type name: {e.diag.message_primary or e}"
+    if row is None or row[0] is None:
+        return f"type {column_type!r} does not exist"
+    expected = int(row[0])
+    statement = f"SELECT ({expression})::{column_type}".encode()
+    pgconn = conn.pgconn
+    parsed = pgconn.prepare(b"", statement)
+    if parsed.status != psycopg.pq.ExecStatus.COMMAND_OK:
+        message = (parsed.error_field(psycopg.pq.DiagnosticField.MESSAGE_PRIMARY) or b"").decode()
+        return f"default {expression!r} is not a single expression of type {column_type}: {message}"
+    described = pgconn.describe_prepared(b"")
+    if described.nfields != 1 or described.ftype(0) != expected:
+        return f"default {expression!r} is not a single expression of type {column_type}"
+    return None

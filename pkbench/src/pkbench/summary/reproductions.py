@@ -14,8 +14,7 @@ from pathlib import Path
 from pkbench import results
 from pkbench.errors import PkbenchError
 from pkbench.results import RunResult, StrategyResult
-from pkbench.scenario import file as scenario
-from pkbench.scenario import published
+from pkbench.scenario import builtin, published
 from pkbench.scenario.published import Comparison, Published, PublishedFigure
 from pkbench.server import iolimit
 from pkbench.text import MISSING, markdown_table
@@ -49,8 +48,8 @@ def studies_of(run: RunResult) -> tuple[Published, ...]:
     run recorded them."""
     recorded = run.scenario
     name = str(recorded.get("name"))
-    if str(recorded.get("source")) == f"scenarios/{name}.toml" and name in scenario.builtin_names():
-        return scenario.load(name).published
+    if str(recorded.get("source")) == builtin.source(name) and name in builtin.names():
+        return published.of_builtin(name)
     return published.from_json(recorded.get("published"))
 
 
