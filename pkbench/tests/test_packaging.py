@@ -41,7 +41,7 @@ def test_the_wheel_installs_into_a_fresh_venv_and_runs(tmp_path: Path) -> None:
         names = archive.namelist()
         licence = next(n for n in names if n.endswith(".dist-info/licenses/LICENSE"))
         assert archive.read(licence).decode().startswith("PostgreSQL License")
-        assert any(n.startswith("pkbench/scenarios/") and n.endswith(".toml") for n in names)
+        assert any(n.startswith("pkbench/scenario/builtin/") and n.endswith(".toml") for n in names)
         assert any(n.startswith("pkbench/report/templates/") for n in names)
 
     venv = tmp_path / "venv"

@@ -134,7 +134,7 @@ def test_the_wheel_carries_the_port_file_byte_for_byte(tmp_path: Path) -> None:
         ignore=shutil.ignore_patterns("build", "*.egg-info"),
     )
     shutil.copytree(repository / "sequuid" / "plpgsql", copy / "sequuid" / "plpgsql")
-    assert (copy / "pkbench" / "src" / "pkbench" / "sql" / "sequuid.sql").is_symlink()
+    assert (copy / "pkbench" / "src" / "pkbench" / "server" / "sql" / "sequuid.sql").is_symlink()
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(copy / "pkbench")],
         check=True,

@@ -23,7 +23,7 @@ WRAPPING = "seq-wrap-64x256"
 @pytest.fixture(scope="module")
 def retention(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, dict[str, Any]]]:
     base = tmp_path_factory.mktemp("retention")
-    text = (Path(scenario.__file__).parent / "scenarios" / "retention.toml").read_text()
+    text = (Path(scenario.__file__).parent / "builtin" / "retention.toml").read_text()
     # The wrapping strategy's sequence, made by the schema step (a strategy of a config file has no prelude;
     # its default casts the name at run time, so the check before the schema step passes).
     text = text.replace(
