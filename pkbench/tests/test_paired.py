@@ -20,7 +20,7 @@ from pkbench.steps import PgbenchStep
 
 ROUNDS = 5
 PAIRED_RUN = short_run(
-    strategies="bigint,uuid-v4", rows=300, duration=1, rounds=None, warmup=None, sample_every=0
+    strategies="bigint,uuid-v4", rows=300, duration=1, rounds=None, warmup=0, sample_every=0
 )
 
 
@@ -161,10 +161,12 @@ def test_precision_stops_when_the_time_is_spent(server_tmpdir: Path) -> None:
     done = run_cli(
         "run",
         *PAIRED_RUN,
+        "--rounds",
+        "2",
         "--precision",
         "0.01%",
         "--max-time",
-        "20s",
+        "8s",
         "--out",
         str(out),
         tmpdir=server_tmpdir,
