@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import shutil
 import signal
@@ -13,11 +14,13 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import psycopg
 import pytest
 from psycopg import sql
 
+from pkbench.cli.main import main
 from pkbench.server.builds import find_pgbench, find_server_bindir, server_bindir
 from pkbench.server.embedded import EmbeddedCluster
 
@@ -105,6 +108,28 @@ def run_cli(
     if tmpdir is not None:
         env["TMPDIR"] = str(tmpdir)
     return subprocess.run([*PKBENCH, *args], capture_output=True, text=True, timeout=timeout, env=env)
+
+
+def cli_in_process(*args: str) -> subprocess.CompletedProcess[str]:
+    """`pkbench ARGS` through the same entry point and error boundary, in this process: for commands that end
+    before anything is started (a refused option, --help, list), where a new interpreter only costs time."""
+    stdout, stderr = io.StringIO(), io.StringIO()
+    code: int | str | None = 0
+    sigterm = signal.getsignal(signal.SIGTERM)
+    with (
+        contextlib.redirect_stdout(stdout),
+        contextlib.redirect_stderr(stderr),
+        mock.patch.object(sys, "argv", ["pkbench", *args]),
+        mock.patch.dict(os.environ, {"NO_COLOR": "1"}),
+    ):
+        try:
+            main()
+        except SystemExit as exit_:
+            code = exit_.code
+        finally:
+            signal.signal(signal.SIGTERM, sigterm)
+    returncode = code if isinstance(code, int) else (0 if code is None else 1)
+    return subprocess.CompletedProcess(["pkbench", *args], returncode, stdout.getvalue(), stderr.getvalue())
 
 
 def processes_mentioning(text: str) -> list[str]:

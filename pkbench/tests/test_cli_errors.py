@@ -6,7 +6,7 @@ import socket
 from pathlib import Path
 
 import pytest
-from conftest import processes_mentioning, run_cli
+from conftest import cli_in_process, processes_mentioning, run_cli
 
 
 def assert_one_line_error(result: object, expected: str) -> None:
@@ -38,13 +38,13 @@ def assert_one_line_error(result: object, expected: str) -> None:
     ],
 )
 def test_bad_arguments(args: list[str], expected: str, tmp_path: Path) -> None:
-    assert_one_line_error(run_cli("run", *args, "--out", str(tmp_path / "out"), timeout=60), expected)
+    assert_one_line_error(cli_in_process("run", *args, "--out", str(tmp_path / "out")), expected)
     assert not (tmp_path / "out").exists()
 
 
 def test_an_existing_output_directory_is_refused(tmp_path: Path) -> None:
     assert_one_line_error(
-        run_cli("run", "--out", str(tmp_path), timeout=60), f"output directory {tmp_path} exists"
+        cli_in_process("run", "--out", str(tmp_path)), f"output directory {tmp_path} exists"
     )
 
 
@@ -52,13 +52,12 @@ def test_a_refused_connection_names_the_server_but_not_the_password(tmp_path: Pa
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]  # nothing listens there once closed
-    result = run_cli(
+    result = cli_in_process(
         "run",
         "--dsn",
         f"postgresql://bench:hunter2secret@127.0.0.1:{port}/bench",
         "--out",
         str(tmp_path / "out"),
-        timeout=60,
     )
     assert_one_line_error(result, f"cannot connect to host=127.0.0.1 port={port} user=bench dbname=bench")
     assert "hunter2secret" not in result.stderr + result.stdout
@@ -86,18 +85,18 @@ def test_a_port_in_use_is_refused_and_nothing_is_left(tmp_path: Path, server_tmp
 
 
 def test_report_of_a_directory_without_results(tmp_path: Path) -> None:
-    assert_one_line_error(run_cli("report", str(tmp_path), timeout=60), "no results.json there")
+    assert_one_line_error(cli_in_process("report", str(tmp_path)), "no results.json there")
 
 
 def test_every_command_has_an_example_in_its_help() -> None:
     for command in ("run", "list", "report", "compare"):
-        result = run_cli(command, "--help", timeout=60)
+        result = cli_in_process(command, "--help")
         assert result.returncode == 0
         assert "Example:" in result.stdout, command
 
 
 def test_list_shows_every_strategy_and_scenario_on_one_line_each() -> None:
-    result = run_cli("list", timeout=60)
+    result = cli_in_process("list")
     assert result.returncode == 0
     lines = result.stdout.splitlines()
     for name in ("bigint", "uuid-v4-char32", "newsequentialid", "war"):

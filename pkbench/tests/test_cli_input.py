@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import run_cli, short_run
+from conftest import cli_in_process, run_cli, short_run
 from test_cli_errors import assert_one_line_error
 
 from pkbench.errors import PkbenchError
@@ -32,16 +32,16 @@ from pkbench.run.options import Options, plan
     ],
 )
 def test_out_of_range_options_are_one_line(args: list[str], expected: str, tmp_path: Path) -> None:
-    assert_one_line_error(run_cli("run", *args, "--out", str(tmp_path / "out"), timeout=60), expected)
+    assert_one_line_error(cli_in_process("run", *args, "--out", str(tmp_path / "out")), expected)
     assert not (tmp_path / "out").exists()
 
 
 def test_a_binary_config_file_is_one_line(tmp_path: Path) -> None:
     config = tmp_path / "strategies.toml"
     config.write_bytes(bytes(range(256)))
-    result = run_cli("run", "--config", str(config), "--out", str(tmp_path / "out"), timeout=60)
+    result = cli_in_process("run", "--config", str(config), "--out", str(tmp_path / "out"))
     assert_one_line_error(result, "not a TOML text file")
-    assert_one_line_error(run_cli("list", "--config", str(config), timeout=60), "not a TOML text file")
+    assert_one_line_error(cli_in_process("list", "--config", str(config)), "not a TOML text file")
 
 
 def test_set_overrides_parameters_and_server_settings_without_copying_the_file(tmp_path: Path) -> None:
@@ -66,7 +66,7 @@ def test_the_plan_refuses_an_unknown_placeholder_parameter_type(tmp_path: Path) 
 
 
 def test_list_as_json_names_every_strategy_and_scenario() -> None:
-    result = run_cli("list", "--format", "json", timeout=60)
+    result = cli_in_process("list", "--format", "json")
     assert result.returncode == 0, result.stderr
     listing = json.loads(result.stdout)
     names = {s["name"] for s in listing["strategies"]}

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import cli_in_process
 
 from pkbench.errors import PkbenchError
 from pkbench.scenario import file as scenario
@@ -84,7 +84,7 @@ def test_every_builtin_scenario_passes_its_schema() -> None:
 
 def test_a_typo_from_the_command_line_is_one_line_without_a_traceback(tmp_path: Path) -> None:
     path = write(tmp_path, MINIMAL.replace("strategies = ", "stratgies = "))
-    result = run_cli("run", str(path), "--out", str(tmp_path / "out"), timeout=60)
+    result = cli_in_process("run", str(path), "--out", str(tmp_path / "out"))
     assert result.returncode == 1
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "unknown key(s) stratgies" in lines[0], result.stderr
@@ -94,6 +94,6 @@ def test_a_typo_from_the_command_line_is_one_line_without_a_traceback(tmp_path: 
 def test_a_binary_scenario_file_is_one_line(tmp_path: Path) -> None:
     path = tmp_path / "s.toml"
     path.write_bytes(bytes(range(256)) * 4)
-    result = run_cli("run", str(path), "--out", str(tmp_path / "out"), timeout=60)
+    result = cli_in_process("run", str(path), "--out", str(tmp_path / "out"))
     assert result.returncode == 1
     assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr, result.stderr

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import run_cli, short_run
+from conftest import cli_in_process, run_cli, short_run
 from test_cli_errors import assert_one_line_error
 
 from pkbench.errors import PkbenchError
@@ -69,7 +69,7 @@ def test_the_table_marks_where_a_point_measured_nothing() -> None:
 
 def test_a_bad_point_is_refused_before_any_runs(tmp_path: Path) -> None:
     out = tmp_path / "sweep"
-    result = run_cli("run", "war", "--set", "rows=100,-5", "--out", str(out), timeout=60)
+    result = cli_in_process("run", "war", "--set", "rows=100,-5", "--out", str(out))
     assert_one_line_error(result, "--rows -5: --rows must not be negative")
     assert not out.exists()
 

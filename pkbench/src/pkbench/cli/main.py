@@ -1,7 +1,7 @@
 """The command line: thin commands over the library, and the one place errors become a line on stderr.
 
-The commands live by job: `run` in cli_run.py; list, report, reproductions and compare (over the catalog and
-results directories) in cli_results.py; the exit codes and the one way to fail in cli_exit.py.
+The commands live by job: `run` in run.py; list, report, reproductions and compare (over the catalog and
+results directories) in results.py; the exit codes and the one way to fail in exit.py.
 """
 
 from __future__ import annotations
