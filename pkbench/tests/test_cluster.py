@@ -96,7 +96,7 @@ def test_start_wrapper_runs_in_front_of_postgres(tmp_path: Path) -> None:
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root to switch to an unprivileged user")
 def test_works_as_a_normal_user() -> None:
     script = (
-        "from pkbench.server.existing import *\n"
+        "from pkbench.server.embedded import *\n"
         "from pkbench.server.builds import *\n"
         "c = EmbeddedCluster(find_server_bindir(None), find_pgbench(None), {'shared_buffers': '16MB'})\n"
         "with c:\n    d = c.directory\n    print(c.server.version, c.server.superuser)\n"

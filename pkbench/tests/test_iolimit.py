@@ -19,6 +19,7 @@ from pkbench.run.options import Options
 from pkbench.scenario import file as scenario
 from pkbench.server import iolimit, memcap
 from pkbench.server.iolimit import IoLimit, IoLimitError, device_of, write_iops
+from pkbench.steps import kind_of
 
 WRITES = 40
 
@@ -59,10 +60,10 @@ def test_a_directory_on_no_block_device_is_refused(tmp_path: Path) -> None:
 
 def test_only_measuring_steps_run_under_the_limit() -> None:
     limit = IoLimit(10, device="8:0", hierarchy=memcap.Hierarchy(1, Path("/nonexistent")))
-    steps = {step.name: step for step in scenario.load("insert-scaling").all_steps}
+    found = {step.name: kind_of(step).measuring for step in scenario.load("insert-scaling").all_steps}
     for setup in ("pk-table", "pk-fill-small", "pk-maintenance-small", "sizes_after_prefill"):
-        assert isinstance(limit.during(steps[setup]), contextlib.nullcontext), setup
-    assert not isinstance(limit.during(steps["pk-small"]), contextlib.nullcontext)
+        assert isinstance(limit.during(found[setup]), contextlib.nullcontext), setup
+    assert not isinstance(limit.during(found["pk-small"]), contextlib.nullcontext)
 
 
 def test_not_root_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -37,6 +37,7 @@ def retention(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str,
     (base / "strategies.toml").write_text(
         f'[[strategy]]\nname = "{WRAPPING}"\ntype = "uuid"\nextensions = ["sequuid"]\n'
         "default = \"uuid_sequence_nextval('records_key_seq'::text::regclass, 64, 256)\"\n"
+        'order = "wrapping"\n'
     )
     out = base / "results"
     runner.execute(

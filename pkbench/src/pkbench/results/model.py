@@ -196,6 +196,8 @@ class StrategyResult:
     unavailable: list[Unavailable] = field(default_factory=list)
     # Where the generator comes from: "core", "extension sequuid", "sequuid PL/pgSQL port".
     generator_source: str | None = None
+    # How its keys arrive in the index (strategies.model.Strategy.order); "" when not said.
+    order: str = ""
 
     def record_sizes(self, step: str, sizes: Sizes) -> None:
         """A snapshot step's sizes: the prefill snapshot has a field of its own, the others are by name."""

@@ -66,7 +66,11 @@ class StrategyPass:
 
     def __post_init__(self) -> None:
         self.result = results.StrategyResult(
-            self.strategy.name, self.strategy.description, self.strategy.column_type, None
+            self.strategy.name,
+            self.strategy.description,
+            self.strategy.column_type,
+            None,
+            order=self.strategy.order,
         )
         self.context: StepContext | None = None
 

@@ -46,6 +46,10 @@ class Strategy:
     order: str = ""
 
 
+# The ways keys can arrive in an index (Strategy.order), for a user's strategy to name one of.
+ORDERS = ("ascending", "wrapping", "random", "mixed")
+
+
 def check_expression(conn: psycopg.Connection[Any], expression: str, column_type: str) -> str | None:
     """Why `expression` is not one expression of `column_type` on this server, or None when it is.
 

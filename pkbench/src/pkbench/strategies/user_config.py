@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from pkbench.errors import PkbenchError
-from pkbench.strategies.model import Generator, Strategy
+from pkbench.strategies.model import ORDERS, Generator, Strategy
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
 
@@ -33,13 +33,12 @@ def parse_definition(text: str) -> Strategy:
 
 
 def custom(
-    name: str, column_type: str, expression: str, description: str, extensions: Iterable[str]
+    name: str, column_type: str, expression: str, description: str, extensions: Iterable[str], order: str = ""
 ) -> Strategy:
     if not _NAME.match(name):
         raise PkbenchError(f"strategy name {name!r}: use lower-case letters, digits, '-', '_' or '.'")
-    return Strategy(
-        name, description, column_type, (Generator(expression, extensions=tuple(extensions)),), builtin=False
-    )
+    generators = (Generator(expression, extensions=tuple(extensions)),)
+    return Strategy(name, description, column_type, generators, builtin=False, order=order)
 
 
 def load_config(path: Path) -> list[Strategy]:
@@ -64,5 +63,8 @@ def _from_table(path: Path, index: int, entry: Mapping[str, Any]) -> Strategy:
     extensions = entry.get("extensions", [])
     if not isinstance(extensions, list) or not all(isinstance(e, str) for e in extensions):
         raise PkbenchError(f"{where}: 'extensions' must be a list of extension names")
+    order = entry.get("order", "")
+    if order not in ("", *ORDERS):
+        raise PkbenchError(f"{where}: 'order' must be one of {', '.join(ORDERS)} (got {order!r})")
     description = entry.get("description") or f"user-defined: {entry['type']} default {entry['default']}"
-    return custom(entry["name"], entry["type"], entry["default"], str(description), extensions)
+    return custom(entry["name"], entry["type"], entry["default"], str(description), extensions, order)

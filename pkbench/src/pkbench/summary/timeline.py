@@ -36,7 +36,9 @@ class Keys:
 
     @classmethod
     def of(cls, run: RunResult, names: Sequence[str]) -> Keys:
-        order = {s.name: s.order for s in BUILTIN}
+        # Results written before strategies recorded their order: the built-in catalog's.
+        builtin = {s.name: s.order for s in BUILTIN}
+        order = {s.name: s.order or builtin.get(s.name, "") for s in run.strategies}
         column_type = {s.name: s.column_type for s in run.strategies}
 
         def having(wanted: str) -> tuple[str, ...]:
