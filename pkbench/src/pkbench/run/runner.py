@@ -23,7 +23,7 @@ from pkbench.run import paired
 from pkbench.run.options import Options, Outcome, Plan, check_against_server, plan
 from pkbench.run.strategy_pass import StrategyPass
 from pkbench.scenario import published
-from pkbench.server import iolimit, topology
+from pkbench.server import iolimit, sequuid_build, topology
 from pkbench.server.embedded import EmbeddedCluster
 from pkbench.server.existing import ExistingServer
 from pkbench.server.memcap import MemoryCap
@@ -51,11 +51,16 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
     memory_cap: MemoryCap | contextlib.nullcontext[None] = contextlib.nullcontext()
     io_limit: iolimit.IoLimit | None = None
     machine_overrides = dict(options.machine_overrides)
+    target_overrides: dict[str, Any] = {}
     if options.dsn:
         target = ExistingServer(options.dsn, the_plan.pgbench)
         schema = options.schema or default_schema_name()
     else:
         assert the_plan.server_bindir is not None
+        sequuid = sequuid_build.ensure(the_plan.server_bindir)
+        if sequuid.status != "present":
+            reporter.info(f"pkbench: {sequuid.line()}")
+        target_overrides["sequuid"] = sequuid.to_json()
         start_wrapper = list(options.start_wrapper)
         if options.memory_limit_bytes is not None:
             memory_cap = MemoryCap(options.memory_limit_bytes, member_user=SERVER_USER)
@@ -86,7 +91,7 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
             reporter.info(f"pkbench: keeping the cluster in {target.directory}")
         with ws.connection.connect() as conn:
             check_against_server(the_plan, conn)
-        run = _new_run(options, the_plan, target, ws, machine_overrides)
+        run = _new_run(options, the_plan, target, ws, machine_overrides, target_overrides)
         started = time.monotonic()
         the_plan.out_dir.mkdir(parents=True)
         buffercache_reason = _buffercache_availability(ws)
@@ -160,7 +165,12 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
 
 
 def _new_run(
-    options: Options, the_plan: Plan, target: Target, ws: Workspace, machine_overrides: dict[str, Any]
+    options: Options,
+    the_plan: Plan,
+    target: Target,
+    ws: Workspace,
+    machine_overrides: dict[str, Any],
+    target_overrides: dict[str, Any],
 ) -> results.RunResult:
     server = target.server
     return results.RunResult(
@@ -193,6 +203,7 @@ def _new_run(
             "schema": ws.schema,
             "pgbench": pgbench.check_version(the_plan.pgbench),
             "topology": the_plan.topology.to_json(),
+            **target_overrides,
         },
         baseline=the_plan.baseline,
     )

@@ -1,0 +1,1 @@
+../../../../../sequuid/sequuid--1.0.sql
