@@ -60,9 +60,36 @@ def test_set_overrides_parameters_and_server_settings_without_copying_the_file(t
     assert plan(options).scenario.parameters["rows"] == 99
 
 
-def test_the_plan_refuses_an_unknown_placeholder_parameter_type(tmp_path: Path) -> None:
-    with pytest.raises(PkbenchError, match="parameter 'rows' must be an integer"):
-        plan(Options(out=tmp_path / "out", overrides=["rows=many"]))
+@pytest.mark.parametrize(
+    ("overrides", "expected"),
+    [
+        (["rows=many"], "--set rows: expected a whole number for war's rows (got 'many')"),
+        (["rows=1.5"], "--set rows: expected a whole number for war's rows (got 1.5)"),
+        (["row=5000"], "--set row: unknown key 'row' (did you mean 'rows'?"),
+        (["no_such_key=1"], "--set no_such_key: unknown key 'no_such_key' (allowed: "),
+        (["parameters.clinets=4"], "--set clinets: unknown key 'clinets' (did you mean 'clients'?"),
+        (["warmup_s=soon"], "--set warmup_s: expected a number for war's warmup_s (got 'soon')"),
+    ],
+)
+def test_set_refuses_what_the_scenario_does_not_declare_or_a_wrong_type(
+    tmp_path: Path, overrides: list[str], expected: str
+) -> None:
+    with pytest.raises(PkbenchError) as refused:
+        plan(Options(out=tmp_path / "out", overrides=overrides))
+    assert expected in str(refused.value)
+    assert "\n" not in str(refused.value)
+
+
+def test_set_takes_the_harness_parameters_and_numbers_for_numbers(tmp_path: Path) -> None:
+    planned = plan(Options(out=tmp_path / "out", overrides=["rounds=3", "warmup_s=1", "rate_tps=50.5"]))
+    assert planned.rounds == 3 and planned.scenario.parameters["warmup_s"] == 1
+    assert planned.scenario.parameters["rate_tps"] == 50.5
+
+
+def test_a_misspelled_set_key_is_one_line_and_nothing_starts(tmp_path: Path) -> None:
+    result = cli_in_process("run", "war", "--set", "row=5000", "--out", str(tmp_path / "out"))
+    assert_one_line_error(result, "--set row: unknown key 'row' (did you mean 'rows'?")
+    assert not (tmp_path / "out").exists()
 
 
 def test_list_as_json_names_every_strategy_and_scenario() -> None:

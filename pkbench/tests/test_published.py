@@ -97,7 +97,7 @@ def test_a_well_formed_figure_loads(tmp_path: Path) -> None:
         ('metric = "tps"\nworkload = "window"\nvalues = { bigint = 0 }', "must not be 0"),
         (
             'metric = "tps"\nworkload = "window"\nvalues = { bigint = 1 }\nvalue = 1',
-            "unknown key(s) value",
+            "unknown key 'value'",
         ),
     ],
 )

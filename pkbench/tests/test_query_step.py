@@ -35,7 +35,7 @@ def test_rows_come_from_the_input_below_the_aggregate_not_from_its_init_plans() 
         ({"kind": "query", "name": "q", "queries": []}, "'queries' must be a non-empty list"),
         (
             {"kind": "query", "name": "q", "queries": [{"name": "a", "sql": "SELECT 1", "explian": True}]},
-            "unknown key(s) explian",
+            "unknown key 'explian' (did you mean 'explain'?",
         ),
         (
             {"kind": "query", "name": "q", "queries": [{"name": "a", "sql": "SELECT 1"}] * 2},

@@ -46,14 +46,20 @@ def test_the_published_json_schema_is_the_one_the_models_generate() -> None:
     [
         (
             ("strategies = ", "stratgies = "),
-            r"s\.toml: unknown key\(s\) stratgies \(allowed: name, .*strategies",
+            r"s\.toml: unknown key 'stratgies' \(did you mean 'strategies'\? allowed: name, .*strategies",
         ),
-        (("[settings]", "[setings]"), r"s\.toml: unknown key\(s\) setings \(allowed: .*settings"),
+        (
+            ("[settings]", "[setings]"),
+            r"s\.toml: unknown key 'setings' \(did you mean 'settings'\? allowed: .*settings",
+        ),
         (
             ('name = "w"', 'name = "w"\nscritps = []'),
-            r"step #1: unknown key\(s\) scritps \(allowed: kind, name",
+            r"step #1: unknown key 'scritps' \(did you mean 'scripts'\? allowed: kind, name",
         ),
-        (("weight = 1,", "weight = 1, wieght = 2,"), r"scripts, #1: unknown key\(s\) wieght"),
+        (
+            ("weight = 1,", "weight = 1, wieght = 2,"),
+            r"scripts, #1: unknown key 'wieght' \(did you mean 'weight'\?",
+        ),
         (("rows = 10", "rows = nan"), "parameter 'rows' must be a finite number"),
         (('name = "w"', 'name = "../../x"'), "step #1: 'name' must be letters, digits"),
         (('strategies = ["bigint"]', 'strategies = "bigint"'), "'strategies' is wrong"),
@@ -87,7 +93,9 @@ def test_a_typo_from_the_command_line_is_one_line_without_a_traceback(tmp_path: 
     result = cli_in_process("run", str(path), "--out", str(tmp_path / "out"))
     assert result.returncode == 1
     lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and "unknown key(s) stratgies" in lines[0], result.stderr
+    assert len(lines) == 1 and "unknown key 'stratgies' (did you mean 'strategies'?" in lines[0], (
+        result.stderr
+    )
     assert not (tmp_path / "out").exists()
 
 

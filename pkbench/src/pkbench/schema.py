@@ -6,8 +6,9 @@ what is allowed. The JSON Schema published in docs/scenario.schema.json is gener
 
 from __future__ import annotations
 
+import difflib
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Annotated, Any, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
@@ -115,11 +116,18 @@ def one_line(model: type[BaseModel], error: ValidationError) -> str:
             inner = _nested_model(inner, part)
     key = loc[-1] if loc else ""
     if first["type"] == "extra_forbidden":
-        allowed = ", ".join(inner.model_fields) if inner else ""
-        return f"{place}: unknown key(s) {key} (allowed: {allowed})"
+        return f"{place}: {unknown_key(str(key), inner.model_fields if inner else ())}"
     if isinstance(key, int):
         return f"{place}, #{key + 1}: {_message(first)}"
     return f"{place}: '{key}' {_message(first)}"
+
+
+def unknown_key(key: str, allowed: Iterable[str]) -> str:
+    """The words for a key nobody declared: the closest known one when it looks like a typo, and the rest."""
+    known = list(allowed)
+    close = difflib.get_close_matches(key, known, n=1)
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    return f"unknown key {key!r} ({hint}allowed: {', '.join(known)})"
 
 
 def _message(error: Mapping[str, Any]) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import re
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
@@ -17,6 +17,7 @@ from pkbench.errors import PkbenchError
 from pkbench.results import RunResult, StrategyResult
 from pkbench.scenario import file as scenario_module
 from pkbench.scenario.file import Scenario
+from pkbench.schema import unknown_key
 from pkbench.server import iolimit, topology
 from pkbench.server.builds import find_pgbench, find_server_bindir, server_bindir
 from pkbench.server.topology import Topology
@@ -37,6 +38,19 @@ OPTION_OF = {
     "warmup_s": "--warmup",
     "clock_rate": "--clock-rate",
     "rate_tps": "--rate",
+}
+# Parameters the harness itself reads, whether or not a scenario declares them, and what each must be.
+HARNESS_PARAMETERS: dict[str, type] = {
+    "rows": int,
+    "clients": int,
+    "jobs": int,
+    "duration_s": int,
+    "rounds": int,
+    "sampling_interval_s": float,
+    "warmup_s": float,
+    "clock_rate": float,
+    "rate_tps": float,
+    iolimit.PARAMETER: int,
 }
 # sequuid.clock_rate's accepted range (sequuid/README.md, Settings).
 CLOCK_RATE_MIN = 1e-6
@@ -123,6 +137,8 @@ def plan(options: Options) -> Plan:
         loaded = replace(loaded, settings={**loaded.settings, **settings})
     # Options left out arrive as None and must not hide a --set value of the same parameter.
     given = {name: value for name, value in options.parameters.items() if value is not None}
+    _check_known(loaded, parameters, from_set=True)
+    _check_known(loaded, given, from_set=False)
     loaded = loaded.with_parameters({**parameters, **given})
     _check_rate(loaded.parameters.get("rate_tps"))
     clock_rate = _clock_rate(options, loaded)
@@ -297,6 +313,23 @@ def _check_numbers(parameters: dict[str, int | float | str | None]) -> None:
             raise PkbenchError(f"{option} must not be negative (got {value})")
         if value > BIGINT_MAX:
             raise PkbenchError(f"{option} must be at most {BIGINT_MAX:,} (got {value:,})")
+
+
+def _check_known(loaded: Scenario, values: Mapping[str, int | float | str | None], from_set: bool) -> None:
+    """Every parameter given is one the scenario declares or the harness reads, of the type its default has:
+    a typo or a wrong type refused before anything starts, never recorded and ignored."""
+    for name, value in values.items():
+        declared = loaded.parameters.get(name)
+        expected = HARNESS_PARAMETERS.get(name) or (type(declared) if declared is not None else None)
+        option = f"--set {name}" if from_set else OPTION_OF.get(name, f"--set {name}")
+        if expected is None:
+            known = sorted({*loaded.parameters, *HARNESS_PARAMETERS})
+            raise PkbenchError(f"{option}: {unknown_key(name, known)}; a server setting is settings.NAME")
+        if expected is float and isinstance(value, int | float):
+            continue
+        if not isinstance(value, expected) or isinstance(value, bool):
+            words = {int: "a whole number", float: "a number", str: "text"}.get(expected, expected.__name__)
+            raise PkbenchError(f"{option}: expected {words} for {loaded.name}'s {name} (got {value!r})")
 
 
 def _overrides(assignments: Sequence[str]) -> tuple[dict[str, int | float | str | None], dict[str, str]]:
