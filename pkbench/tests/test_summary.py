@@ -187,7 +187,7 @@ def test_sizes_are_binary_units_in_the_summary_and_the_report(tmp_path: Path) ->
         ('insert = "w"', "insert must name a 'fill' step of this scenario"),
         ('timed = ["w"]', "timed must name a 'sql', 'fill', 'copy' or 'churn' step"),
         ('size = "fill"', "size must name a 'snapshot' step"),
-        ('headline = "tps"', r"unknown key\(s\) headline"),
+        ('headline = "tps"', r"unknown key 'headline'"),
     ],
 )
 def test_a_summary_table_must_name_steps_of_the_right_kind(

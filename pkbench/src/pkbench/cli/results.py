@@ -135,7 +135,14 @@ def reproductions_(directories: tuple[Path, ...], out: Path, notes: Path | None)
     metavar="PCT",
     help="Exit 5 when a later run is worse than the first by over PCT percent, resolved over the rounds.",
 )
-def compare(directories: tuple[Path, ...], out: Path, fail_on_regression: float | None) -> None:
+@click.option(
+    "--allow-incomplete",
+    is_flag=True,
+    help="Compare a run that did not finish too (refused otherwise); it is marked incomplete.",
+)
+def compare(
+    directories: tuple[Path, ...], out: Path, fail_on_regression: float | None, allow_incomplete: bool
+) -> None:
     """Compare several results directories (PostgreSQL versions, machines, settings) in one report.
 
     The terminal gets a markdown diff of each later run against the first: a change is called out only
@@ -155,7 +162,7 @@ def compare(directories: tuple[Path, ...], out: Path, fail_on_regression: float 
             raise PkbenchError(f"{directory}: no results.json there")
     from pkbench.report.comparison import compare_directories
 
-    report_path, found = compare_directories(directories, out, fail_on_regression)
+    report_path, found = compare_directories(directories, out, fail_on_regression, allow_incomplete)
     (out / "comparison.md").write_text(found.full)
     click.echo(found.resolved)
     click.echo(f"pkbench: comparison in {report_path} and {out / 'comparison.md'}", err=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -120,7 +121,47 @@ from pkbench.summary import document as summary
 @click.option("--standby", is_flag=True, help="Start a streaming standby of the embedded server.")
 @click.option("--archive", is_flag=True, help="Archive the embedded server's WAL with basic_archive.")
 @click.option("--standby-dsn", help="With --dsn: read lag and replay figures from this standby (read-only).")
-def run(
+@click.option(
+    "--resume",
+    type=click.Path(path_type=Path),
+    metavar="DIR",
+    help="Continue the interrupted run in DIR from its last completed round, with its recorded command.",
+)
+def run(resume: Path | None, **given: Any) -> None:
+    """Run SCENARIO (a built-in name or a .toml file; default war) for each strategy and write the results.
+
+    \b
+    Example:
+        pkbench run --rows 1000000 --duration 30
+        pkbench run war --strategies bigint,uuid-v4,uuid-v7 --out war-results
+        pkbench run --dsn postgresql://bench@db.example/bench
+        pkbench run --rounds 9 --baseline uuid-v7
+        pkbench run --precision 3% --max-time 30m
+        pkbench run wal --memory-limit 200MB --isolate --repeat 3 --warmup 5
+        pkbench run bloat --clock-rate 1000 --strategies uuid-v1,uuid-v6
+        pkbench run war --scale study
+        pkbench run mixed --clients 1,4,16,64 --rate 500
+        pkbench run --resume pkbench-results-20261121-001500
+    """
+    if resume is not None:
+        options, swept = _resumed(click.get_current_context(), resume)
+    else:
+        options, swept = _options(**given)
+    if swept is not None:
+        grid = sweep.execute(options, swept, runner.execute, RichReporter())
+        click.echo((grid.out_dir / "sweep.md").read_text())
+        click.echo(f"pkbench: sweep results in {grid.out_dir}", err=True)
+        for _, point in grid.points:
+            exit_for(point)
+        return
+    outcome = runner.execute(options, RichReporter())
+    stdout = Console()
+    summary.print_table(stdout if stdout.is_terminal else Console(width=240), outcome.run)
+    click.echo(f"pkbench: results in {outcome.out_dir}", err=True)
+    exit_for(outcome)
+
+
+def _options(
     scenario: str,
     strategies: str | None,
     rows: int | None,
@@ -151,21 +192,8 @@ def run(
     clock_rate: float | None,
     overrides: tuple[str, ...],
     **topology: Any,
-) -> None:
-    """Run SCENARIO (a built-in name or a .toml file; default war) for each strategy and write the results.
-
-    \b
-    Example:
-        pkbench run --rows 1000000 --duration 30
-        pkbench run war --strategies bigint,uuid-v4,uuid-v7 --out war-results
-        pkbench run --dsn postgresql://bench@db.example/bench
-        pkbench run --rounds 9 --baseline uuid-v7
-        pkbench run --precision 3% --max-time 30m
-        pkbench run wal --memory-limit 200MB --isolate --repeat 3 --warmup 5
-        pkbench run bloat --clock-rate 1000 --strategies uuid-v1,uuid-v6
-        pkbench run war --scale study
-        pkbench run mixed --clients 1,4,16,64 --rate 500
-    """
+) -> tuple[Options, sweep.Sweep | None]:
+    """The options of one `pkbench run` command line, and the sweep it asks for (None: a single run)."""
     if sample_every is not None and sample_every < 0:
         raise PkbenchError("--sample-every must not be negative")
     if warmup is not None and warmup < 0:
@@ -210,18 +238,27 @@ def run(
     )
     if options.strategies == []:
         raise PkbenchError("--strategies: no strategy named")
+    return options, swept
+
+
+def _resumed(ctx: click.Context, directory: Path) -> tuple[Options, sweep.Sweep | None]:
+    """The options of the interrupted run in DIRECTORY: its recorded command, continued there."""
+    given = [
+        name
+        for name in ctx.params
+        if name != "resume" and ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE
+    ]
+    if given:
+        raise PkbenchError("--resume runs the recorded command again: give no other option with it")
+    recorded = results.load(directory).command
+    if recorded[:2] != ["pkbench", "run"] or "<redacted>" in recorded:
+        raise PkbenchError(f"--resume {directory}: its command cannot be run again (a password was in it)")
+    inner = run.make_context("run", list(recorded[2:]))
+    inner.params.pop("resume", None)
+    options, swept = _options(**inner.params)
     if swept is not None:
-        grid = sweep.execute(options, swept, runner.execute, RichReporter())
-        click.echo((grid.out_dir / "sweep.md").read_text())
-        click.echo(f"pkbench: sweep results in {grid.out_dir}", err=True)
-        for _, point in grid.points:
-            exit_for(point)
-        return
-    outcome = runner.execute(options, RichReporter())
-    stdout = Console()
-    summary.print_table(stdout if stdout.is_terminal else Console(width=240), outcome.run)
-    click.echo(f"pkbench: results in {outcome.out_dir}", err=True)
-    exit_for(outcome)
+        raise PkbenchError(f"--resume {directory}: resume a sweep point by point, each in its own directory")
+    return dataclasses.replace(options, resume=directory, out=directory, command=recorded), None
 
 
 def exit_for(outcome: Outcome) -> None:

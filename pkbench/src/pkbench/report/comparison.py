@@ -26,6 +26,7 @@ from pkbench.analysis.metrics import (
     figure,
 )
 from pkbench.analysis.verdict import Change as RoundsChange
+from pkbench.errors import PkbenchError
 from pkbench.report import charts, render, steps
 from pkbench.report.loading import Run, load_run, workload_of
 from pkbench.report.palette import strategy_colors
@@ -387,11 +388,28 @@ def write_comparison(
 
 
 def compare_directories(
-    dirs: Sequence[Path], out_dir: Path, fail_on_regression: float | None = None
+    dirs: Sequence[Path],
+    out_dir: Path,
+    fail_on_regression: float | None = None,
+    allow_incomplete: bool = False,
 ) -> tuple[Path, run_diff.Comparison]:
     """Each results directory read once and each later run diffed against the first once: the page
-    OUT_DIR/comparison.html and the markdown diff are written from the same changes."""
+    OUT_DIR/comparison.html and the markdown diff are written from the same changes. A run that did not
+    finish is refused unless ALLOW_INCOMPLETE, and then named as incomplete wherever it appears."""
     runs = [load_run(d) for d in dirs]
-    found, changes = run_diff.against_first([(str(d), r.result) for d, r in zip(dirs, runs, strict=True)],
-                                           fail_on_regression)  # fmt: skip
+    labels = []
+    for directory, one in zip(dirs, runs, strict=True):
+        completion = one.result.completion
+        if one.result.incomplete and completion is not None:
+            if not allow_incomplete:
+                raise PkbenchError(
+                    f"{directory}: an incomplete run (stopped by {completion.stopped}); finish it with "
+                    "pkbench run --resume, or compare it anyway with --allow-incomplete"
+                )
+            labels.append(f"{directory} (incomplete)")
+        else:
+            labels.append(str(directory))
+    found, changes = run_diff.against_first(
+        [(label, r.result) for label, r in zip(labels, runs, strict=True)], fail_on_regression
+    )
     return write_comparison(runs, out_dir, changes), found

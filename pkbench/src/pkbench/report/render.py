@@ -237,6 +237,7 @@ def render_report(run: Run) -> str:
         overview=rendered(charts.tps_per_workload(run, colors, "chart-tps-per-workload")),
         sections=run_sections(run, colors),
         missing_series=run.missing_series,
+        incomplete=run.result.completion.line() if run.result.completion else "",
     )
 
 

@@ -23,6 +23,7 @@ from pkbench.results.model import (
     COMMON_COLUMNS,
     SCHEMA_VERSION,
     TIMESERIES_COLUMNS,
+    Completion,
     RepeatedStrategy,
     RoundsRecord,
     RunResult,
@@ -54,6 +55,17 @@ def write(out_dir: Path, run: RunResult) -> None:
             writer.writerows(run.series[name])
     with _replacing(out_dir / "results.json") as f:
         f.write(json.dumps(run.to_json(), indent=2) + "\n")
+
+
+def read_series(out_dir: Path) -> dict[str, list[tuple[object, ...]]]:
+    """The time series a results directory holds, as rows to write again (a resumed run appends to them)."""
+    series: dict[str, list[tuple[object, ...]]] = {name: [] for name in TIMESERIES_COLUMNS}
+    for name in TIMESERIES_COLUMNS:
+        path = out_dir / "timeseries" / f"{name}.csv"
+        if path.is_file():
+            with path.open(newline="") as f:
+                series[name] = [tuple(row) for row in list(csv.reader(f))[1:]]
+    return series
 
 
 def load(out_dir: Path) -> RunResult:
@@ -90,6 +102,8 @@ def from_json(data: dict[str, Any]) -> RunResult:
         pkbench_version=str(data.get("pkbench_version") or "unknown"),
         clock=dict(data.get("clock") or {}),
         rounds=typed(RoundsRecord, data["rounds"]) if data.get("rounds") else None,
+        baseline=data.get("baseline"),
+        completion=typed(Completion, data["completion"]) if data.get("completion") else None,
         verdicts=[typed(Verdict, v) for v in data.get("verdicts") or []],
     )
     run.strategies = [

@@ -218,6 +218,37 @@ class RepeatedStrategy(StrategyResult):
 
 
 @dataclass
+class Resumption:
+    """One time an interrupted run was continued (`pkbench run --resume`)."""
+
+    at: str  # when the resumed run started
+    gap_s: float  # seconds between the interruption's last write and the resumption
+    rounds_kept: int  # rounds measured before the interruption, kept and paired with the later ones
+
+
+@dataclass
+class Completion:
+    """Whether the run did everything asked for; when not, why it stopped and what it had done by then."""
+
+    complete: bool
+    stopped: str | None = None  # the fault, in one line: "interrupted (SIGTERM)", "the server died: ..."
+    rounds_done: int = 0  # paired rounds completed (of RoundsRecord.requested), over the stage reached
+    strategies_done: list[str] = field(default_factory=list)  # strategies with every step behind them
+    resumed: list[Resumption] = field(default_factory=list)
+
+    def line(self) -> str:
+        """One line for the top of summary.md and the report's banner."""
+        if self.complete:
+            return ""
+        done = ", ".join(self.strategies_done) or "none"
+        stopped = self.stopped or "an error"
+        return (
+            f"Incomplete run: stopped by {stopped} after {self.rounds_done} paired round(s); strategies "
+            f"completed: {done}. Resume it with pkbench run --resume DIR."
+        )
+
+
+@dataclass
 class RoundsRecord:
     """How the windows were measured: paired rounds in one cluster, or each strategy isolated."""
 
@@ -231,6 +262,8 @@ class RoundsRecord:
     unresolved: list[str] = field(default_factory=list)  # figures still wider than --precision
     # Each round's order of strategies, stage after stage.
     orders: list[list[str]] = field(default_factory=list)
+    # Rounds completed in each stage with windows, as they complete (what `--resume` continues from).
+    completed: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -270,6 +303,8 @@ class RunResult:
     rounds: RoundsRecord | None = None
     # The strategy every table, verdict and section compares with (see baseline_strategy).
     baseline: str | None = None
+    # None until the run ends: complete, or why it stopped (results.json of a run in progress has none).
+    completion: Completion | None = None
     verdicts: list[Verdict] = field(default_factory=list)
     # A RepeatedStrategy where --repeat combined several runs of a strategy.
     strategies: list[StrategyResult] = field(default_factory=list)
@@ -292,10 +327,16 @@ class RunResult:
             "clock": self.clock,
             "rounds": dataclasses.asdict(self.rounds) if self.rounds else None,
             "baseline": self.baseline,
+            "completion": dataclasses.asdict(self.completion) if self.completion else None,
             "verdicts": [dataclasses.asdict(v) for v in self.verdicts],
             "timeseries": {name: f"timeseries/{name}.csv" for name in TIMESERIES_COLUMNS},
             "strategies": [dataclasses.asdict(s) for s in self.strategies],
         }
+
+    @property
+    def incomplete(self) -> bool:
+        """A run that stopped before doing everything asked for, or whose writing was cut off mid-run."""
+        return self.completion is not None and not self.completion.complete
 
     def baseline_strategy(self) -> StrategyResult | None:
         """The measured strategy the others are compared with: the run's baseline; in results written

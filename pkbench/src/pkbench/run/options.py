@@ -13,6 +13,7 @@ from typing import Any
 
 import psycopg
 
+from pkbench import results
 from pkbench.errors import PkbenchError
 from pkbench.results import RunResult, StrategyResult
 from pkbench.scenario import file as scenario_module
@@ -98,6 +99,8 @@ class Options:
     isolate: bool = False
     # --scale NAME: one of the scenario's [scale] presets (the study's own sizes, or quick ones).
     scale: str | None = None
+    # --resume DIR: continue the interrupted run in DIR (its recorded command gives every other option).
+    resume: Path | None = None
 
 
 # --precision without --max-time: the time it may take at most.
@@ -120,6 +123,8 @@ class Plan:
     precision: float | None = None
     max_time_s: float | None = None
     topology: Topology = field(default_factory=Topology)
+    # The interrupted run --resume continues, as it was written.
+    resumed: RunResult | None = None
 
 
 def plan(options: Options) -> Plan:
@@ -147,7 +152,11 @@ def plan(options: Options) -> Plan:
         loaded = loaded.with_parameters({"clock_rate": clock_rate})
     chosen = catalog.select(options.strategies or loaded.strategies)
     out_dir = options.out or Path(f"pkbench-results-{datetime.now().strftime('%Y%m%d-%H%M%S')}")
-    if out_dir.exists():
+    resumed = None
+    if options.resume is not None:
+        out_dir = options.resume
+        resumed = _resumable(options.resume, loaded, [s.name for s in chosen])
+    elif out_dir.exists():
         raise PkbenchError(f"output directory {out_dir} exists; pick another with --out")
     if options.schema is not None and not _SCHEMA_NAME.match(options.schema):
         raise PkbenchError(f"--schema {options.schema!r}: use lower-case letters, digits and '_'")
@@ -177,6 +186,10 @@ def plan(options: Options) -> Plan:
     if options.precision is not None and max_time is None:
         max_time = DEFAULT_MAX_TIME_S
     the_topology = _topology(options, loaded)
+    if resumed is not None and (not paired or resumed.rounds is None or resumed.rounds.mode != "paired"):
+        raise PkbenchError(f"--resume {options.resume}: only a run of paired rounds can be resumed")
+    if resumed is not None and resumed.rounds is not None and resumed.rounds.requested != rounds:
+        raise PkbenchError(f"--resume {options.resume}: the plan differs from the run's (rounds)")
     return Plan(
         loaded,
         chosen,
@@ -190,6 +203,7 @@ def plan(options: Options) -> Plan:
         options.precision,
         max_time,
         the_topology,
+        resumed,
     )
 
 
@@ -313,6 +327,30 @@ def _check_numbers(parameters: dict[str, int | float | str | None]) -> None:
             raise PkbenchError(f"{option} must not be negative (got {value})")
         if value > BIGINT_MAX:
             raise PkbenchError(f"{option} must be at most {BIGINT_MAX:,} (got {value:,})")
+
+
+def _resumable(directory: Path, loaded: Scenario, chosen: list[str]) -> RunResult:
+    """The interrupted run in DIRECTORY, when the plan made from its recorded command is the one it ran."""
+    try:
+        previous = results.load(directory)
+    except PkbenchError as error:
+        raise PkbenchError(f"--resume {directory}: {error}") from None
+    if not previous.incomplete:
+        raise PkbenchError(f"--resume {directory}: that run is complete; there is nothing to resume")
+    recorded = previous.scenario.get("parameters") or {}
+    # rounds: the runner records the rounds in force, which plan() compares itself
+    differs = [
+        name
+        for name, value in loaded.parameters.items()
+        if name in recorded and recorded[name] != value and name != "rounds"
+    ]
+    if previous.scenario.get("name") != loaded.name or differs:
+        raise PkbenchError(
+            f"--resume {directory}: the plan differs from the run's ({', '.join(differs) or 'scenario'})"
+        )
+    if [s.name for s in previous.strategies] != chosen:
+        raise PkbenchError(f"--resume {directory}: the strategies differ from the run's")
+    return previous
 
 
 def _check_known(loaded: Scenario, values: Mapping[str, int | float | str | None], from_set: bool) -> None:

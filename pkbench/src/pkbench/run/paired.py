@@ -88,9 +88,17 @@ class PairedRounds:
     # Called after every stage's setup and every round: the results so far are rewritten.
     on_progress: Callable[[list[judge.Judged]], None]
     deadline: float | None = None  # time.monotonic() by which no new round starts (--max-time)
+    # A resumed run's windows measured before the interruption: strategy -> window -> its rounds so far.
+    measured: Mapping[str, Mapping[str, list[WorkloadResult]]] = dataclasses.field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.windows: dict[str, dict[str, list[WorkloadResult]]] = {name: {} for name in self.passes}
+        self.windows: dict[str, dict[str, list[WorkloadResult]]] = {
+            name: {window: list(rounds) for window, rounds in self.measured.get(name, {}).items()}
+            for name in self.passes
+        }
+        # Rounds of each stage measured before an interruption (none on a fresh run).
+        self.done_before = list(self.record.completed)
+        self.record.completed = []
         # The verdicts of the rounds so far, judged once per round for the results and the precision rule.
         self.judged: list[judge.Judged] = []
         # Each stage's figures still wider than --precision, keyed by its windows; the record lists them all.
@@ -106,7 +114,10 @@ class PairedRounds:
             if stage.windows:
                 stage_deadline = self._stage_deadline(with_windows)
                 with_windows -= 1
-                self._rounds(stage.windows, stage_deadline)
+                stage_number = len(self.record.completed)
+                done = self.done_before[stage_number] if stage_number < len(self.done_before) else 0
+                self.record.completed.append(done)
+                self._rounds(stage.windows, stage_deadline, done)
 
     def _stage_deadline(self, stages_left: int) -> float | None:
         """An equal share of the time left for each stage that still has windows to measure."""
@@ -115,9 +126,15 @@ class PairedRounds:
         now = time.monotonic()
         return now + max(0.0, self.deadline - now) / max(1, stages_left)
 
-    def _rounds(self, windows: Sequence[PgbenchStep], deadline: float | None) -> None:
-        number = 0
+    def _rounds(self, windows: Sequence[PgbenchStep], deadline: float | None, done: int) -> None:
+        """Rounds of one stage's windows, after the DONE rounds an interrupted run measured already."""
+        number = done
         started = time.monotonic()
+        if done:
+            self._combine()
+            if self._enough(windows, done, 0, deadline):
+                self.record.count = max(self.record.count, done)
+                return
         while True:
             number += 1
             running = [name for name, p in self.passes.items() if p.result.status == "ok"]
@@ -128,8 +145,9 @@ class PairedRounds:
                 for name in order:
                     self._window(name, window, number)
             self._combine()
+            self.record.completed[-1] = number
             self.on_progress(self.judged)
-            if self._enough(windows, number, started, deadline):
+            if self._enough(windows, number, (time.monotonic() - started) / (number - done), deadline):
                 break
         self.record.count = max(self.record.count, number)
 
@@ -152,10 +170,10 @@ class PairedRounds:
         self.judged = judge.judge([p.result for p in self.passes.values()], self.record.baseline)
 
     def _enough(
-        self, windows: Sequence[PgbenchStep], number: int, started: float, deadline: float | None
+        self, windows: Sequence[PgbenchStep], number: int, per_round: float, deadline: float | None
     ) -> bool:
         """Whether this stage has its rounds: the number asked for, and with a precision target, every
-        headline ratio within it (or the time spent)."""
+        headline ratio within it (or the time spent, PER_ROUND seconds a round)."""
         if number < self.record.requested:
             return False
         target = self.record.precision
@@ -175,7 +193,6 @@ class PairedRounds:
         if done:
             self.record.stopped = "precision reached"
             return True
-        per_round = (time.monotonic() - started) / number
         if deadline is not None and time.monotonic() + per_round > deadline:
             self.record.stopped = "time spent (--max-time)"
             return True

@@ -14,7 +14,7 @@ import psycopg
 from pkbench import results
 from pkbench.analysis import judge
 from pkbench.analysis.stats import interleaved_order, over_repeats
-from pkbench.errors import first_line
+from pkbench.errors import PkbenchError, ServerDied, first_line
 from pkbench.pgbench import driver as pgbench
 from pkbench.probes import buffercache
 from pkbench.probes import machine as machine_probe
@@ -92,8 +92,9 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
         with ws.connection.connect() as conn:
             check_against_server(the_plan, conn)
         run = _new_run(options, the_plan, target, ws, machine_overrides, target_overrides)
+        resumptions = _resuming(the_plan, run) if the_plan.resumed is not None else []
         started = time.monotonic()
-        the_plan.out_dir.mkdir(parents=True)
+        the_plan.out_dir.mkdir(parents=True, exist_ok=the_plan.resumed is not None)
         buffercache_reason = _buffercache_availability(ws)
         by_name = {strategy.name: strategy for strategy in the_plan.strategies}
 
@@ -124,40 +125,60 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
                 run.verdicts = [judge.record(j, the_plan.baseline or "") for j in judged]
             _write(the_plan.out_dir, run)
 
-        if the_plan.paired:
-            run.rounds = results.RoundsRecord(
-                "paired",
-                the_plan.rounds,
-                the_plan.baseline,
-                precision=the_plan.precision,
-                max_time_s=the_plan.max_time_s,
-            )
-            passes = {s.name: new_pass(s, ws.for_strategy(s.name), 1) for s in the_plan.strategies}
-            for number, one_pass in enumerate(passes.values(), 1):
-                reporter.strategy_started(number, len(passes), one_pass.strategy.name, "", "setting up")
-                one_pass.begin()
-            deadline = started + the_plan.max_time_s if the_plan.max_time_s is not None else None
-            paired.PairedRounds(
-                passes,
-                run.rounds,
-                reporter,
-                lambda judged: progress([p.result for p in passes.values()], judged),
-                deadline,
-            ).run(paired.stages(the_plan.scenario.steps))
-            for one_pass in passes.values():
-                reporter.strategy_done(one_pass.result)
-        else:
-            run.rounds = results.RoundsRecord("isolated", options.repeat)
-            done: dict[str, list[results.StrategyResult]] = {name: [] for name in by_name}
-            order = interleaved_order(list(by_name), options.repeat)
-            for number, (repeat, name) in enumerate(order, 1):
-                strategy = by_name[name]
-                which = f"repeat {repeat}/{options.repeat}" if options.repeat > 1 else ""
-                reporter.strategy_started(number, len(order), strategy.name, strategy.description, which)
-                result = new_pass(strategy, ws, repeat).run()
-                done[name].append(result)
-                reporter.strategy_done(result)
-                progress([over_repeats(runs) for runs in done.values() if runs])
+        done: dict[str, list[results.StrategyResult]] = {name: [] for name in by_name}
+        try:
+            if the_plan.paired:
+                run.rounds = results.RoundsRecord(
+                    "paired",
+                    the_plan.rounds,
+                    the_plan.baseline,
+                    precision=the_plan.precision,
+                    max_time_s=the_plan.max_time_s,
+                )
+                if the_plan.resumed is not None and the_plan.resumed.rounds is not None:
+                    before = the_plan.resumed.rounds
+                    # A round cut off by the interruption is measured again: only whole rounds are kept.
+                    run.rounds.completed = list(before.completed)
+                    run.rounds.orders = list(before.orders[: sum(before.completed)])
+                passes = {s.name: new_pass(s, ws.for_strategy(s.name), 1) for s in the_plan.strategies}
+                for number, one_pass in enumerate(passes.values(), 1):
+                    reporter.strategy_started(number, len(passes), one_pass.strategy.name, "", "setting up")
+                    one_pass.begin()
+                deadline = started + the_plan.max_time_s if the_plan.max_time_s is not None else None
+                paired.PairedRounds(
+                    passes,
+                    run.rounds,
+                    reporter,
+                    lambda judged: progress([p.result for p in passes.values()], judged),
+                    deadline,
+                    _measured_before(the_plan.resumed),
+                ).run(paired.stages(the_plan.scenario.steps))
+                for one_pass in passes.values():
+                    reporter.strategy_done(one_pass.result)
+            else:
+                run.rounds = results.RoundsRecord("isolated", options.repeat)
+                order = interleaved_order(list(by_name), options.repeat)
+                for number, (repeat, name) in enumerate(order, 1):
+                    strategy = by_name[name]
+                    which = f"repeat {repeat}/{options.repeat}" if options.repeat > 1 else ""
+                    reporter.strategy_started(number, len(order), strategy.name, strategy.description, which)
+                    result = new_pass(strategy, ws, repeat).run()
+                    done[name].append(result)
+                    reporter.strategy_done(result)
+                    progress([over_repeats(runs) for runs in done.values() if runs])
+        except BaseException as error:
+            # What was measured stays, marked as what it is, before the target is torn down.
+            run.completion = _stopped(run, error, done, options.repeat)
+            run.completion.resumed = resumptions
+            _write(the_plan.out_dir, run)
+            _write_report(the_plan.out_dir, reporter)
+            raise
+        run.completion = results.Completion(
+            True,
+            rounds_done=run.rounds.count if run.rounds else 0,
+            strategies_done=[s.name for s in run.strategies if s.status == "ok"],
+            resumed=resumptions,
+        )
         run.finished_at = _now()
         progress(run.strategies)
     _write_report(the_plan.out_dir, reporter)
@@ -207,6 +228,55 @@ def _new_run(
         },
         baseline=the_plan.baseline,
     )
+
+
+def _resuming(the_plan: Plan, run: results.RunResult) -> list[results.Resumption]:
+    """The interrupted run carried into this one: its rounds, time series and start; refused in one line when
+    this server is not the one it ran on."""
+    previous = the_plan.resumed
+    assert previous is not None and previous.rounds is not None
+    for what, before, now in (
+        ("server", previous.server.get("version"), run.server.get("version")),
+        ("sequuid build", _sequuid_kind(previous), _sequuid_kind(run)),
+    ):
+        if before != now:
+            raise PkbenchError(f"--resume: the {what} differs from the run's ({before} then, {now} now)")
+    written = (the_plan.out_dir / "results.json").stat().st_mtime
+    run.started_at = previous.started_at
+    run.series = results.read_series(the_plan.out_dir)
+    kept = sum(previous.rounds.completed)
+    earlier = previous.completion.resumed if previous.completion else []
+    return [*earlier, results.Resumption(_now(), round(time.time() - written, 1), kept)]
+
+
+def _sequuid_kind(run: results.RunResult) -> str:
+    status = (run.target.get("sequuid") or {}).get("status")
+    return "C extension" if status in ("present", "built") else "PL/pgSQL port or none"
+
+
+def _measured_before(
+    previous: results.RunResult | None,
+) -> dict[str, dict[str, list[results.WorkloadResult]]]:
+    """An interrupted run's windows, by strategy and window, each with its rounds."""
+    if previous is None:
+        return {}
+    return {s.name: {w.name: list(w.rounds) for w in s.workloads} for s in previous.strategies}
+
+
+def _stopped(
+    run: results.RunResult, error: BaseException, done: dict[str, list[results.StrategyResult]], repeat: int
+) -> results.Completion:
+    """Why a run stopped, in one line, and what it had completed by then."""
+    if isinstance(error, KeyboardInterrupt):
+        why = "an interruption (Ctrl-C or SIGTERM)"
+    elif isinstance(error, ServerDied):
+        why = f"the server's death ({first_line(error)})"
+    else:
+        why = first_line(error)
+    paired = run.rounds is not None and run.rounds.mode == "paired"
+    finished = [] if paired else [name for name, runs in done.items() if len(runs) == repeat]
+    rounds = run.rounds.completed[-1] if paired and run.rounds and run.rounds.completed else 0
+    return results.Completion(False, why, rounds, finished)
 
 
 def _write(out_dir: Path, run: results.RunResult) -> None:

@@ -13,17 +13,23 @@ from pathlib import Path
 from pkbench.analysis.metrics import REPLICATION_METRICS, STRATEGY_METRICS, WORKLOAD_METRICS, Metric
 from pkbench.results import RunResult, StrategyResult, WorkloadResult
 
-COLUMNS = ("strategy", "workload", "figure", "label", "unit", "higher_is_better", "value", "missing_reason")
+# `complete` is false on every row of a run that stopped before doing everything asked for (results.json's
+# `completion` says why), so a spreadsheet that collects summary.csv files cannot take one for whole.
+COLUMNS = (
+    "strategy", "workload", "figure", "label", "unit", "higher_is_better", "value", "missing_reason",
+    "complete",
+)  # fmt: skip
 
 
 def rows(run: RunResult) -> Iterator[tuple[object, ...]]:
+    complete = "false" if run.incomplete else "true"
     for strategy in run.strategies:
         if strategy.status != "ok":
             continue
         for workload in strategy.workloads:
             metrics = WORKLOAD_METRICS + (REPLICATION_METRICS if workload.replication else [])
-            yield from _cells(strategy, workload, workload.name, metrics)
-        yield from _cells(strategy, None, "", STRATEGY_METRICS)
+            yield from ((*cells, complete) for cells in _cells(strategy, workload, workload.name, metrics))
+        yield from ((*cells, complete) for cells in _cells(strategy, None, "", STRATEGY_METRICS))
 
 
 def _cells(

@@ -82,6 +82,7 @@ def markdown(run: RunResult) -> str:
     headline = Headline.of(run)
     header, table = rows(run)
     lines = [
+        *([f"**{run.completion.line()}**", ""] if run.completion and run.incomplete else []),
         f"# Results Summary: {run.scenario.get('name', '')}",
         "",
         _setup_line(run, headline),
