@@ -127,6 +127,10 @@ def test_a_failed_strategy_exits_3_naming_it_and_keeps_the_results(tmp_path: Pat
         rows = list(csv.DictReader(f))
     assert rows and {r["strategy"] for r in rows} == {"bigint"}
     assert any(r["figure"] == "tps" and r["value"] for r in rows)
+    # Not everything asked for was done: the run says so wherever it writes.
+    assert data["completion"]["complete"] is False and "boom failing (" in data["completion"]["stopped"]
+    assert {r["complete"] for r in rows} == {"false"}
+    assert (out / "summary.md").read_text().startswith("**Incomplete run: stopped by boom failing (")
 
 
 def test_a_skipped_strategy_exits_4_naming_it(tmp_path: Path) -> None:

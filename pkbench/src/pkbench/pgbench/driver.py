@@ -7,6 +7,7 @@ import contextlib
 import gzip
 import queue
 import shutil
+import signal
 import subprocess
 import threading
 import time
@@ -182,6 +183,8 @@ def failure_reason(result: Run) -> str | None:
         return None
     if result.summary.errors:
         return result.summary.errors[0].removeprefix("pgbench: error: ")
+    if result.returncode < 0:
+        return f"pgbench was killed by {signal.Signals(-result.returncode).name}"
     if result.returncode != 0:
         tail = result.stderr_tail[-1] if result.stderr_tail else "no output"
         return f"pgbench exited with code {result.returncode}: {tail}"

@@ -173,8 +173,10 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
             _write(the_plan.out_dir, run)
             _write_report(the_plan.out_dir, reporter)
             raise
+        failed = [s for s in run.strategies if s.status == "failed"]
         run.completion = results.Completion(
-            True,
+            not failed,
+            "; ".join(f"{s.name} failing ({s.error})" for s in failed) or None,
             rounds_done=run.rounds.count if run.rounds else 0,
             strategies_done=[s.name for s in run.strategies if s.status == "ok"],
             resumed=resumptions,
