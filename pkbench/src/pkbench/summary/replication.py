@@ -63,13 +63,21 @@ def _sync_level(workload: WorkloadResult | None) -> str | None:
     return level if level in _REMOTE else None
 
 
-def lines(run: RunResult) -> list[str]:
-    """The section's markdown lines; none when no window measured a standby or an archive."""
+def _measured_windows(run: RunResult) -> tuple[list[StrategyResult], list[str], StrategyResult] | None:
+    """The strategies, the windows that measured a standby or an archive, and the baseline; None without."""
     strategies = _measured(run)
     windows = _windows(strategies)
     if not windows:
+        return None
+    return list(strategies), list(windows), run.baseline_strategy() or strategies[0]
+
+
+def lines(run: RunResult) -> list[str]:
+    """The section's markdown lines; none when no window measured a standby or an archive."""
+    found = _measured_windows(run)
+    if found is None:
         return []
-    baseline = run.baseline_strategy() or strategies[0]
+    strategies, windows, baseline = found
     runs = _how_many(run)
     out = [
         "## Replication: what each key costs a standby and the WAL archive",
@@ -114,12 +122,8 @@ def lines(run: RunResult) -> list[str]:
 
 def answers(run: RunResult) -> list[str]:
     """The section's paragraphs alone (for the console)."""
-    strategies = _measured(run)
-    windows = _windows(strategies)
-    if not windows:
-        return []
-    baseline = run.baseline_strategy() or strategies[0]
-    return _answers(strategies, baseline, windows)
+    found = _measured_windows(run)
+    return _answers(found[0], found[2], found[1]) if found else []
 
 
 def _answers(
