@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from pkbench.analysis.metrics import WORKLOAD_METRICS, Metric, compared
 from pkbench.analysis.verdict import Change, FigureKind, compare_rounds, regressions
+from pkbench.errors import PkbenchError
 from pkbench.results import RepeatedStrategy, RunResult, StrategyResult, WorkloadResult
 from pkbench.text import MISSING, markdown_table
 
@@ -137,6 +138,22 @@ class Comparison:
     resolved: str  # the resolved changes only, for the terminal
     regressions: str  # "N resolved regressions", or "" when none (or no threshold was given)
     named: str  # the first few of them, one after the other
+
+
+def comparable(runs: Sequence[tuple[str, RunResult]], allow_incomplete: bool) -> list[tuple[str, RunResult]]:
+    """RUNS (label, results) as they may be compared: a run that did not finish is refused, or with
+    ALLOW_INCOMPLETE labelled as what it is wherever it appears."""
+    found = []
+    for label, run in runs:
+        if run.incomplete and run.completion is not None:
+            if not allow_incomplete:
+                raise PkbenchError(
+                    f"{label}: an incomplete run (stopped by {run.completion.stopped}); finish it with "
+                    "pkbench run --resume, or compare it anyway with --allow-incomplete"
+                )
+            label = f"{label} (incomplete)"
+        found.append((label, run))
+    return found
 
 
 def against_first(

@@ -26,7 +26,6 @@ from pkbench.analysis.metrics import (
     figure,
 )
 from pkbench.analysis.verdict import Change as RoundsChange
-from pkbench.errors import PkbenchError
 from pkbench.report import charts, render, steps
 from pkbench.report.loading import Run, load_run, workload_of
 from pkbench.report.palette import strategy_colors
@@ -37,7 +36,7 @@ from pkbench.text import MISSING
 RUN_PATTERNS = ("", "/", ".", "x", "\\", "+", "-", "|")
 RUN_DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
 
-# The changes `pkbench compare` resolved: by later run's index, strategy, workload and metric key.
+# The changes `pkbench compare` resolved, by later run's index, strategy, workload and metric key.
 Diffs = dict[tuple[int, str, str | None, str], RoundsChange]
 
 
@@ -377,39 +376,20 @@ def render_comparison(runs: list[Run], changes: Sequence[Sequence[run_diff.Figur
     )
 
 
-def write_comparison(
-    runs: list[Run], out_dir: Path, changes: Sequence[Sequence[run_diff.FigureChange]] = ()
-) -> Path:
-    """Write OUT_DIR/comparison.html comparing RUNS (the first is the baseline)."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    path = out_dir / "comparison.html"
-    path.write_text(render_comparison(runs, changes), encoding="utf-8")
-    return path
-
-
 def compare_directories(
     dirs: Sequence[Path],
     out_dir: Path,
     fail_on_regression: float | None = None,
     allow_incomplete: bool = False,
 ) -> tuple[Path, run_diff.Comparison]:
-    """Each results directory read once and each later run diffed against the first once: the page
-    OUT_DIR/comparison.html and the markdown diff are written from the same changes. A run that did not
-    finish is refused unless ALLOW_INCOMPLETE, and then named as incomplete wherever it appears."""
+    """Each directory read once, each later run diffed against the first once (if run_diff.comparable
+    allows): comparison.html and the markdown diff come from the same changes."""
     runs = [load_run(d) for d in dirs]
-    labels = []
-    for directory, one in zip(dirs, runs, strict=True):
-        completion = one.result.completion
-        if one.result.incomplete and completion is not None:
-            if not allow_incomplete:
-                raise PkbenchError(
-                    f"{directory}: an incomplete run (stopped by {completion.stopped}); finish it with "
-                    "pkbench run --resume, or compare it anyway with --allow-incomplete"
-                )
-            labels.append(f"{directory} (incomplete)")
-        else:
-            labels.append(str(directory))
-    found, changes = run_diff.against_first(
-        [(label, r.result) for label, r in zip(labels, runs, strict=True)], fail_on_regression
+    labelled = run_diff.comparable(
+        [(str(d), r.result) for d, r in zip(dirs, runs, strict=True)], allow_incomplete
     )
-    return write_comparison(runs, out_dir, changes), found
+    found, changes = run_diff.against_first(labelled, fail_on_regression)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / "comparison.html"
+    path.write_text(render_comparison(runs, changes), encoding="utf-8")
+    return path, found

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
@@ -16,9 +15,10 @@ import psycopg
 from pkbench import results
 from pkbench.errors import PkbenchError
 from pkbench.results import RunResult, StrategyResult
+from pkbench.run import parameters as parameters_module
+from pkbench.run.parameters import BIGINT_MAX
 from pkbench.scenario import file as scenario_module
 from pkbench.scenario.file import Scenario
-from pkbench.schema import unknown_key
 from pkbench.server import iolimit, topology
 from pkbench.server.builds import find_pgbench, find_server_bindir, server_bindir
 from pkbench.server.topology import Topology
@@ -27,32 +27,6 @@ from pkbench.strategies.model import Strategy
 from pkbench.strategies.user_config import load_config, parse_definition
 
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
-# PostgreSQL's bigint: the most rows, clients or seconds any parameter can mean.
-BIGINT_MAX = 2**63 - 1
-# The command-line option that sets a scenario parameter, to name it in a refusal.
-OPTION_OF = {
-    "rows": "--rows",
-    "clients": "--clients",
-    "jobs": "--jobs",
-    "duration_s": "--duration",
-    "sampling_interval_s": "--sample-every",
-    "warmup_s": "--warmup",
-    "clock_rate": "--clock-rate",
-    "rate_tps": "--rate",
-}
-# Parameters the harness itself reads, whether or not a scenario declares them, and what each must be.
-HARNESS_PARAMETERS: dict[str, type] = {
-    "rows": int,
-    "clients": int,
-    "jobs": int,
-    "duration_s": int,
-    "rounds": int,
-    "sampling_interval_s": float,
-    "warmup_s": float,
-    "clock_rate": float,
-    "rate_tps": float,
-    iolimit.PARAMETER: int,
-}
 # sequuid.clock_rate's accepted range (sequuid/README.md, Settings).
 CLOCK_RATE_MIN = 1e-6
 CLOCK_RATE_MAX = 1e6
@@ -134,16 +108,16 @@ def plan(options: Options) -> Plan:
         extra += load_config(options.config)
     extra += [parse_definition(d) for d in options.strategy_defs]
     catalog = Catalog(extra)
-    _check_numbers(options.parameters)
-    parameters, settings = _overrides(options.overrides)
-    _check_numbers(parameters)
+    parameters_module.check_numbers(options.parameters)
+    parameters, settings = parameters_module.from_set(options.overrides)
+    parameters_module.check_numbers(parameters)
     loaded = scenario_module.load(options.scenario).at_scale(options.scale)
     if settings:
         loaded = replace(loaded, settings={**loaded.settings, **settings})
     # Options left out arrive as None and must not hide a --set value of the same parameter.
     given = {name: value for name, value in options.parameters.items() if value is not None}
-    _check_known(loaded, parameters, from_set=True)
-    _check_known(loaded, given, from_set=False)
+    parameters_module.check_known(loaded.name, loaded.parameters, parameters, from_set=True)
+    parameters_module.check_known(loaded.name, loaded.parameters, given, from_set=False)
     loaded = loaded.with_parameters({**parameters, **given})
     _check_rate(loaded.parameters.get("rate_tps"))
     clock_rate = _clock_rate(options, loaded)
@@ -315,20 +289,6 @@ def check_text_file(path: Path, option: str) -> None:
         raise PkbenchError(f"{option} {path}: not a TOML text file ({e.reason} at byte {e.start})") from e
 
 
-def _check_numbers(parameters: dict[str, int | float | str | None]) -> None:
-    """Every number finite, not negative and within bigint: it reaches SQL and pgbench as written."""
-    for name, value in parameters.items():
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            continue
-        option = OPTION_OF.get(name, f"parameter {name}")
-        if isinstance(value, float) and not math.isfinite(value):
-            raise PkbenchError(f"{option} must be a finite number (got {value})")
-        if value < 0:
-            raise PkbenchError(f"{option} must not be negative (got {value})")
-        if value > BIGINT_MAX:
-            raise PkbenchError(f"{option} must be at most {BIGINT_MAX:,} (got {value:,})")
-
-
 def _resumable(directory: Path, loaded: Scenario, chosen: list[str]) -> RunResult:
     """The interrupted run in DIRECTORY, when the plan made from its recorded command is the one it ran."""
     try:
@@ -351,55 +311,6 @@ def _resumable(directory: Path, loaded: Scenario, chosen: list[str]) -> RunResul
     if [s.name for s in previous.strategies] != chosen:
         raise PkbenchError(f"--resume {directory}: the strategies differ from the run's")
     return previous
-
-
-def _check_known(loaded: Scenario, values: Mapping[str, int | float | str | None], from_set: bool) -> None:
-    """Every parameter given is one the scenario declares or the harness reads, of the type its default has:
-    a typo or a wrong type refused before anything starts, never recorded and ignored."""
-    for name, value in values.items():
-        declared = loaded.parameters.get(name)
-        expected = HARNESS_PARAMETERS.get(name) or (type(declared) if declared is not None else None)
-        option = f"--set {name}" if from_set else OPTION_OF.get(name, f"--set {name}")
-        if expected is None:
-            known = sorted({*loaded.parameters, *HARNESS_PARAMETERS})
-            raise PkbenchError(f"{option}: {unknown_key(name, known)}; a server setting is settings.NAME")
-        if expected is float and isinstance(value, int | float):
-            continue
-        if not isinstance(value, expected) or isinstance(value, bool):
-            words = {int: "a whole number", float: "a number", str: "text"}.get(expected, expected.__name__)
-            raise PkbenchError(f"{option}: expected {words} for {loaded.name}'s {name} (got {value!r})")
-
-
-def _overrides(assignments: Sequence[str]) -> tuple[dict[str, int | float | str | None], dict[str, str]]:
-    """--set KEY=VALUE as scenario parameters and server settings; VALUE is read as TOML, else as text."""
-    parameters: dict[str, int | float | str | None] = {}
-    settings: dict[str, str] = {}
-    for assignment in assignments:
-        key, sign, text = assignment.partition("=")
-        key = key.strip()
-        if not sign or not key:
-            raise PkbenchError(
-                f"--set {assignment!r}: expected KEY=VALUE, e.g. rows=100000 or settings.work_mem=64MB"
-            )
-        try:
-            value: Any = tomllib.loads(f"value = {text}")["value"]
-        except tomllib.TOMLDecodeError:
-            value = text
-        section, dot, name = key.rpartition(".")
-        if section == "settings" and dot:
-            settings[name] = str(value).lower() if isinstance(value, bool) else str(value)
-        elif (
-            section in ("", "parameters")
-            and isinstance(value, int | float | str)
-            and not isinstance(value, bool)
-        ):
-            parameters[name] = value if isinstance(value, int | float | str) else str(value)
-        else:
-            raise PkbenchError(
-                f"--set {key}: give a parameter (rows=...) or a server setting (settings.NAME=...) "
-                "with a number or text value"
-            )
-    return parameters, settings
 
 
 # Connections pkbench holds besides pgbench's clients: the probe, the sampler, and a spare for the steps.

@@ -20,7 +20,8 @@ from pkbench import results
 from pkbench.errors import PkbenchError
 from pkbench.report.sweep_page import write_sweep_page
 from pkbench.reporting import Reporter
-from pkbench.run.options import OPTION_OF, Options, Outcome, plan
+from pkbench.run.options import Options, Outcome, plan
+from pkbench.run.parameters import OPTION_OF
 from pkbench.summary import sweep as sweep_figures
 from pkbench.summary.sweep import Number
 
