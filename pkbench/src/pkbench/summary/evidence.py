@@ -26,13 +26,14 @@ from pkbench.summary import evidence_tables, reproductions
 
 DOCUMENTS = ("README.md", "pkbench/README.md", "sequuid/README.md", "pkbench/docs/*.md")
 REPRODUCTIONS = Path("pkbench/docs/reproductions.md")
+# Markers stand on lines of their own, so a document can name them in running text.
 BLOCK = re.compile(
-    r"<!-- generated: (?P<name>[a-z0-9-]+) from (?P<source>\S+) -->\n"
+    r"^<!-- generated: (?P<name>[a-z0-9-]+) from (?P<source>\S+) -->\n"
     r"(?P<body>.*?)"
-    r"<!-- end generated: (?P<end>[a-z0-9-]+) -->",
-    re.S,
+    r"^<!-- end generated: (?P<end>[a-z0-9-]+) -->",
+    re.S | re.M,
 )
-OPENING = re.compile(r"<!-- generated: ")
+OPENING = re.compile(r"^<!-- generated: ", re.M)
 
 
 @dataclass(frozen=True)
