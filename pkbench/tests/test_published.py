@@ -3,6 +3,7 @@ compared with ours by the agreement rule."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,15 @@ from pkbench.errors import PkbenchError
 from pkbench.results import Prefill, Sizes, StrategyResult, WorkloadResult
 from pkbench.scenario import file as scenario
 from pkbench.scenario import published
-from pkbench.scenario.published import NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, SMALLER, agreement
+from pkbench.scenario.published import (
+    LARGER,
+    NOT_MEASURED,
+    NOT_REPRODUCED,
+    REPRODUCED,
+    SMALLER,
+    agreement,
+    share_agreement,
+)
 
 SEEDS = {"war": ["000"], "insert-scaling": ["001"], "bloat": ["002"], "wal": ["004", "003"]}
 
@@ -22,7 +31,7 @@ def test_each_study_scenario_carries_its_study(name: str, seeds: list[str]) -> N
     assert [s.study for s in studies] == seeds
     for study in studies:
         for item in study.figures:
-            assert item.relative_to in item.values
+            assert item.share or item.relative_to in item.values
             assert published.unit_of(item)
 
 
@@ -117,20 +126,74 @@ def test_a_study_name_for_an_unknown_strategy_is_refused(tmp_path: Path) -> None
     ("theirs", "mine", "word"),
     [
         (0.77, 0.80, REPRODUCED),  # v4 TPS / bigint: 23% slower there, 20% here
-        (0.77, 0.60, REPRODUCED),  # a larger effect the same way
-        (0.77, 0.90, SMALLER),  # 10% against 23%: less than half the effect
+        (0.77, 0.60, REPRODUCED),  # ln 0.60 = -0.51 is 1.96x ln 0.77 = -0.26: within a factor of 2
+        (0.77, 0.50, LARGER),  # ln 0.50 = -0.69 is 2.65x the study's effect
+        (0.77, 0.90, SMALLER),  # ln 0.90 = -0.11 is 0.40x the study's effect
         (0.77, 0.97, NOT_REPRODUCED),  # within 5%: no difference here
         (0.77, 1.20, NOT_REPRODUCED),  # the other way
         (1.00, 1.03, REPRODUCED),  # no difference there, none here
         (0.98, 0.85, NOT_REPRODUCED),  # none there, one here
-        (2.19, 1.60, REPRODUCED),  # ln 1.60 = 0.47 is more than half of ln 2.19 = 0.78
-        (2.19, 1.30, SMALLER),  # ln 1.30 = 0.26 is less than half of it
+        (2.19, 1.60, REPRODUCED),  # ln 1.60 = 0.47 is 0.60x ln 2.19 = 0.78
+        (2.19, 1.30, SMALLER),  # ln 1.30 = 0.26 is 0.34x
+        (4.43, 22.82, LARGER),  # seed 001's load time: ln 22.8 = 3.13 is 2.1x ln 4.43 = 1.49
+        (3.12, 6.48, REPRODUCED),  # ln 6.48 = 1.87 is 1.64x ln 3.12 = 1.14
         (10.56, 0.78, NOT_REPRODUCED),
         (0.77, None, NOT_MEASURED),
     ],
 )
 def test_agreement_rule_on_fixed_inputs(theirs: float, mine: float | None, word: str) -> None:
     assert agreement(theirs, mine) == word
+
+
+def test_agreement_is_symmetric_on_the_log_scale() -> None:
+    # An effect twice the study's and one half of it are both at the edge of "reproduced", for a slowdown
+    # and for a speed-up alike.
+    for theirs in (0.5, 2.0, 1.3, 1 / 1.3):
+        effect = math.log(theirs)
+        assert agreement(theirs, math.exp(effect * 1.99)) == REPRODUCED
+        assert agreement(theirs, math.exp(effect * 0.51)) == REPRODUCED
+        assert agreement(theirs, math.exp(effect * 2.01)) == LARGER
+        assert agreement(theirs, math.exp(effect * 0.49)) == SMALLER
+
+
+@pytest.mark.parametrize(
+    ("theirs", "mine", "word"),
+    [
+        (82.5, 57.5, REPRODUCED),  # seed 003: 75-90% of WAL as full-page images, ours 57.5%
+        (95.0, 57.5, REPRODUCED),
+        (82.5, 30.0, SMALLER),
+        (10.0, 25.0, LARGER),
+        (82.5, 0.0, NOT_REPRODUCED),
+        (82.5, None, NOT_MEASURED),
+    ],
+)
+def test_a_stated_share_is_compared_as_it_is(theirs: float, mine: float | None, word: str) -> None:
+    assert share_agreement(theirs, mine) == word
+
+
+def test_seed_003_states_shares_of_the_wal_and_of_the_small_scale_rate() -> None:
+    (_, ssd) = scenario.load("wal").published
+    assert ssd.study == "003"
+    assert {f.metric for f in ssd.figures} == {published.FPI_SHARE, "tps"}
+    assert all(f.share and f.unit == "%" for f in ssd.figures)
+    rate = next(f for f in ssd.figures if f.metric == "tps")
+    assert rate.base_workload == "tier-1-shared-buffers"
+    strategy = StrategyResult(
+        "uuid-v4",
+        "",
+        "uuid",
+        None,
+        workloads=[
+            WorkloadResult("tier-1-shared-buffers", "", tps=1000.0),
+            WorkloadResult("tier-3-beyond-memory", "", tps=400.0, wal_fpi_bytes=75, wal_record_bytes=25),
+        ],
+    )
+    rows = {f.label: published.compare(f, {"uuid-v4": strategy})[0] for f in ssd.figures}
+    assert rows[rate.label].ours.value == pytest.approx(40.0)
+    assert rows[rate.label].word == REPRODUCED  # 0.40 of its rate against the study's 0.50
+    fpi = next(f for f in ssd.figures if f.metric == published.FPI_SHARE)
+    assert rows[fpi.label].ours.value == pytest.approx(75.0)
+    assert rows[fpi.label].word == REPRODUCED
 
 
 def test_comparison_reads_ours_as_ratios_to_the_baseline() -> None:

@@ -1,7 +1,7 @@
 """The command line: thin commands over the library, and the one place errors become a line on stderr.
 
 The commands live by job: `run` in run.py; list, report, reproductions and compare (over the catalog and
-results directories) in results.py; the exit codes and the one way to fail in exit.py.
+results directories) in results.py; docs in docs.py; the exit codes and the one way to fail in exit.py.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import click
 import psycopg
 
 from pkbench import __version__
+from pkbench.cli.docs import docs
 from pkbench.cli.exit import EXIT_INTERRUPTED, fail
 from pkbench.cli.results import compare, list_, report, reproductions_
 from pkbench.cli.run import run
@@ -27,7 +28,7 @@ def cli() -> None:
     """
 
 
-for command in (run, list_, report, reproductions_, compare):
+for command in (run, list_, report, reproductions_, compare, docs):
     cli.add_command(command)
 
 

@@ -26,6 +26,14 @@ from pkbench.analysis.metrics import STRATEGY_METRICS, WORKLOAD_METRICS, Figure,
 from pkbench.errors import PkbenchError
 from pkbench.results import PREFILL_SNAPSHOT, StrategyResult
 from pkbench.scenario import builtin
+from pkbench.scenario.agreement import FACTOR_REPRODUCED as FACTOR_REPRODUCED
+from pkbench.scenario.agreement import LARGER as LARGER
+from pkbench.scenario.agreement import NOT_MEASURED as NOT_MEASURED
+from pkbench.scenario.agreement import NOT_REPRODUCED as NOT_REPRODUCED
+from pkbench.scenario.agreement import REPRODUCED as REPRODUCED
+from pkbench.scenario.agreement import SAME_BAND as SAME_BAND
+from pkbench.scenario.agreement import SMALLER as SMALLER
+from pkbench.scenario.agreement import agreement, share_agreement
 from pkbench.strategies.catalog import Catalog
 from pkbench.text import MIB
 
@@ -37,21 +45,16 @@ KEY_INDEX_SIZE = "key-index-size"
 # The headline fill (the scenario's [summary] insert) per million rows: fills that top a table up insert
 # slightly different counts per strategy, so their times compare only per row.
 INSERT_PER_MILLION = "insert-time-per-million"
+# The share of a window's WAL that is full-page images (pg_walinspect), in percent: a study that states only
+# shares (seed 003) is compared on them.
+FPI_SHARE = "wal-fpi-share"
 EXTRA_METRICS = {
     WINDOW_TIME: "workload",
     STEP_TIME: "step",
     KEY_INDEX_SIZE: "snapshot",
     INSERT_PER_MILLION: None,
+    FPI_SHARE: "workload",
 }
-
-REPRODUCED = "reproduced"
-SMALLER = "same direction, smaller"
-NOT_REPRODUCED = "not reproduced"
-NOT_MEASURED = "not measured"
-# Ratios within this band of 1 count as "no difference", in the study and in ours.
-SAME_BAND = 0.05
-# Our effect must be at least this share of the study's (on the log scale) to count as reproduced.
-SHARE_REPRODUCED = 0.5
 
 
 class FigureSchema(schema.Strict):
@@ -63,6 +66,8 @@ class FigureSchema(schema.Strict):
     step: schema.Text | None = None
     snapshot: schema.Text | None = None
     relative_to: schema.Text = "bigint"
+    share: bool = False
+    base_workload: schema.Text | None = None
     note: str = ""
 
 
@@ -92,6 +97,10 @@ class PublishedFigure:
     step: str | None = None
     snapshot: str | None = None
     note: str = ""
+    # A share is a percentage the study states outright (of its WAL, of the same strategy's rate in
+    # base_workload): compared as it is, not as a ratio to another strategy.
+    share: bool = False
+    base_workload: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -104,6 +113,8 @@ class PublishedFigure:
             "step": self.step,
             "snapshot": self.snapshot,
             "note": self.note,
+            "share": self.share,
+            "base_workload": self.base_workload,
         }
 
 
@@ -180,9 +191,15 @@ def _figure(
             raise PkbenchError(f"{at}: unknown strategy {strategy!r}")
         if not math.isfinite(value):
             raise PkbenchError(f"{at}: the value of {strategy} must be a finite number")
-    if item.relative_to not in item.values:
+    if item.base_workload is not None and not item.share:
+        raise PkbenchError(f"{at}: base_workload needs share = true")
+    if item.share and item.unit != "%":
+        raise PkbenchError(f"{at}: a share is in %, not {item.unit!r}")
+    if item.base_workload is not None and steps.get(item.base_workload) != "pgbench":
+        raise PkbenchError(f"{at}: base_workload {item.base_workload!r} is not a pgbench step here")
+    if not item.share and item.relative_to not in item.values:
         raise PkbenchError(f"{at}: relative_to {item.relative_to!r} must be one of its values")
-    if item.values[item.relative_to] == 0:
+    if not item.share and item.values[item.relative_to] == 0:
         raise PkbenchError(f"{at}: the figure of {item.relative_to} (the baseline) must not be 0")
     needed = _needs(item.metric)
     given = {"workload": item.workload, "step": item.step, "snapshot": item.snapshot}
@@ -208,6 +225,8 @@ def _figure(
         item.step,
         item.snapshot,
         item.note,
+        item.share,
+        item.base_workload,
     )
 
 
@@ -226,6 +245,8 @@ def from_json(data: Any) -> tuple[Published, ...]:
                 f.get("step"),
                 f.get("snapshot"),
                 f.get("note", ""),
+                bool(f.get("share", False)),
+                f.get("base_workload"),
             )
             for f in entry.get("figures") or []
         )
@@ -281,7 +302,21 @@ def ours(item: PublishedFigure, strategy: StrategyResult) -> Figure:
         return Figure(None, f"workload {item.workload} did not run")
     if item.metric == WINDOW_TIME:
         return figure(workload, "duration_s")
-    return _registry()[item.metric].read(strategy, workload)
+    if item.metric == FPI_SHARE:
+        fpi, records = figure(workload, "wal_fpi_bytes"), figure(workload, "wal_record_bytes")
+        if fpi.value is None or records.value is None or fpi.value + records.value <= 0:
+            return Figure(None, fpi.reason or records.reason or "no WAL in the window")
+        return Figure(100 * fpi.value / (fpi.value + records.value))
+    found = _registry()[item.metric].read(strategy, workload)
+    if item.base_workload is None or found.value is None:
+        return found
+    base = next((w for w in strategy.workloads if w.name == item.base_workload), None)
+    if base is None:
+        return Figure(None, f"workload {item.base_workload} did not run")
+    of_base = _registry()[item.metric].read(strategy, base)
+    if not of_base.value:
+        return Figure(None, of_base.reason or f"nothing measured in {item.base_workload}")
+    return Figure(100 * found.value / of_base.value)
 
 
 def unit_of(item: PublishedFigure) -> str:
@@ -290,27 +325,9 @@ def unit_of(item: PublishedFigure) -> str:
         return "s"
     if item.metric == KEY_INDEX_SIZE:
         return "MiB"
+    if item.share:
+        return "%"
     return _registry()[item.metric].unit
-
-
-def agreement(theirs: float | None, mine: float | None) -> str:
-    """One word on whether our ratio to the baseline agrees with the study's (docs/statistics.md).
-
-    Both are ratios to the same baseline strategy (1.0 = same as the baseline). A ratio within SAME_BAND of 1
-    is "no difference". The study's effect is reproduced when ours points the same way and is at least
-    SHARE_REPRODUCED of its size on the log scale (or, when the study saw no difference, when we see none
-    either); "same direction, smaller" when it points the same way but is smaller than that; otherwise not
-    reproduced.
-    """
-    if theirs is None or mine is None or theirs <= 0 or mine <= 0:
-        return NOT_MEASURED
-    band = math.log1p(SAME_BAND)
-    effect_theirs, effect_mine = math.log(theirs), math.log(mine)
-    if abs(effect_theirs) <= band:
-        return REPRODUCED if abs(effect_mine) <= band else NOT_REPRODUCED
-    if abs(effect_mine) <= band or (effect_mine > 0) != (effect_theirs > 0):
-        return NOT_REPRODUCED
-    return REPRODUCED if abs(effect_mine) >= SHARE_REPRODUCED * abs(effect_theirs) else SMALLER
 
 
 @dataclass(frozen=True)
@@ -327,6 +344,8 @@ class Comparison:
 
 def compare(item: PublishedFigure, strategies: Mapping[str, StrategyResult]) -> list[Comparison]:
     """ITEM against our results (strategy name -> its results), in the study's order."""
+    if item.share:
+        return _compare_shares(item, strategies)
     baseline = strategies.get(item.relative_to)
     base_ours = ours(item, baseline) if baseline is not None else Figure(None, "baseline not run")
     base_theirs = item.values[item.relative_to]
@@ -338,6 +357,20 @@ def compare(item: PublishedFigure, strategies: Mapping[str, StrategyResult]) -> 
         ours_ratio = mine.value / base_ours.value if mine.value is not None and base_ours.value else None
         word = None if name == item.relative_to else agreement(theirs_ratio, ours_ratio)
         rows.append(Comparison(name, value, mine, theirs_ratio, ours_ratio, word))
+    return rows
+
+
+def _compare_shares(item: PublishedFigure, strategies: Mapping[str, StrategyResult]) -> list[Comparison]:
+    rows = []
+    for name, value in item.values.items():
+        strategy = strategies.get(name)
+        mine = ours(item, strategy) if strategy is not None else Figure(None, "not run")
+        if item.base_workload is None:
+            word = share_agreement(value, mine.value)
+        else:
+            # A share of the strategy's own rate elsewhere is a ratio to that rate: 100% is no change.
+            word = agreement(value / 100, None if mine.value is None else mine.value / 100)
+        rows.append(Comparison(name, value, mine, None, None, word))
     return rows
 
 

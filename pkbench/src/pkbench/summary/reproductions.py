@@ -17,18 +17,28 @@ from pkbench.results import RunResult, StrategyResult
 from pkbench.scenario import builtin, published
 from pkbench.scenario.published import Comparison, Published, PublishedFigure
 from pkbench.server import iolimit
+from pkbench.summary import runs
 from pkbench.text import MISSING, markdown_table
 
+COUNT_HEADER = [
+    "Seed",
+    "Reproduced",
+    "Same direction, smaller",
+    "Same direction, larger",
+    "Not reproduced",
+    "Not measured",
+]
 HEADER = ["Figure", "Strategy", "Study", "Ours", "Study ratio", "Our ratio", "Agreement"]
 RULE = (
     "Agreement compares ratios, never absolute figures: each figure of a strategy is divided by the same "
     f"figure of the table's baseline, in the study and in our run. A ratio within {published.SAME_BAND:.0%} "
-    "of 1 is no difference. *Reproduced*: ours points the same way as the study's and is at least "
-    f"{published.SHARE_REPRODUCED:.0%} of its size on the log scale (or both show no difference); *same "
-    "direction, smaller*: it points the same way but is smaller than that; *not reproduced*: no difference "
-    "where the study saw one, a difference where it saw none, or the other way round. "
-    "`published.agreement()` "
-    "decides, and docs/statistics.md describes it."
+    "of 1 is no difference. *Reproduced*: ours points the same way as the study's and its effect (the "
+    f"ratio's logarithm) lies within a factor of {published.FACTOR_REPRODUCED:g} of the study's either way "
+    "(or both show no difference); *same direction, smaller* or *larger*: it points the same way but lies "
+    "outside that factor; *not reproduced*: no difference where the study saw one, a difference where it "
+    "saw none, or the other way round. A share the study states outright (a percentage of its WAL) is "
+    f"compared as it is, within the same factor of {published.FACTOR_REPRODUCED:g}. "
+    "`scenario/agreement.py` decides, and docs/statistics.md describes it with worked examples."
 )
 
 
@@ -81,8 +91,8 @@ def _row(study: Published, item: PublishedFigure, found: Comparison) -> list[str
         found.strategy if name == found.strategy else f"{found.strategy} ({name})",
         f"{_number(found.theirs)} {item.unit}",
         ours,
-        _ratio(found.theirs_ratio),
-        _ratio(found.ours_ratio),
+        "(a share)" if item.share else _ratio(found.theirs_ratio),
+        "(a share)" if item.share else _ratio(found.ours_ratio),
         word,
     ]
 
@@ -179,7 +189,8 @@ def report_rows(run: RunResult) -> list[tuple[str, list[str]]]:
     return rows
 
 
-def _run_lines(directory: Path, run: RunResult) -> list[str]:
+def run_lines(directory: Path, run: RunResult) -> list[str]:
+    """The paragraph that says what a run was: command, wall time, machine and its load, the generators."""
     scenario, machine, server = run.scenario, run.machine, run.server
     memory = machine.get("memory_bytes")
     limit = machine.get("memory_limit_bytes")
@@ -192,10 +203,10 @@ def _run_lines(directory: Path, run: RunResult) -> list[str]:
         + (f", {machine['cpu_model']}" if machine.get("cpu_model") else "")
     )
     return [
-        f"Ours: `{' '.join(run.command)}` (scenario {scenario.get('name')}, scale "
-        f"{scenario.get('scale', 'default')}; results in `{directory.name}`), {_wall_time(run)}, on "
-        f"{machine_text}; PostgreSQL {server.get('version', '?')}. One run on a shared machine: the ratios, "
-        "not the absolute figures, are what can be compared.",
+        f"Ours: `{runs.shown_command(run, directory)}` (scenario {scenario.get('name')}, scale "
+        f"{scenario.get('scale') or 'default'}; results in `{directory.name}`), {_wall_time(run)}, on "
+        f"{machine_text}; PostgreSQL {server.get('version', '?')}. Generators: {runs.generator_text(run)}. "
+        f"{runs.load_text(run)}",
         "",
     ]
 
@@ -235,7 +246,7 @@ def page(directories: Sequence[Path], command: str, notes: str = "") -> str:
         for study in studies_of(run):
             headers.setdefault(study.study, study_header(study))
             runs.setdefault(study.study, []).extend(
-                [*_run_lines(directory, run), *figure_table(study, strategies)]
+                [*run_lines(directory, run), *figure_table(study, strategies)]
             )
             words.setdefault(study.study, []).extend(
                 str(found.word)
@@ -243,7 +254,13 @@ def page(directories: Sequence[Path], command: str, notes: str = "") -> str:
                 for found in published.compare(item, strategies)
                 if found.word is not None
             )
-    kinds = (published.REPRODUCED, published.SMALLER, published.NOT_REPRODUCED, published.NOT_MEASURED)
+    kinds = (
+        published.REPRODUCED,
+        published.SMALLER,
+        published.LARGER,
+        published.NOT_REPRODUCED,
+        published.NOT_MEASURED,
+    )
     out = [
         "# Reproductions: the studies' figures beside ours",
         "",
@@ -256,7 +273,7 @@ def page(directories: Sequence[Path], command: str, notes: str = "") -> str:
         RULE,
         "",
         *markdown_table(
-            ["Seed", "Reproduced", "Same direction, smaller", "Not reproduced", "Not measured"],
+            COUNT_HEADER,
             ([seed, *(str(words[seed].count(kind)) for kind in kinds)] for seed in sorted(headers)),
         ),
         "",

@@ -1,0 +1,262 @@
+"""The tables the hand-written documents quote, each computed from one committed source: a results
+directory, or sequuid/BENCHMARKS.md's raw benchmark output. `evidence.py` places them between markers."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from pkbench import results
+from pkbench.analysis.metrics import key_index
+from pkbench.errors import PkbenchError
+from pkbench.results import RunResult, StrategyResult, WorkloadResult
+from pkbench.scenario import published
+from pkbench.summary import reproductions, runs
+from pkbench.text import MIB, MISSING, binary_size, markdown_table
+
+TIMES = "\u00d7"
+
+
+def _n(value: float | None, pattern: str = ",.0f") -> str:
+    return MISSING if value is None else format(value, pattern)
+
+
+def _x(value: float | None) -> str:
+    return MISSING if value is None else f"{value:.2f}\u00d7"
+
+
+def _pct(value: float | None) -> str:
+    return MISSING if value is None else f"{value:.1%}"
+
+
+def _ratio(mine: float | None, base: float | None) -> float | None:
+    return mine / base if mine is not None and base else None
+
+
+def _ok(run: RunResult) -> list[StrategyResult]:
+    return [s for s in run.strategies if s.status == "ok"]
+
+
+def _baseline(run: RunResult) -> StrategyResult:
+    named = {s.name: s for s in _ok(run)}
+    chosen = named.get(str(run.baseline)) or named.get("bigint") or run.baseline_strategy()
+    if chosen is None:
+        raise PkbenchError("the run measured no strategy")
+    return chosen
+
+
+def _workload(strategy: StrategyResult, name: str) -> WorkloadResult | None:
+    return next((w for w in strategy.workloads if w.name == name), None)
+
+
+def _generator(strategy: StrategyResult) -> str:
+    return runs.SOURCE_WORDS.get(str(strategy.generator_source), str(strategy.generator_source))
+
+
+def run_paragraph(run: RunResult, directory: Path) -> list[str]:
+    """The run's command, machine, load and generators, as reproductions.md says them."""
+    return reproductions.run_lines(directory, run)[:-1]
+
+
+def war_study(run: RunResult, directory: Path) -> list[str]:
+    """war at the study's scale: the prefill, the window of one million inserts, sizes, cache and WAL."""
+    base = _baseline(run)
+    window = _workload(base, "insert-one-million")
+    rows = []
+    for s in _ok(run):
+        w = _workload(s, "insert-one-million")
+        index = key_index(s)
+        hit = w.hit_ratio.get(index) if w is not None and index else None
+        size = w.sizes_at_end.total_bytes if w is not None and w.sizes_at_end else None
+        base_size = window.sizes_at_end.total_bytes if window is not None and window.sizes_at_end else None
+        duration = w.duration_s if w else None
+        rows.append(
+            [
+                s.name,
+                _generator(s),
+                _n(s.prefill.duration_s if s.prefill else None, ".1f") + " s",
+                _n(duration, ".1f") + " s",
+                _x(_ratio(duration, window.duration_s if window else None)),
+                _n(w.tps if w else None),
+                MISSING if size is None else binary_size(size),
+                _x(_ratio(size, base_size)),
+                _pct(hit),
+                _n(w.wal_bytes_per_transaction if w else None),
+            ]
+        )
+    prefill = base.prefill.rows if base.prefill else None
+    header = ["strategy", "generator", f"prefill of {_n(prefill)} rows", "one million inserts"]
+    versus = f"{TIMES} {base.name}"
+    header += [versus, "TPS", "size at finish", versus, "key hit ratio", "WAL bytes / tx"]
+    return markdown_table(header, rows)
+
+
+def insert_scaling(run: RunResult, directory: Path) -> list[str]:
+    """insert-scaling: each index variant's TPS at the three sizes, as a ratio to the baseline's."""
+    base = _baseline(run)
+    parameters = run.scenario.get("parameters") or {}
+    points = [("empty", "empty"), ("small", f"{_n(parameters.get('rows_small'))} rows")]
+    points.append(("large", f"{_n(parameters.get('rows'))} rows"))
+    rows = []
+    for variant, label in (("pk", "primary key"), ("noindex", "no index")):
+        for s in _ok(run):
+            cells = [s.name, _generator(s), label]
+            for point, _ in points:
+                mine = _workload(s, f"{variant}-{point}")
+                theirs = _workload(base, f"{variant}-{point}")
+                tps = mine.tps if mine else None
+                ratio = _ratio(tps, theirs.tps if theirs else None)
+                cells.append(f"{_n(tps)} ({_x(ratio)})")
+            rows.append(cells)
+    header = ["strategy", "generator", "index"]
+    header += [f"TPS {label} ({TIMES} {base.name})" for _, label in points]
+    return markdown_table(header, rows)
+
+
+def insert_fill(run: RunResult, directory: Path) -> list[str]:
+    """insert-scaling: the headline fill's time per million rows, as a ratio to the baseline's."""
+    base = _baseline(run)
+    item = published.PublishedFigure("", published.INSERT_PER_MILLION, "s", {}, base.name)
+    base_time = published.ours(item, base).value
+    rows = []
+    for s in _ok(run):
+        mine = published.ours(item, s).value
+        rows.append([s.name, _generator(s), _n(s.prefill.rows if s.prefill else None), _n(mine, ".1f")])
+        rows[-1].append(_x(_ratio(mine, base_time)))
+    header = ["strategy", "generator", "rows filled", "s per million rows", f"{TIMES} {base.name}"]
+    return markdown_table(header, rows)
+
+
+TIERS = ("tier-1-shared-buffers", "tier-2-page-cache", "tier-3-beyond-memory")
+
+
+def wal_tiers(run: RunResult, directory: Path) -> list[str]:
+    """wal: per insert at each memory tier, WAL as full-page images and as records, and the index's cache."""
+    rows = []
+    for s in _ok(run):
+        index = key_index(s)
+        for number, name in enumerate(TIERS, 1):
+            w = _workload(s, name)
+            if w is None:
+                continue
+            fpi, records = w.wal_fpi_bytes, w.wal_record_bytes
+            total = fpi + records if fpi is not None and records is not None else None
+            share = fpi / total if fpi is not None and total else None
+            size = (w.sizes_at_end.indexes or {}).get(index) if w.sizes_at_end and index else None
+            rows.append(
+                [
+                    s.name,
+                    str(number),
+                    _n(w.tps),
+                    _n(w.wal_fpi_bytes_per_transaction),
+                    _n(w.wal_record_bytes_per_transaction),
+                    _pct(share),
+                    _n(w.page_splits_per_transaction, ".4f"),
+                    _pct(w.hit_ratio.get(index) if index else None),
+                    MISSING if size is None else f"{size / MIB:,.0f} MiB",
+                ]
+            )
+    header = ["strategy", "tier", "TPS", "FPI bytes / insert", "record bytes / insert", "FPI share of WAL"]
+    header += ["splits / insert", "index hit ratio", "index size"]
+    return markdown_table(header, rows)
+
+
+def bloat(run: RunResult, directory: Path) -> list[str]:
+    """bloat: each stage's time, the key index's size and leaf density after it."""
+    rows = []
+    for s in _ok(run):
+        index = key_index(s) or ""
+        steps = s.step_durations_s
+        after = {
+            stage: (s.density.get(stage) or {}).get(index) or {} for stage in ("after-insert", "after-vacuum")
+        }
+        copy = s.snapshots.get("sizes_after_copy")
+        copy_size = (copy.indexes or {}).get(index) if copy else None
+        rows.append(
+            [
+                s.name,
+                _generator(s),
+                *(_n(steps.get(step), ",.1f") + " s" for step in ("insert", "vacuum", "copy-4n")),
+                _n(_mib(after["after-insert"].get("index_bytes")), ",.0f") + " MiB",
+                _pct(_fraction(after["after-insert"].get("avg_leaf_density"))),
+                _pct(_fraction(after["after-vacuum"].get("avg_leaf_density"))),
+                _n(after["after-vacuum"].get("deleted_pages")),
+                _n(_mib(copy_size), ",.0f") + " MiB",
+            ]
+        )
+    header = ["strategy", "generator", "insert N", "VACUUM", "COPY 4N", "key index after insert"]
+    header += [
+        "leaf density after insert",
+        "leaf density after delete + VACUUM",
+        "pages deleted",
+        "key index after COPY",
+    ]
+    return markdown_table(header, rows)
+
+
+def _mib(value: object) -> float | None:
+    return float(value) / MIB if isinstance(value, int | float) else None
+
+
+def _fraction(value: object) -> float | None:
+    return float(value) if isinstance(value, int | float) else None
+
+
+# sequuid/BENCHMARKS.md keeps each run's raw output in a fenced block under the command that made it; the
+# newest plain `bench/run` (no --preload, no --cases) is the one the READMEs quote.
+RAW_RUN = re.compile(r"```\n\$ bash sequuid/bench/run\n(?P<body>.*?)```", re.S)
+RAW_ROW = re.compile(r"^(?P<name>\S+)\s+(?P<ns>\d+)\s+(?P<ratio>\d+\.\d+)\s", re.M)
+
+
+def benchmark_rows(text: str) -> list[tuple[str, int, float]]:
+    """The function, ns per call and ratio to gen_random_uuid() of the newest plain run in BENCHMARKS.md."""
+    found = RAW_RUN.search(text)
+    if found is None:
+        raise PkbenchError("no raw output of `bash sequuid/bench/run` found")
+    return [(m["name"], int(m["ns"]), float(m["ratio"])) for m in RAW_ROW.finditer(found["body"])]
+
+
+def per_call(path: Path) -> list[str]:
+    """sequuid's C generators per call, from BENCHMARKS.md's newest raw output."""
+    rows = [r for r in benchmark_rows(path.read_text()) if not r[0].startswith(("plpgsql_port.", "v"))]
+    return markdown_table(
+        ["function", "ns/call", f"{TIMES} gen_random_uuid()"],
+        ([f"`{n}`" if "(" in n else f"`{n}()`", f"{ns:,}", f"{x:.3f}"] for n, ns, x in rows),
+    )
+
+
+def port_cost(path: Path) -> list[str]:
+    """The PL/pgSQL port's generators per call, from the same raw output."""
+    rows = [r for r in benchmark_rows(path.read_text()) if r[0].startswith("plpgsql_port.")]
+    return markdown_table(
+        ["port function", "ns/call", f"{TIMES} gen_random_uuid()"],
+        ([name.removeprefix("plpgsql_port."), f"{ns:,}", f"{x:.2f}"] for name, ns, x in rows),
+    )
+
+
+RunTable = Callable[[RunResult, Path], list[str]]
+FileTable = Callable[[Path], list[str]]
+RUN_TABLES: dict[str, RunTable] = {
+    "run": run_paragraph,
+    "war-study": war_study,
+    "insert-scaling": insert_scaling,
+    "insert-fill": insert_fill,
+    "wal-tiers": wal_tiers,
+    "bloat": bloat,
+}
+FILE_TABLES: dict[str, FileTable] = {"sequuid-per-call": per_call, "sequuid-port-cost": port_cost}
+
+
+def table(name: str, source: Path) -> list[str]:
+    """The lines of block NAME from SOURCE (a results directory, or a file for the file tables)."""
+    if name in FILE_TABLES:
+        if not source.is_file():
+            raise PkbenchError(f"{source} is not there")
+        return FILE_TABLES[name](source)
+    if name not in RUN_TABLES:
+        known = ", ".join(sorted([*RUN_TABLES, *FILE_TABLES]))
+        raise PkbenchError(f"unknown block {name!r} (known: {known})")
+    if not (source / "results.json").is_file():
+        raise PkbenchError(f"{source}: no committed run there (no results.json)")
+    return RUN_TABLES[name](results.load(source), source)
