@@ -174,3 +174,12 @@ SELECT * FROM uuid_time_partitions('v6', '5236-03-31 21:21:00.684696+00', '2 mic
 \echo :LAST_ERROR_SQLSTATE
 SELECT * FROM uuid_time_partitions('v7', '2024-03-09 00:00:00+00', '2000000000 hours', 100000);
 \echo :LAST_ERROR_SQLSTATE
+
+-- README's calendar months: one call per month with the month's own length as the step, in the caller's time
+-- zone; each starts at local midnight of the 1st and its upper is the next month's lower
+SET TimeZone = 'Europe/Berlin';
+SELECT p.range_start, p.range_end, p.upper = lead(p.lower) OVER (ORDER BY m) AS upper_is_next_lower
+FROM generate_series(timestamptz '2025-01-01', '2025-12-01', '1 month') m,
+     uuid_time_partitions('v7', m, make_interval(secs => extract(epoch FROM (m + interval '1 month') - m)), 1) p
+ORDER BY m;
+SET TimeZone = 'UTC';
