@@ -349,33 +349,131 @@ AS $$
 $$;
 COMMENT ON FUNCTION uuid_v6_to_v1(uuid) IS 'inverse of uuid_v1_to_v6 (lossless)';
 
--- Unix microseconds of an instant inside the UUIDv7 range, or the error naming the argument and the function
-CREATE FUNCTION sequuid.v7_unix_us(instant timestamptz, argument text, function_name text) RETURNS bigint
+-- The time-ordered key layouts by name, as C's time_layout.c has them: the first and last instant (Unix
+-- microseconds) a key can hold.  lower(... COLLATE "C") folds ASCII only, like C's pg_strcasecmp.
+CREATE FUNCTION sequuid.time_layout(kind text)
+    RETURNS TABLE (layout text, name text, min_unix_us bigint, max_unix_us bigint, range_text text)
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT * FROM (VALUES
+        ('v7', 'UUIDv7', 0::bigint, 281474976710655999::bigint,
+         '1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655999 UTC'),
+        ('ulid', 'ULID', 0, 281474976710655999, '1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655999 UTC'),
+        ('v6', 'UUIDv6', -12219292800000000, 103072857660684697,
+         '1582-10-15 00:00:00 UTC to 5236-03-31 21:21:00.684697 UTC')) AS l
+    WHERE l.column1 = lower(kind COLLATE "C")
+$$;
+
+-- Unix microseconds of an instant inside a layout's range, or the error naming the argument and the function
+CREATE FUNCTION sequuid.layout_unix_us(instant timestamptz, kind text, argument text, function_name text)
+    RETURNS bigint
     LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
 AS $$
 DECLARE
+    layout record;
     unix_us numeric;
 BEGIN
+    SELECT * INTO layout FROM sequuid.time_layout(kind);
     IF isfinite(instant) THEN
         unix_us := extract(epoch FROM instant) * 1000000;
     END IF;
-    IF unix_us IS NULL OR unix_us < 0 OR unix_us >= 281474976710656000 THEN
-        RAISE EXCEPTION 'argument % of % is out of the UUIDv7 range', argument, function_name
+    IF unix_us IS NULL OR unix_us < layout.min_unix_us OR unix_us > layout.max_unix_us THEN
+        RAISE EXCEPTION 'argument % of % is out of the % range', argument, function_name, layout.name
             USING ERRCODE = 'datetime_field_overflow',
-                  DETAIL = 'UUIDv7 holds instants from 1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655999 UTC.';
+                  DETAIL = format('%s holds instants from %s.', layout.name, layout.range_text);
     END IF;
     RETURN unix_us::bigint;
 END
 $$;
 
+CREATE FUNCTION sequuid.v7_unix_us(instant timestamptz, argument text, function_name text) RETURNS bigint
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$ SELECT sequuid.layout_unix_us(instant, 'v7', argument, function_name) $$;
+
+-- The smallest key of each layout made at or after an instant: the time rounded down to the layout's unit, the
+-- version and variant where the layout has them, every other bit zero (one helper per layout, as in C)
+CREATE FUNCTION sequuid.v7_lower_bound(unix_us bigint) RETURNS uuid
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$ SELECT encode(sequuid.v7_time_octets(unix_us) || '\x8000000000000000'::bytea, 'hex')::uuid $$;
+
+CREATE FUNCTION sequuid.ulid_lower_bound(unix_us bigint) RETURNS uuid
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$ SELECT (lpad(to_hex(unix_us / 1000), 12, '0') || '00000000000000000000')::uuid $$;
+
+CREATE FUNCTION sequuid.v6_lower_bound(unix_us bigint) RETURNS uuid
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT encode(sequuid.time_octets(unix_us * 10 + 122192928000000000, B'0110') || '\x8000000000000000'::bytea,
+                  'hex')::uuid
+$$;
+
+CREATE FUNCTION sequuid.lower_bound(layout text, unix_us bigint) RETURNS uuid
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT CASE layout WHEN 'v7' THEN sequuid.v7_lower_bound(unix_us)
+                       WHEN 'ulid' THEN sequuid.ulid_lower_bound(unix_us)
+                       WHEN 'v6' THEN sequuid.v6_lower_bound(unix_us) END
+$$;
+
 CREATE FUNCTION uuid_v7_boundary(instant timestamptz) RETURNS uuid
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$
-    SELECT encode(sequuid.v7_time_octets(sequuid.v7_unix_us(instant, '"instant"', 'uuid_v7_boundary'))
-                  || '\x8000000000000000'::bytea, 'hex')::uuid
-$$;
+AS $$ SELECT sequuid.v7_lower_bound(sequuid.v7_unix_us(instant, '"instant"', 'uuid_v7_boundary')) $$;
 COMMENT ON FUNCTION uuid_v7_boundary(timestamptz) IS
     'smallest UUIDv7 made at or after the instant, for range conditions on v7 keys';
+
+-- Bounds for range partitions, checked in C's order, every argument before the first row.  IMMUTABLE because
+-- step must be a fixed length of time: days and months last as long as TimeZone says (see README).  No name
+-- below may be range_start, range_end, lower or upper as a column: those are the result's variables here.
+CREATE FUNCTION uuid_time_partitions(kind text, start timestamptz, step interval, count integer)
+    RETURNS TABLE (range_start timestamptz, range_end timestamptz, lower uuid, upper uuid)
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+DECLARE
+    layout record;
+    step_us bigint;
+    start_us bigint;
+BEGIN
+    SELECT * INTO layout FROM sequuid.time_layout(kind);
+    IF layout.layout IS NULL THEN
+        RAISE EXCEPTION 'argument "kind" must name a time-ordered key layout, not "%"', kind
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Pass ''v7'', ''ulid'' or ''v6''; v1 keys are not in time order, their v6 form is.';
+    END IF;
+    IF count < 1 OR count > 100000 THEN
+        RAISE EXCEPTION 'argument "count" must be between 1 and 100000, not %', count
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'For more ranges, call uuid_time_partitions again from the last range_end.';
+    END IF;
+    IF NOT isfinite(step) THEN
+        RAISE EXCEPTION 'argument "step" must be a finite interval'
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'Pass a fixed length of time such as ''24 hours''.';
+    END IF;
+    IF extract(year FROM step) * 12 + extract(month FROM step) <> 0 OR extract(day FROM step) <> 0 THEN
+        RAISE EXCEPTION 'argument "step" must be a fixed length of time, without days or months'
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'How long a day or a month lasts depends on the TimeZone setting, and bounds must not.',
+                  HINT = 'Count in hours: ''24 hours'' for a day.';
+    END IF;
+    step_us := extract(epoch FROM step) * 1000000;
+    IF step_us <= 0 THEN
+        RAISE EXCEPTION 'argument "step" must be positive'
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'Pass a fixed length of time such as ''24 hours''.';
+    END IF;
+    start_us := sequuid.layout_unix_us(start, layout.layout, '"start"', 'uuid_time_partitions');
+    IF start_us + count * step_us::numeric > layout.max_unix_us THEN
+        RAISE EXCEPTION 'arguments "step" and "count" of uuid_time_partitions take the last range past the % range',
+                        layout.name
+            USING ERRCODE = 'datetime_field_overflow',
+                  DETAIL = format('%s holds instants from %s.', layout.name, layout.range_text);
+    END IF;
+    RETURN QUERY
+        SELECT sequuid.timestamptz(b.from_us), sequuid.timestamptz(b.from_us + step_us),
+               sequuid.lower_bound(layout.layout, b.from_us), sequuid.lower_bound(layout.layout, b.from_us + step_us)
+        FROM generate_series(0, count - 1) AS i, LATERAL (SELECT start_us + i * step_us AS from_us) b;
+END
+$$;
+COMMENT ON FUNCTION uuid_time_partitions(text, timestamptz, interval, integer) IS
+    'count consecutive time ranges of length step from start, with the uuid bounds [lower, upper) of the v7, ULID or v6 keys made in each';
 
 -- pg_uuidv7's conversions (see README, "Coming from pg_uuidv7"): reading IMMUTABLE; writing VOLATILE, because
 -- without zero it draws random bits.  A timestamp is read and written as UTC.
@@ -396,11 +494,10 @@ COMMENT ON FUNCTION uuid_v7_to_timestamp(uuid) IS
 CREATE FUNCTION sequuid.timestamptz_to_v7(instant timestamptz, zero boolean, function_name text) RETURNS uuid
     LANGUAGE sql VOLATILE PARALLEL SAFE
 AS $$
-    SELECT encode(CASE WHEN zero
-                       THEN sequuid.v7_time_octets(sequuid.v7_unix_us(instant, '1', function_name) / 1000 * 1000)
-                            || '\x8000000000000000'::bytea
-                       ELSE sequuid.v7_time_octets(sequuid.v7_unix_us(instant, '1', function_name))
-                            || substr(uuid_send(gen_random_uuid()), 9) END, 'hex')::uuid
+    SELECT CASE WHEN zero
+                THEN sequuid.v7_lower_bound(sequuid.v7_unix_us(instant, '1', function_name) / 1000 * 1000)
+                ELSE encode(sequuid.v7_time_octets(sequuid.v7_unix_us(instant, '1', function_name))
+                            || substr(uuid_send(gen_random_uuid()), 9), 'hex')::uuid END
 $$;
 
 CREATE FUNCTION uuid_timestamptz_to_v7(timestamptz, zero boolean DEFAULT false) RETURNS uuid

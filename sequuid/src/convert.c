@@ -16,6 +16,7 @@
 #include "utils/uuid.h"
 
 #include "random.h"
+#include "time_layout.h"
 #include "time_units.h"
 #include "uuid_layout.h"
 #include "uuid_time.h"
@@ -87,34 +88,12 @@ sequuid_uuid_v6_to_v1(PG_FUNCTION_ARGS)
 	PG_RETURN_UUID_P(move_timestamp(id, 6, 1));
 }
 
-/*
- * Unix microseconds of an instant inside the UUIDv7 range, or an error
- * naming the argument and the function called; infinities are checked first, because their offset
- * from the Unix epoch would overflow.
- */
+/* Unix microseconds of an instant inside the UUIDv7 range, or an error naming the argument and the function */
 static int64
 v7_unix_us(TimestampTz instant, const char *argument, FunctionCallInfo fcinfo)
 {
-	int64		unix_us = TIMESTAMP_NOT_FINITE(instant) ? -1 : unix_us_from_timestamptz(instant);
-
-	if (unix_us < 0 || (uint64) unix_us / SEQUUID_US_PER_MS > SEQUUID_UNIX_MS_MAX)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-				 errmsg("argument %s of %s is out of the UUIDv7 range",
-						argument, get_func_name(fcinfo->flinfo->fn_oid)),
-				 errdetail("UUIDv7 holds instants from 1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655999 UTC.")));
-	return unix_us;
-}
-
-/* a v7 UUID of the given time fields, every other bit zero */
-static pg_uuid_t *
-v7_of_time(uint64 unix_ms, uint32 fraction)
-{
-	pg_uuid_t  *result = palloc0(sizeof(pg_uuid_t));
-
-	uuid_v7_set_time(result->data, unix_ms, fraction);
-	uuid_set_version_variant(result->data, 7);
-	return result;
+	return sequuid_time_layout_unix_us(&sequuid_time_layout_v7, instant, argument,
+									   get_func_name(fcinfo->flinfo->fn_oid));
 }
 
 /*
@@ -125,10 +104,10 @@ Datum
 sequuid_uuid_v7_boundary(PG_FUNCTION_ARGS)
 {
 	int64		unix_us = v7_unix_us(PG_GETARG_TIMESTAMPTZ(0), "\"instant\"", fcinfo);
+	pg_uuid_t  *result = palloc(sizeof(pg_uuid_t));
 
-	PG_RETURN_UUID_P(v7_of_time((uint64) unix_us / SEQUUID_US_PER_MS,
-								uuid_v7_fraction_from_ns((uint32) (unix_us % SEQUUID_US_PER_MS) *
-														 SEQUUID_NS_PER_US)));
+	uuid_v7_lower_bound(result, unix_us);
+	PG_RETURN_UUID_P(result);
 }
 
 /*
@@ -146,13 +125,14 @@ sequuid_uuid_timestamptz_to_v7(PG_FUNCTION_ARGS)
 {
 	int64		unix_us = v7_unix_us(PG_GETARG_TIMESTAMPTZ(0), "1", fcinfo);
 	bool		zero = PG_GETARG_BOOL(1);
-	uint64		unix_ms = (uint64) unix_us / SEQUUID_US_PER_MS;
-	pg_uuid_t  *result;
+	pg_uuid_t  *result = palloc(sizeof(pg_uuid_t));
 
 	if (zero)
-		PG_RETURN_UUID_P(v7_of_time(unix_ms, 0));
-	result = v7_of_time(unix_ms,
-						uuid_v7_fraction_from_ns((uint32) (unix_us % SEQUUID_US_PER_MS) * SEQUUID_NS_PER_US));
+	{
+		uuid_v7_lower_bound(result, unix_us - unix_us % SEQUUID_US_PER_MS);
+		PG_RETURN_UUID_P(result);
+	}
+	uuid_v7_lower_bound(result, unix_us);
 	sequuid_random_bytes(&result->data[8], UUID_LEN - 8);
 	uuid_set_version_variant(result->data, 7);
 	PG_RETURN_UUID_P(result);

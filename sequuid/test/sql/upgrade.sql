@@ -1,6 +1,7 @@
--- upgrade: a database that installed 1.0 and ran ALTER EXTENSION sequuid UPDATE has exactly the catalog of a
--- fresh CREATE EXTENSION sequuid: every function with its labels, arguments, defaults, C symbol and comment, every
--- operator, operator class and family.  Runs in a database of its own, so the tests' objects stay untouched.
+-- upgrade: a database that installed 1.0 and updated step by step (ALTER EXTENSION sequuid UPDATE TO '1.1', then
+-- ALTER EXTENSION sequuid UPDATE to the default version) has exactly the catalog of a fresh CREATE EXTENSION
+-- sequuid: every function with its labels, arguments, defaults, C symbol and comment, every operator, operator
+-- class and family.  Runs in a database of its own, so the tests' objects stay untouched.
 SELECT current_database() AS regress_database \gset
 CREATE DATABASE sequuid_upgrade TEMPLATE template0;
 \c sequuid_upgrade
@@ -14,9 +15,10 @@ LANGUAGE sql STABLE AS $$
         WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e' AND e.extname = 'sequuid')
     SELECT pg_describe_object(m.classid, m.objid, 0),
            format('language %s, returns %s, volatility %s, parallel %s, strict %s, leakproof %s, cost %s, '
-                  'arguments (%s), symbol %s, comment %s',
-                  l.lanname, p.prorettype::regtype, p.provolatile, p.proparallel, p.proisstrict, p.proleakproof,
-                  p.procost, pg_get_function_arguments(p.oid), p.prosrc, obj_description(p.oid, 'pg_proc'))
+                  'rows %s, arguments (%s), symbol %s, comment %s',
+                  l.lanname, pg_get_function_result(p.oid), p.provolatile, p.proparallel, p.proisstrict,
+                  p.proleakproof, p.procost, p.prorows,
+                  pg_get_function_arguments(p.oid), p.prosrc, obj_description(p.oid, 'pg_proc'))
     FROM members m JOIN pg_proc p ON m.classid = 'pg_proc'::regclass AND p.oid = m.objid
     JOIN pg_language l ON l.oid = p.prolang
     UNION ALL
@@ -49,20 +51,30 @@ $$;
 CREATE EXTENSION sequuid VERSION '1.0';
 SELECT extversion FROM pg_extension WHERE extname = 'sequuid';
 CREATE TEMP TABLE at_1_0 AS SELECT * FROM pg_temp.extension_catalog();
+ALTER EXTENSION sequuid UPDATE TO '1.1';
+SELECT extversion FROM pg_extension WHERE extname = 'sequuid';
+CREATE TEMP TABLE at_1_1 AS SELECT * FROM pg_temp.extension_catalog();
+-- a 1.1 database moves on to the default version
 ALTER EXTENSION sequuid UPDATE;
 SELECT extversion FROM pg_extension WHERE extname = 'sequuid';
 CREATE TEMP TABLE updated AS SELECT * FROM pg_temp.extension_catalog();
+-- what 1.2 added works in the updated database
+SELECT lower, upper FROM uuid_time_partitions('v7', '2024-03-09 00:00:00+00', '24 hours', 1);
 DROP EXTENSION sequuid;
 CREATE EXTENSION sequuid;
 SELECT extversion, (SELECT default_version FROM pg_available_extensions WHERE name = 'sequuid') AS default_version
 FROM pg_extension WHERE extname = 'sequuid';
 CREATE TEMP TABLE fresh AS SELECT * FROM pg_temp.extension_catalog();
 
--- what the update added to 1.0 (nothing is removed or changed: that would show as a row of 1.0 here)
-(SELECT 'added' AS change, * FROM updated EXCEPT SELECT 'added', * FROM at_1_0)
+-- what each update added (nothing is removed or changed: that would show as a row of the older version here)
+(SELECT '1.0 to 1.1' AS step, 'added' AS change, * FROM at_1_1 EXCEPT SELECT '1.0 to 1.1', 'added', * FROM at_1_0)
 UNION ALL
-(SELECT 'removed or changed', * FROM at_1_0 EXCEPT SELECT 'removed or changed', * FROM updated)
-ORDER BY change, object, property;
+(SELECT '1.0 to 1.1', 'removed or changed', * FROM at_1_0 EXCEPT SELECT '1.0 to 1.1', 'removed or changed', * FROM at_1_1)
+UNION ALL
+(SELECT '1.1 to 1.2', 'added', * FROM updated EXCEPT SELECT '1.1 to 1.2', 'added', * FROM at_1_1)
+UNION ALL
+(SELECT '1.1 to 1.2', 'removed or changed', * FROM at_1_1 EXCEPT SELECT '1.1 to 1.2', 'removed or changed', * FROM updated)
+ORDER BY step, change, object, property;
 
 -- the updated catalog against the fresh one: no row differs
 SELECT count(*) AS properties_compared FROM fresh;
