@@ -13,6 +13,8 @@ from pkbench.errors import PkbenchError
 from pkbench.results import RunResult, StrategyResult, WorkloadResult
 from pkbench.scenario import published
 from pkbench.summary import reproductions, runs
+from pkbench.summary import verdicts as verdict_tables
+from pkbench.summary.headline import rows as summary_rows
 from pkbench.text import MIB, MISSING, binary_size, markdown_table
 
 TIMES = "\u00d7"
@@ -57,6 +59,18 @@ def _generator(strategy: StrategyResult) -> str:
 def run_paragraph(run: RunResult, directory: Path) -> list[str]:
     """The run's command, machine, load and generators, as reproductions.md says them."""
     return reproductions.run_lines(directory, run)[:-1]
+
+
+def run_summary(run: RunResult, directory: Path) -> list[str]:
+    """The run's Results Summary table and its verdicts, as its summary.md gives them."""
+    header, table = summary_rows(run)
+    lines = markdown_table(header, table)
+    heading = verdict_tables.heading(run)
+    if heading:
+        lines += ["", f"{heading}:"]
+    for found in verdict_tables.tables(run):
+        lines += ["", f"**{found.workload}**", "", *markdown_table(found.header, found.rows)]
+    return lines
 
 
 def war_study(run: RunResult, directory: Path) -> list[str]:
@@ -239,6 +253,7 @@ RunTable = Callable[[RunResult, Path], list[str]]
 FileTable = Callable[[Path], list[str]]
 RUN_TABLES: dict[str, RunTable] = {
     "run": run_paragraph,
+    "run-summary": run_summary,
     "war-study": war_study,
     "insert-scaling": insert_scaling,
     "insert-fill": insert_fill,
