@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import run_cli, short_run
+from conftest import cli_in_process, run_cli, short_run
 
 from pkbench.results import WorkloadResult
 from pkbench.run.paired import combine, rotation, stages
@@ -203,7 +203,7 @@ def test_isolate_runs_each_strategy_alone_without_verdicts(server_tmpdir: Path) 
     ],
 )
 def test_bad_round_options_are_one_line(arguments: tuple[str, ...], message: str, tmp_path: Path) -> None:
-    done = run_cli("run", *PAIRED_RUN, *arguments, "--out", str(tmp_path / "never"))
+    done = cli_in_process("run", *PAIRED_RUN, *arguments, "--out", str(tmp_path / "never"))
     assert done.returncode == 1
     assert done.stderr.startswith(f"pkbench: error: {message}"), done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
