@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pkbench.analysis.metrics import Metric, verdict_metrics
-from pkbench.analysis.verdict import RatioVerdict, ratio_verdict
+from pkbench.analysis.verdict import RatioVerdict, ratio_verdict, same_in_every_round
 from pkbench.results import StrategyResult, Verdict, WorkloadResult
 
 # Fixed, so that the same rounds always give the same interval (the report and the summary agree).
@@ -28,7 +28,8 @@ def _windows(strategy: StrategyResult) -> dict[str, list[WorkloadResult]]:
 
 
 def judge(strategies: Sequence[StrategyResult], baseline: str | None) -> list[Judged]:
-    """Every measured strategy but the baseline, for every window both measured, for every headline figure."""
+    """Every measured strategy but the baseline, for every window both measured, for every headline figure
+    that differed between them in some round (one equal to the baseline's in every round says nothing)."""
     by_name = {s.name: s for s in strategies if s.status == "ok" or s.workloads}
     base = by_name.get(baseline or "")
     if base is None:
@@ -47,6 +48,8 @@ def judge(strategies: Sequence[StrategyResult], baseline: str | None) -> list[Ju
                 assert metric.verdict is not None
                 mine = [metric.read(strategy, w).value for w in mine_windows[:count]]
                 theirs = [metric.read(base, w).value for w in theirs_windows[:count]]
+                if same_in_every_round(mine, theirs):
+                    continue
                 found.append(
                     Judged(
                         strategy.name,

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pkbench.analysis.metrics import verdict_metrics
+from pkbench.analysis.verdict import MIN_BOOTSTRAP_ROUNDS
 from pkbench.probes.machine import busy_machine
 from pkbench.results import RunResult
 from pkbench.text import markdown_table
@@ -41,9 +42,15 @@ def heading(run: RunResult) -> str | None:
     if rounds is None or rounds.mode != "paired":
         return None
     count, baseline = rounds.count, rounds.baseline
+    if count >= MIN_BOOTSTRAP_ROUNDS:
+        method = "the median of the per-round ratios and its 95% interval (bootstrap over rounds)"
+    elif count > 1:
+        method = "the geometric mean of the per-round ratios and its 95% interval (Student's t on their logs)"
+    else:
+        method = "the ratio of the one round (no interval)"
     return (
-        f"Against {baseline}, over {count} paired round{'s' if count != 1 else ''}: the median of the "
-        "per-round ratios and its 95% interval (bootstrap over rounds)"
+        f"Against {baseline}, over {count} paired round{'s' if count != 1 else ''}: {method}; a figure "
+        "equal to the baseline's in every round is left out"
     )
 
 
