@@ -54,6 +54,8 @@ FPI_PER_TRANSACTION = FigureKind(
     less="fewer full-page images per transaction",
 )
 HIT_RATIO = FigureKind(higher_is_better=True, more="higher hit ratio", less="lower hit ratio")
+# Seconds per row of the load: a strategy above the baseline took longer.
+LOAD_TIME = FigureKind(higher_is_better=False, more="slower to load", less="faster to load")
 
 
 @dataclass(frozen=True)
