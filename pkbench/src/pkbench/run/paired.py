@@ -135,8 +135,11 @@ class PairedRounds:
         self._each(setup[:at])
         for number in range(1, LOAD_PARTS + 1):
             running = [name for name, p in self.passes.items() if p.result.status == "ok"]
-            for name in rotation(running, number):
-                self.passes[name].run_steps([dataclasses.replace(load, part=(number, LOAD_PARTS))])
+            for position, name in enumerate(rotation(running, number)):
+                part = dataclasses.replace(
+                    load, part=(number, LOAD_PARTS), warm_wal=number == 1 and position == 0
+                )
+                self.passes[name].run_steps([part])
         self._each(setup[at + 1 :])
 
     def _each(self, setup: Sequence[Step]) -> None:

@@ -7,7 +7,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import psycopg
+
 from pkbench import schema
+from pkbench.errors import first_line
 from pkbench.results import Prefill
 from pkbench.steps.context import StepContext, Stopwatch
 
@@ -29,6 +32,9 @@ class FillStep:
     # Part (number, of how many) of the rows to insert now, after a CHECKPOINT: paired rounds alternate the
     # strategies' loads part by part. None: every row at once.
     part: tuple[int, int] | None = None
+    # Write WAL for the part to recycle first: the cluster's first part, which no earlier part has left
+    # recycled WAL segments.
+    warm_wal: bool = False
 
     def texts(self) -> list[str]:
         return [self.statement]
@@ -69,7 +75,10 @@ def run(ctx: StepContext, step: FillStep) -> None:
         number, count = step.part
         # An equal share of what is left, so every part of every strategy inserts as many rows.
         total //= max(1, count - number + 1)
-        # Each part starts from the same state, whoever loaded before it: nothing dirty left to write.
+        if step.warm_wal:
+            _wal_warmup(ctx, total)
+        # Each part starts from the same state, whoever loaded before it: nothing dirty left to write, and
+        # the WAL segments written since the last checkpoint there to be recycled rather than created.
         with ctx.connect() as conn:
             conn.execute("CHECKPOINT")
     label = step.name
@@ -89,6 +98,35 @@ def run(ctx: StepContext, step: FillStep) -> None:
         f"  {label}: {total:,} rows in {duration:.1f} s"
         + (f" ({total / duration:,.0f} rows/s, {workers} sessions)" if workers > 1 and duration else "")
     )
+
+
+# About the WAL a row of the load writes, index entries and full-page images included, rounded up: the
+# warm-up writes this much per row of a part, so that the part finds its WAL segments already made.
+WARMUP_WAL_BYTES_PER_ROW = 1024
+MIB = 1 << 20
+
+
+def _wal_warmup(ctx: StepContext, rows: int) -> None:
+    """WAL written and left to be recycled before the cluster's first part of the load, untimed.
+
+    A cluster's first load creates its WAL segments, each zero-filled before use (wal_init_zero), while
+    later loads reuse the segments a checkpoint recycled: without this, whichever strategy loaded first paid
+    for the cluster's WAL as well as its own rows. A logical message writes WAL and creates nothing; the
+    CHECKPOINT that follows lets the segments be recycled. Capped at half of max_wal_size, which bounds
+    what a checkpoint keeps.
+    """
+    with ctx.connect() as conn:
+        row = conn.execute("SELECT pg_size_bytes(current_setting('max_wal_size'))").fetchone()
+        cap = int(str(row[0])) // 2 if row else 0
+        megabytes = max(1, min(rows * WARMUP_WAL_BYTES_PER_ROW, cap) // MIB)
+        try:
+            conn.execute(
+                "SELECT count(pg_logical_emit_message(false, 'pkbench-wal-warmup', repeat('x', %s)))"
+                " FROM generate_series(1, %s)",
+                (MIB, megabytes),
+            )
+        except psycopg.errors.InsufficientPrivilege as e:
+            ctx.reporter.info(f"  no WAL warm-up before the load: {first_line(e)}")
 
 
 def _prefill(step: FillStep, earlier: Prefill | None, rows: int, seconds: float) -> Prefill:
