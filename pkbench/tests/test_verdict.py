@@ -6,8 +6,9 @@ import math
 
 import pytest
 
-from pkbench.analysis import verdict
+from pkbench.analysis import judge, verdict
 from pkbench.analysis.verdict import LATENCY, TPS, WAL_PER_TRANSACTION
+from pkbench.results import Sizes, StrategyResult, WorkloadResult
 
 # TPS of seven paired rounds recorded on the 2-core machine (war, lookup-by-data): the machine drifted by 15%
 # over the run, and both strategies drifted with it.
@@ -242,3 +243,24 @@ def test_compare_resolves_three_rounds_forty_percent_lower_by_the_t_test() -> No
 def test_compare_does_not_resolve_three_rounds_that_overlap() -> None:
     change = verdict.compare_rounds("tps", [1000.0, 1200.0, 900.0], [950.0, 1150.0, 1050.0], TPS)
     assert change.t_test_p is not None and change.t_test_p > 0.05 and not change.resolved
+
+
+def test_judge_leaves_out_a_figure_equal_to_the_baselines_in_every_round() -> None:
+    def strategy(name: str, tps: list[float]) -> StrategyResult:
+        # Example numbers: three rounds, the key index wholly in cache (hit ratio 1.0) in each.
+        rounds = [WorkloadResult("w", "", tps=t, hit_ratio={"records_pkey": 1.0}) for t in tps]
+        sizes = Sizes(0, 0, 0, indexes={"records_pkey": 0})
+        return StrategyResult(
+            name,
+            "",
+            "uuid",
+            None,
+            sizes_after_prefill=sizes,
+            workloads=[WorkloadResult("w", "", rounds=rounds)],
+        )
+
+    found = judge.judge([strategy("bigint", BIGINT_TPS[:3]), strategy("uuid-v4", UUID_V4_TPS[:3])], "bigint")
+    keys = {j.metric.key for j in found}
+    assert "tps" in keys and "hit" not in keys
+    tps = next(j.verdict for j in found if j.metric.key == "tps")
+    assert tps.resolved and tps.interval is not None and tps.interval.method == "t on log ratios"
