@@ -264,3 +264,11 @@ def test_judge_leaves_out_a_figure_equal_to_the_baselines_in_every_round() -> No
     assert "tps" in keys and "hit" not in keys
     tps = next(j.verdict for j in found if j.metric.key == "tps")
     assert tps.resolved and tps.interval is not None and tps.interval.method == "t on log ratios"
+
+
+def test_a_difference_resolved_under_half_a_percent_is_said_with_a_third_digit() -> None:
+    # Example: a hit ratio of 99.6% against 99.9% in each of three rounds.
+    result = verdict.ratio_verdict([99.6, 99.61, 99.59], [99.9, 99.9, 99.9], verdict.HIT_RATIO)
+    assert result.resolved and result.better is False
+    assert result.words.startswith("1.003x lower hit ratio (1.00")
+    assert "1.00x" not in result.words

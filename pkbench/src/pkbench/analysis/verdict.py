@@ -228,20 +228,23 @@ def verdict_words(ratio: float, interval: Interval | None, kind: FigureKind, rou
         )
     if interval.includes(1.0):
         return f"no difference resolved ({_format_range(interval.low, interval.high)})"
-    return f"{_factor_words(ratio, kind)} ({_format_range(low, high)})"
+    # A difference resolved but under half a percent would read "1.00x lower (1.00-1.00)": a third digit
+    # says what was resolved.
+    digits = 3 if _format_range(low, high) == "1.00-1.00" else 2
+    return f"{_factor_words(ratio, kind, digits)} ({_format_range(low, high, digits)})"
 
 
-def _factor_words(ratio: float, kind: FigureKind) -> str:
+def _factor_words(ratio: float, kind: FigureKind, digits: int = 2) -> str:
     if ratio <= 0:
         # The strategy's figure was zero where the baseline's was not (no full-page image in the window).
         return f"none where the baseline had some ({kind.less})"
     if ratio >= 1:
-        return f"{ratio:.2f}x {kind.more}"
-    return f"{1 / ratio:.2f}x {kind.less}"
+        return f"{ratio:.{digits}f}x {kind.more}"
+    return f"{1 / ratio:.{digits}f}x {kind.less}"
 
 
-def _format_range(low: float, high: float) -> str:
-    return f"{low:.2f}-{high:.2f}"
+def _format_range(low: float, high: float, digits: int = 2) -> str:
+    return f"{low:.{digits}f}-{high:.{digits}f}"
 
 
 # ------------------------------------------------------------------------------------ precision (stop rule)

@@ -11,7 +11,7 @@ import psycopg
 
 from pkbench import schema
 from pkbench.errors import first_line
-from pkbench.results import Prefill
+from pkbench.results import Prefill, Unavailable
 from pkbench.steps.context import StepContext, Stopwatch
 
 
@@ -80,7 +80,10 @@ def run(ctx: StepContext, step: FillStep) -> None:
         # Each part starts from the same state, whoever loaded before it: nothing dirty left to write, and
         # the WAL segments written since the last checkpoint there to be recycled rather than created.
         with ctx.connect() as conn:
-            conn.execute("CHECKPOINT")
+            try:
+                conn.execute("CHECKPOINT")
+            except psycopg.errors.InsufficientPrivilege as e:
+                _unavailable(ctx, "checkpoint before each part of the load", first_line(e))
     label = step.name
     if step.part is not None:
         label = f"{step.name} part {step.part[0]}/{step.part[1]} of {ctx.strategy_name}"
@@ -126,7 +129,12 @@ def _wal_warmup(ctx: StepContext, rows: int) -> None:
                 (MIB, megabytes),
             )
         except psycopg.errors.InsufficientPrivilege as e:
-            ctx.reporter.info(f"  no WAL warm-up before the load: {first_line(e)}")
+            _unavailable(ctx, "WAL warm-up before the load", first_line(e))
+
+
+def _unavailable(ctx: StepContext, what: str, reason: str) -> None:
+    if not any(u.metric == what for u in ctx.result.unavailable):
+        ctx.result.unavailable.append(Unavailable(what, reason))
 
 
 def _prefill(step: FillStep, earlier: Prefill | None, rows: int, seconds: float) -> Prefill:
