@@ -90,6 +90,10 @@ def test_runs_in_its_own_schema_without_superuser_and_hides_the_password(
     workload = data["strategies"][0]["workloads"][0]
     assert workload["transactions"] > 0
     assert any(u["metric"] == "buffercache" for u in workload["unavailable"])
+    # The load's parts ran without the CHECKPOINT this role may not run, and say so.
+    missing = {u["metric"] for u in data["strategies"][0]["unavailable"]}
+    assert "checkpoint before each part of the load" in missing
+    assert len(data["strategies"][0]["prefill"]["parts_s"]) == 8
     assert PASSWORD not in result.stdout + result.stderr
     assert PASSWORD not in files_text(out)
     assert "<redacted>" in data["command"]

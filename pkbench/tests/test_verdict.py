@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
-from pkbench.analysis import verdict
+from pkbench.analysis import judge, verdict
 from pkbench.analysis.verdict import LATENCY, TPS, WAL_PER_TRANSACTION
+from pkbench.results import Sizes, StrategyResult, WorkloadResult
 
 # TPS of seven paired rounds recorded on the 2-core machine (war, lookup-by-data): the machine drifted by 15%
 # over the run, and both strategies drifted with it.
@@ -71,17 +74,65 @@ def test_direction_words_for_figures_where_lower_is_better() -> None:
     assert lower.words.startswith("1.25x lower latency (")
 
 
-def test_few_rounds_give_the_range_and_never_a_verdict() -> None:
+def test_few_rounds_give_a_t_interval_of_the_geometric_mean() -> None:
     result = verdict.ratio_verdict(UUID_V4_TPS[:3], BIGINT_TPS[:3], TPS, seed=SEED)
-    assert result.interval is not None and result.interval.method == "range of rounds"
-    assert result.interval.confidence == pytest.approx(0.75)
-    assert result.interval.low == min(result.per_round) and result.interval.high == max(result.per_round)
-    assert not result.resolved and result.better is None
-    assert "too few rounds to tell" in result.words and "over 3 rounds" in result.words
-    two = verdict.ratio_verdict(UUID_V4_TPS[:2], BIGINT_TPS[:2], TPS)
-    assert two.interval is not None and two.interval.confidence == pytest.approx(0.5)
+    assert result.interval is not None and result.interval.method == "t on log ratios"
+    assert result.interval.confidence == pytest.approx(0.95)
+    ratios = result.per_round
+    assert result.ratio == pytest.approx((ratios[0] * ratios[1] * ratios[2]) ** (1 / 3))
+    assert result.interval.low < min(ratios) and max(ratios) < result.interval.high < 1
+    assert result.resolved and result.better is False
+    assert result.words.startswith(f"{1 / result.ratio:.2f}x slower (")
     one = verdict.ratio_verdict(UUID_V4_TPS[:1], BIGINT_TPS[:1], TPS)
     assert one.interval is None and one.words.endswith("(one round: no interval)")
+
+
+def test_a_three_round_effect_far_on_one_side_is_resolved_though_the_rounds_scatter() -> None:
+    # Example numbers, not a measurement: full-page images per transaction 12x, 180x and 243x the baseline's.
+    baseline = [0.02, 0.01, 0.01]
+    strategy = [0.24, 1.8075, 2.4345]
+    result = verdict.ratio_verdict(strategy, baseline, verdict.FPI_PER_TRANSACTION)
+    assert result.interval is not None and result.interval.method == "t on log ratios"
+    assert result.resolved and result.better is False
+    assert 1 < result.interval.low < 12 and result.interval.high > 243
+    assert "x more full-page images per transaction (" in result.words
+
+
+def test_a_t_interval_including_one_is_no_difference_resolved() -> None:
+    baseline = [1000.0, 1000.0, 1000.0]
+    result = verdict.ratio_verdict([1040.0, 970.0, 1010.0], baseline, TPS)
+    assert result.interval is not None and result.interval.includes(1.0)
+    assert not result.resolved and result.better is None
+    assert result.words == f"no difference resolved ({result.interval.low:.2f}-{result.interval.high:.2f})"
+    # Two rounds scattering as much have t(1) = 12.7 standard errors: wider still.
+    two = verdict.ratio_verdict([1040.0, 970.0], baseline[:2], TPS)
+    assert two.interval is not None and not two.resolved
+    assert two.interval.high - two.interval.low > result.interval.high - result.interval.low
+
+
+def test_a_round_with_a_zero_ratio_falls_back_to_the_range_and_no_verdict() -> None:
+    result = verdict.ratio_verdict([0.0, 0.0, 0.1], [2.0, 2.0, 2.0], verdict.FPI_PER_TRANSACTION)
+    assert result.interval is not None and result.interval.method == "range of rounds"
+    assert result.interval.confidence == pytest.approx(0.75)
+    assert not result.resolved
+    assert "too few rounds to tell" in result.words and "over 3 rounds" in result.words
+
+
+def test_a_figure_equal_to_the_baselines_in_every_round_is_no_verdict() -> None:
+    assert verdict.same_in_every_round([100.0, 100.0, 100.0], [100.0, 100.0, 100.0])
+    assert verdict.same_in_every_round([100.0, None], [100.0, 99.0])
+    assert not verdict.same_in_every_round([100.0, 99.9], [100.0, 100.0])
+    assert not verdict.same_in_every_round([None], [100.0])
+
+
+def test_the_t_interval_matches_the_textbook_formula() -> None:
+    # Example: log ratios 0, ln 2, ln 4 have mean ln 2 and standard deviation ln 2; t(2, 0.975) = 4.3027.
+    interval = verdict.log_t_interval([1.0, 2.0, 4.0])
+    assert interval is not None
+    half = 4.302653 * math.log(2) / math.sqrt(3)
+    assert interval.low == pytest.approx(2 * math.exp(-half), rel=1e-5)
+    assert interval.high == pytest.approx(2 * math.exp(half), rel=1e-5)
+    assert verdict.log_t_interval([1.0]) is None and verdict.log_t_interval([0.0, 1.0]) is None
 
 
 def test_rounds_missing_a_figure_are_left_out_of_the_pairs() -> None:
@@ -108,7 +159,7 @@ def test_precision_stops_only_when_every_interval_is_narrow_enough() -> None:
         TPS,
         seed=SEED,
     )
-    few = verdict.ratio_verdict(UUID_V4_TPS[:3], BIGINT_TPS[:3], TPS)
+    few = verdict.ratio_verdict([0.0, 0.5, 0.6], [1.0, 1.0, 1.0], TPS)
     tight_width = tight.half_width()
     assert tight_width is not None and tight_width < 0.03
     assert verdict.precision_reached({"uuid-v4 tps": tight}, 0.03).reached
@@ -174,3 +225,50 @@ def test_a_figure_of_zero_against_a_baseline_with_some_is_said_in_words() -> Non
     assert one_round.ratio == 0 and one_round.words.startswith("none where the baseline had some")
     rounds = verdict.ratio_verdict([0.0, 0.0, 0.1], [2.0, 2.0, 2.0], verdict.FPI_PER_TRANSACTION)
     assert "too few rounds" in rounds.words
+
+
+def test_compare_resolves_three_rounds_forty_percent_lower_by_the_t_test() -> None:
+    old = BIGINT_TPS[:3]
+    change = verdict.compare_rounds("tps", old, [v * 0.6 for v in old], TPS, seed=SEED)
+    # Three against three: the rank test's smallest p is 0.1, so it alone never resolves this.
+    assert change.rank_test_p is not None and change.rank_test_p >= 0.1
+    assert change.t_test_p is not None and change.t_test_p < 0.05
+    assert change.resolved and change.words.startswith("1.67x slower (p=") and "t on logs" in change.words
+    assert verdict.regressions([change], 10) == [change]
+    same = verdict.compare_rounds("tps", old, list(old), TPS, seed=SEED)
+    assert not same.resolved and same.t_test_p == pytest.approx(1.0)
+    assert verdict.regressions([same], 0) == []
+
+
+def test_compare_does_not_resolve_three_rounds_that_overlap() -> None:
+    change = verdict.compare_rounds("tps", [1000.0, 1200.0, 900.0], [950.0, 1150.0, 1050.0], TPS)
+    assert change.t_test_p is not None and change.t_test_p > 0.05 and not change.resolved
+
+
+def test_judge_leaves_out_a_figure_equal_to_the_baselines_in_every_round() -> None:
+    def strategy(name: str, tps: list[float]) -> StrategyResult:
+        # Example numbers: three rounds, the key index wholly in cache (hit ratio 1.0) in each.
+        rounds = [WorkloadResult("w", "", tps=t, hit_ratio={"records_pkey": 1.0}) for t in tps]
+        sizes = Sizes(0, 0, 0, indexes={"records_pkey": 0})
+        return StrategyResult(
+            name,
+            "",
+            "uuid",
+            None,
+            sizes_after_prefill=sizes,
+            workloads=[WorkloadResult("w", "", rounds=rounds)],
+        )
+
+    found = judge.judge([strategy("bigint", BIGINT_TPS[:3]), strategy("uuid-v4", UUID_V4_TPS[:3])], "bigint")
+    keys = {j.metric.key for j in found}
+    assert "tps" in keys and "hit" not in keys
+    tps = next(j.verdict for j in found if j.metric.key == "tps")
+    assert tps.resolved and tps.interval is not None and tps.interval.method == "t on log ratios"
+
+
+def test_a_difference_resolved_under_half_a_percent_is_said_with_a_third_digit() -> None:
+    # Example: a hit ratio of 99.6% against 99.9% in each of three rounds.
+    result = verdict.ratio_verdict([99.6, 99.61, 99.59], [99.9, 99.9, 99.9], verdict.HIT_RATIO)
+    assert result.resolved and result.better is False
+    assert result.words.startswith("1.003x lower hit ratio (1.00")
+    assert "1.00x" not in result.words

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pkbench.analysis.metrics import Metric, verdict_metrics
-from pkbench.analysis.verdict import RatioVerdict, ratio_verdict
+from pkbench.analysis.metrics import LOAD_METRIC, Metric, verdict_metrics
+from pkbench.analysis.verdict import LOAD_TIME, RatioVerdict, ratio_verdict, same_in_every_round
 from pkbench.results import StrategyResult, Verdict, WorkloadResult
 
 # Fixed, so that the same rounds always give the same interval (the report and the summary agree).
@@ -28,12 +28,14 @@ def _windows(strategy: StrategyResult) -> dict[str, list[WorkloadResult]]:
 
 
 def judge(strategies: Sequence[StrategyResult], baseline: str | None) -> list[Judged]:
-    """Every measured strategy but the baseline, for every window both measured, for every headline figure."""
+    """Every measured strategy but the baseline, for every window both measured, for every headline figure
+    that differed between them in some round (one equal to the baseline's in every round says nothing);
+    first the load, over its parts, where it was loaded in parts."""
     by_name = {s.name: s for s in strategies if s.status == "ok" or s.workloads}
     base = by_name.get(baseline or "")
     if base is None:
         return []
-    found: list[Judged] = []
+    found: list[Judged] = [j for s in by_name.values() if s is not base for j in judge_load(s, base)]
     base_windows = _windows(base)
     for strategy in by_name.values():
         if strategy is base:
@@ -47,6 +49,8 @@ def judge(strategies: Sequence[StrategyResult], baseline: str | None) -> list[Ju
                 assert metric.verdict is not None
                 mine = [metric.read(strategy, w).value for w in mine_windows[:count]]
                 theirs = [metric.read(base, w).value for w in theirs_windows[:count]]
+                if same_in_every_round(mine, theirs):
+                    continue
                 found.append(
                     Judged(
                         strategy.name,
@@ -56,6 +60,27 @@ def judge(strategies: Sequence[StrategyResult], baseline: str | None) -> list[Ju
                     )
                 )
     return found
+
+
+def load_parts(strategy: StrategyResult) -> list[float | None]:
+    """Seconds per row of each part of the strategy's load (none when it was loaded in one piece)."""
+    prefill = strategy.prefill
+    if prefill is None or not prefill.parts_s or not prefill.parts_rows:
+        return []
+    return [s / r if r else None for s, r in zip(prefill.parts_s, prefill.parts_rows, strict=True)]
+
+
+def judge_load(strategy: StrategyResult, base: StrategyResult) -> list[Judged]:
+    """The strategy's load against the baseline's, part k against part k: both loaded part k at the same
+    size of their tables, one after the other, so the machine's drift moves them together."""
+    mine, theirs = load_parts(strategy), load_parts(base)
+    count = min(len(mine), len(theirs))
+    if not count or base.prefill is None or same_in_every_round(mine[:count], theirs[:count]):
+        return []
+    verdict = ratio_verdict(
+        mine[:count], theirs[:count], LOAD_METRIC.verdict or LOAD_TIME, seed=BOOTSTRAP_SEED
+    )
+    return [Judged(strategy.name, base.prefill.step or "load", LOAD_METRIC, verdict)]
 
 
 def record(judged: Judged, baseline: str) -> Verdict:

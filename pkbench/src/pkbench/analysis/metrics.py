@@ -313,6 +313,27 @@ def compared(metrics: list[Metric]) -> list[Metric]:
     return [m for m in metrics if m.compared]
 
 
+def prefill_seconds_per_row(strategy: StrategyResult, _: WorkloadResult | None) -> Figure:
+    """Seconds per row of the headlined load (the prefill)."""
+    prefill = strategy.prefill
+    if prefill is None or not prefill.rows or not prefill.duration_s:
+        return Figure(None, "no load timed")
+    return Figure(float(prefill.duration_s) / prefill.rows)
+
+
+# The load's figure, judged over its parts rather than over windows: kept out of WORKLOAD_METRICS.
+LOAD_METRIC = Metric(
+    "load",
+    "time to load",
+    "s/row",
+    False,
+    prefill_seconds_per_row,
+    "{:.3g}",
+    compared=False,
+    verdict=verdict.LOAD_TIME,
+)
+
+
 def verdict_metrics() -> list[Metric]:
     """The headline figures judged over paired rounds, in the registry's order."""
     return [m for m in WORKLOAD_METRICS if m.verdict is not None]

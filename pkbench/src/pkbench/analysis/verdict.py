@@ -3,9 +3,11 @@
 A round runs every strategy once, back to back, so the machine's drift (other tenants, a warming disk) moves a
 strategy and the baseline together; the per-round ratio cancels it. The estimate is the median of the
 per-round ratios and its 95% interval comes from a bootstrap over rounds (scipy.stats.bootstrap). Below
-``MIN_BOOTSTRAP_ROUNDS`` a bootstrap of a median cannot give an interval worth the name, so the interval is
-the range of the per-round ratios, labelled with the confidence that range really has as an interval of the
-median (1 - 2^(1-R): 50% for two rounds, 75% for three). Pure functions: no I/O, no clock.
+``MIN_BOOTSTRAP_ROUNDS`` a bootstrap of a median cannot give an interval worth the name, so the estimate is
+the geometric mean of the per-round ratios and its interval Student's t on their logarithms, valid from two
+rounds on when the log ratios scatter roughly normally. Only where a round's ratio is zero (no logarithm)
+is the interval the range of the rounds, labelled with the confidence that range really has as an interval of
+the median (1 - 2^(1-R)), and that never resolves anything. Pure functions: no I/O, no clock.
 """
 
 from __future__ import annotations
@@ -27,7 +29,9 @@ MIN_BOOTSTRAP_ROUNDS = 5
 BOOTSTRAP_RESAMPLES = 9999
 RANK_TEST_ALPHA = 0.05
 
-IntervalMethod = Literal["bootstrap", "range of rounds"]
+IntervalMethod = Literal["bootstrap", "t on log ratios", "range of rounds"]
+# The interval methods that are confidence intervals, able to resolve a difference.
+CONFIDENCE_METHODS = ("bootstrap", "t on log ratios")
 
 
 @dataclass(frozen=True)
@@ -50,6 +54,8 @@ FPI_PER_TRANSACTION = FigureKind(
     less="fewer full-page images per transaction",
 )
 HIT_RATIO = FigureKind(higher_is_better=True, more="higher hit ratio", less="lower hit ratio")
+# Seconds per row of the load: a strategy above the baseline took longer.
+LOAD_TIME = FigureKind(higher_is_better=False, more="slower to load", less="faster to load")
 
 
 @dataclass(frozen=True)
@@ -70,7 +76,8 @@ class Interval:
 class RatioVerdict:
     """A strategy against the baseline over paired rounds."""
 
-    ratio: float | None  # median of the per-round ratios strategy / baseline
+    # The median of the per-round ratios strategy / baseline; under five rounds their geometric mean.
+    ratio: float | None
     interval: Interval | None
     per_round: tuple[float, ...]  # the paired ratios, rounds with a missing or zero figure left out
     rounds: int  # rounds given, usable or not
@@ -130,6 +137,34 @@ def median_interval(
     return Interval(low, high, confidence, "bootstrap")
 
 
+def log_t_interval(values: Sequence[float], *, confidence: float = CONFIDENCE) -> Interval | None:
+    """Student's t interval of the geometric mean of positive ``values`` (ratios): the mean of their logs plus
+    or minus t(R-1) standard errors, taken back out of logs. None below two values or with one not positive.
+
+    Ratios multiply, so their logs are what scatters symmetrically; the t quantile widens the interval for
+    the few degrees of freedom (12.7 standard errors for two rounds, 4.3 for three), so it stays honest
+    where a bootstrap has too few distinct resamples.
+    """
+    if len(values) < 2 or min(values) <= 0:
+        return None
+    logs = np.log(np.asarray(values, dtype=float))
+    centre = float(logs.mean())
+    error = float(logs.std(ddof=1)) / math.sqrt(len(logs))
+    half = float(stats.t.ppf((1 + confidence) / 2, len(logs) - 1)) * error
+    return Interval(math.exp(centre - half), math.exp(centre + half), confidence, "t on log ratios")
+
+
+def geometric_mean(values: Sequence[float]) -> float:
+    return math.exp(statistics.fmean(math.log(v) for v in values))
+
+
+def same_in_every_round(strategy: Sequence[float | None], baseline: Sequence[float | None]) -> bool:
+    """Whether the strategy's figure equals the baseline's in every round both measured (a hit ratio of
+    100% in both, say): a figure that did not differ between them, which is no verdict either way."""
+    pairs = [(s, b) for s, b in zip(strategy, baseline, strict=False) if s is not None and b is not None]
+    return bool(pairs) and all(math.isclose(s, b, rel_tol=1e-9, abs_tol=1e-12) for s, b in pairs)
+
+
 def _range_confidence(count: int) -> float:
     # The true median lies outside [min, max] only when every value falls on the same side of it.
     return 1 - 2.0 ** (1 - count)
@@ -160,9 +195,14 @@ def ratio_verdict(
     )
     if not ratios:
         return RatioVerdict(None, None, (), len(strategy), *raw, False, None, "not measured")
-    ratio = float(statistics.median(ratios))
-    interval = median_interval(ratios, confidence=confidence, seed=seed)
-    resolved = interval is not None and interval.method == "bootstrap" and not interval.includes(1.0)
+    interval: Interval | None = None
+    few = log_t_interval(ratios, confidence=confidence) if len(ratios) < MIN_BOOTSTRAP_ROUNDS else None
+    if few is not None:
+        ratio, interval = geometric_mean(ratios), few
+    else:
+        ratio = float(statistics.median(ratios))
+        interval = median_interval(ratios, confidence=confidence, seed=seed)
+    resolved = interval is not None and interval.method in CONFIDENCE_METHODS and not interval.includes(1.0)
     better = (ratio > 1) == kind.higher_is_better if resolved else None
     words = verdict_words(ratio, interval, kind, len(ratios))
     return RatioVerdict(ratio, interval, ratios, len(strategy), *raw, resolved, better, words)
@@ -175,7 +215,7 @@ def _median_of(values: Sequence[float | None]) -> float | None:
 
 def verdict_words(ratio: float, interval: Interval | None, kind: FigureKind, rounds: int) -> str:
     """'1.28x faster (1.21-1.35)', 'no difference resolved (0.97-1.04)', with how the interval was made when
-    it is not a bootstrap: a range of rounds is no confidence interval, so it never resolves a difference."""
+    it is no confidence interval: a range of rounds never resolves a difference."""
     if interval is None:
         return f"{_factor_words(ratio, kind)} (one round: no interval)"
     # A strategy below the baseline is said as the inverse ("1.45x slower"), and so is its interval.
@@ -188,20 +228,23 @@ def verdict_words(ratio: float, interval: Interval | None, kind: FigureKind, rou
         )
     if interval.includes(1.0):
         return f"no difference resolved ({_format_range(interval.low, interval.high)})"
-    return f"{_factor_words(ratio, kind)} ({_format_range(low, high)})"
+    # A difference resolved but under half a percent would read "1.00x lower (1.00-1.00)": a third digit
+    # says what was resolved.
+    digits = 3 if _format_range(low, high) == "1.00-1.00" else 2
+    return f"{_factor_words(ratio, kind, digits)} ({_format_range(low, high, digits)})"
 
 
-def _factor_words(ratio: float, kind: FigureKind) -> str:
+def _factor_words(ratio: float, kind: FigureKind, digits: int = 2) -> str:
     if ratio <= 0:
         # The strategy's figure was zero where the baseline's was not (no full-page image in the window).
         return f"none where the baseline had some ({kind.less})"
     if ratio >= 1:
-        return f"{ratio:.2f}x {kind.more}"
-    return f"{1 / ratio:.2f}x {kind.less}"
+        return f"{ratio:.{digits}f}x {kind.more}"
+    return f"{1 / ratio:.{digits}f}x {kind.less}"
 
 
-def _format_range(low: float, high: float) -> str:
-    return f"{low:.2f}-{high:.2f}"
+def _format_range(low: float, high: float, digits: int = 2) -> str:
+    return f"{low:.{digits}f}-{high:.{digits}f}"
 
 
 # ------------------------------------------------------------------------------------ precision (stop rule)
@@ -212,7 +255,7 @@ class Precision:
     reached: bool
     target: float  # the half-width asked for, as a fraction (0.03 for --precision 3%)
     within: tuple[str, ...]  # figures whose interval is within ±target
-    outside: tuple[str, ...]  # figures still wider, or without a bootstrap interval yet
+    outside: tuple[str, ...]  # figures still wider, or without a confidence interval yet
 
 
 def precision_reached(verdicts: Mapping[str, RatioVerdict], target: float) -> Precision:
@@ -223,8 +266,8 @@ def precision_reached(verdicts: Mapping[str, RatioVerdict], target: float) -> Pr
     outside: list[str] = []
     for name, verdict in verdicts.items():
         width = verdict.half_width()
-        bootstrap = verdict.interval is not None and verdict.interval.method == "bootstrap"
-        (within if bootstrap and width is not None and width <= target else outside).append(name)
+        real = verdict.interval is not None and verdict.interval.method in CONFIDENCE_METHODS
+        (within if real and width is not None and width <= target else outside).append(name)
     return Precision(not outside and bool(within), target, tuple(within), tuple(outside))
 
 
@@ -244,6 +287,7 @@ class Change:
     new_interval: Interval | None
     rank_test_p: float | None  # Mann-Whitney U, two-sided
     resolved: bool
+    t_test_p: float | None = None  # Welch's t on the logs, two-sided: under five rounds in either run
 
     @property
     def worse_by(self) -> float | None:
@@ -258,10 +302,29 @@ class Change:
             return "not measured in both runs"
         if self.ratio is None:
             return "unchanged at 0" if self.new_median == 0 else f"from 0 to {self.new_median:.3g}"
-        evidence = f"p={self.rank_test_p:.3f}" if self.rank_test_p is not None else "one round each"
+        if self.t_test_p is not None:
+            evidence = f"p={self.t_test_p:.3f}, t on logs"
+        elif self.rank_test_p is not None:
+            evidence = f"p={self.rank_test_p:.3f}"
+        else:
+            evidence = "one round each"
         if self.resolved:
             return f"{_factor_words(self.ratio, self.kind)} ({evidence})"
         return f"no change resolved ({self.ratio:.2f}x, {evidence})"
+
+
+def log_t_test(old: Sequence[float], new: Sequence[float]) -> float | None:
+    """Welch's two-sided t test of the two runs' log figures, or None where it cannot be made: under two
+    values in either run, a value not positive, or neither run varying at all (no scale to test against)."""
+    if len(old) < 2 or len(new) < 2 or min(*old, *new) <= 0:
+        return None
+    logs_old, logs_new = np.log(np.asarray(old, dtype=float)), np.log(np.asarray(new, dtype=float))
+    if np.ptp(logs_old) == 0 and np.ptp(logs_new) == 0:
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        p_value = float(stats.ttest_ind(logs_old, logs_new, equal_var=False).pvalue)
+    return p_value if math.isfinite(p_value) else None
 
 
 def compare_rounds(
@@ -273,10 +336,12 @@ def compare_rounds(
     seed: int | None = None,
 ) -> Change:
     """A figure's rounds in two runs. The change is resolved when the two runs' bootstrap intervals of the
-    median do not overlap, or when a Mann-Whitney U test over the rounds rejects 'same distribution' at 0.05.
+    median do not overlap, or when a Mann-Whitney U test over the rounds rejects 'same distribution' at 0.05,
+    or, with under five rounds in either run, when Welch's t test on the logs rejects 'same mean' at 0.05.
 
     Ranges of a few rounds are not compared: two runs of three rounds fail to overlap by chance one time in
-    ten, and complete separation is what the rank test already weighs exactly (p = 2 / C(n+m, n)).
+    ten. The rank test alone cannot resolve anything over three rounds against three (its smallest p is
+    2 / C(6, 3) = 0.1), so there the t test weighs how far apart the runs are against how much each varies.
     """
     old_values = [v for v in old if v is not None]
     new_values = [v for v in new if v is not None]
@@ -288,6 +353,8 @@ def compare_rounds(
     p_value: float | None = None
     if len(old_values) >= 2 and len(new_values) >= 2:
         p_value = float(stats.mannwhitneyu(old_values, new_values, alternative="two-sided").pvalue)
+    few = min(len(old_values), len(new_values)) < MIN_BOOTSTRAP_ROUNDS
+    t_p_value = log_t_test(old_values, new_values) if few else None
     separate = (
         old_interval is not None
         and new_interval is not None
@@ -295,6 +362,7 @@ def compare_rounds(
         and not old_interval.overlaps(new_interval)
     )
     rank_resolved = p_value is not None and p_value < RANK_TEST_ALPHA
+    t_resolved = t_p_value is not None and t_p_value < RANK_TEST_ALPHA
     ratio = new_median / old_median if old_median else None
     return Change(
         name,
@@ -305,7 +373,8 @@ def compare_rounds(
         old_interval,
         new_interval,
         p_value,
-        separate or rank_resolved,
+        separate or rank_resolved or t_resolved,
+        t_p_value,
     )
 
 

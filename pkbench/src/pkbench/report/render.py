@@ -148,6 +148,14 @@ def settings_of(run: Run) -> dict[str, str]:
 def run_sections(run: Run, colors: dict[str, str]) -> list[Section]:
     """Everything the report shows about one run, section by section."""
     sections = []
+    workloads = set(run.workload_names())
+    for found in verdict_tables.tables(run.result):
+        # The load's verdicts (over its parts) belong to no workload's section.
+        if found.workload not in workloads:
+            section = Section(f"load-{slug(found.workload)}", f"Load: {found.workload}", found.note)
+            rows = [tables.TableRow(row[0], "ok", [tables.Cell(c) for c in row[1:]]) for row in found.rows]
+            section.tables.append(Table(found.header, rows))
+            sections.append(section)
     for workload in run.workload_names():
         key = slug(workload)
         section = Section(

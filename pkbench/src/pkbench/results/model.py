@@ -54,6 +54,10 @@ class Prefill:
     duration_s: float
     rows_per_s: float | None
     step: str | None = None
+    # Paired rounds load in parts, every strategy's part k in turn before part k + 1: each part's rows and
+    # seconds, paired across strategies for the load's verdict. None for a load timed in one piece.
+    parts_rows: list[int] | None = None
+    parts_s: list[float] | None = None
 
 
 @dataclass

@@ -18,7 +18,10 @@ from pkbench.analysis import judge, stats
 from pkbench.analysis.verdict import MIN_BOOTSTRAP_ROUNDS, precision_reached
 from pkbench.reporting import Reporter
 from pkbench.results import RoundsRecord, StrategyResult, WorkloadResult, typed
-from pkbench.steps import PgbenchStep, Step
+from pkbench.steps import FillStep, PgbenchStep, Step
+
+# Parts the load is cut into: enough pairs for a bootstrap interval of the median (five), and a few more.
+LOAD_PARTS = 8
 
 
 class StrategyPass(Protocol):
@@ -90,6 +93,8 @@ class PairedRounds:
     deadline: float | None = None  # time.monotonic() by which no new round starts (--max-time)
     # A resumed run's windows measured before the interruption: strategy -> window -> its rounds so far.
     measured: Mapping[str, Mapping[str, list[WorkloadResult]]] = dataclasses.field(default_factory=dict)
+    # The fill step headlined as the load ([summary] insert): loaded in LOAD_PARTS alternating parts.
+    load_step: str | None = None
 
     def __post_init__(self) -> None:
         self.windows: dict[str, dict[str, list[WorkloadResult]]] = {
@@ -107,9 +112,7 @@ class PairedRounds:
     def run(self, scenario_stages: Sequence[Stage]) -> None:
         with_windows = sum(1 for stage in scenario_stages if stage.windows)
         for stage in scenario_stages:
-            for name, one_pass in self.passes.items():
-                if stage.setup and one_pass.run_steps(stage.setup):
-                    self.reporter.info(f"  {name}: {', '.join(step.name for step in stage.setup)} done")
+            self._setup(stage.setup)
             self.on_progress(self.judged)
             if stage.windows:
                 stage_deadline = self._stage_deadline(with_windows)
@@ -118,6 +121,31 @@ class PairedRounds:
                 done = self.done_before[stage_number] if stage_number < len(self.done_before) else 0
                 self.record.completed.append(done)
                 self._rounds(stage.windows, stage_deadline, done)
+
+    def _setup(self, setup: Sequence[Step]) -> None:
+        """Each strategy's setup steps in turn, but the load in parts that alternate between strategies (in
+        an order that rotates): the first strategy's load would otherwise pay alone for what the first load
+        of a cluster costs (new WAL segments, a cold cache), and a single timing has no interval."""
+        loads = [i for i, s in enumerate(setup) if isinstance(s, FillStep) and s.name == self.load_step]
+        load = setup[loads[0]] if loads else None
+        if not isinstance(load, FillStep) or len(self.passes) < 2:
+            self._each(setup)
+            return
+        at = loads[0]
+        self._each(setup[:at])
+        for number in range(1, LOAD_PARTS + 1):
+            running = [name for name, p in self.passes.items() if p.result.status == "ok"]
+            for position, name in enumerate(rotation(running, number)):
+                part = dataclasses.replace(
+                    load, part=(number, LOAD_PARTS), warm_wal=number == 1 and position == 0
+                )
+                self.passes[name].run_steps([part])
+        self._each(setup[at + 1 :])
+
+    def _each(self, setup: Sequence[Step]) -> None:
+        for name, one_pass in self.passes.items():
+            if setup and one_pass.run_steps(setup):
+                self.reporter.info(f"  {name}: {', '.join(step.name for step in setup)} done")
 
     def _stage_deadline(self, stages_left: int) -> float | None:
         """An equal share of the time left for each stage that still has windows to measure."""

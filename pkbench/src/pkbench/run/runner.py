@@ -152,6 +152,7 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
                     lambda judged: progress([p.result for p in passes.values()], judged),
                     deadline,
                     _measured_before(the_plan.resumed),
+                    load_step=the_plan.scenario.summary.insert,
                 ).run(paired.stages(the_plan.scenario.steps))
                 for one_pass in passes.values():
                     reporter.strategy_done(one_pass.result)

@@ -173,7 +173,8 @@ def print_table(console: Console, run: RunResult) -> None:
             beside.add_row(*row)
         console.print(beside)
     for verdicts in verdict_tables.tables(run):
-        shown = Table(title=f"Verdicts: {verdicts.workload}", caption=verdict_tables.heading(run))
+        caption = verdicts.note or verdict_tables.heading(run)
+        shown = Table(title=f"Verdicts: {verdicts.workload}", caption=caption)
         for name in verdicts.header:
             shown.add_column(name)
         for verdict_row in verdicts.rows:

@@ -69,7 +69,8 @@ def run_summary(run: RunResult, directory: Path) -> list[str]:
     if heading:
         lines += ["", f"{heading}:"]
     for found in verdict_tables.tables(run):
-        lines += ["", f"**{found.workload}**", "", *markdown_table(found.header, found.rows)]
+        note = ["", found.note] if found.note else []
+        lines += ["", f"**{found.workload}**", *note, "", *markdown_table(found.header, found.rows)]
     return lines
 
 

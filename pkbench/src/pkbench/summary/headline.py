@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pkbench.analysis.judge import judge_load, load_parts
 from pkbench.analysis.metrics import key_index
 from pkbench.results import PREFILL_SNAPSHOT, RunResult, Sizes, StrategyResult
 from pkbench.text import MISSING, binary_size
@@ -128,7 +129,7 @@ def comparison(this: StrategyResult, other: StrategyResult, headline: Headline) 
     parts = []
     t_this, t_other = _seconds_per_row(this), _seconds_per_row(other)
     if t_this and t_other:
-        parts.append(relative(t_this, t_other, "faster", "slower", SAME_SPEED))
+        parts.append(_speed(this, other, t_this / t_other))
     s_this, s_other = headline.size(this)[1], headline.size(other)[1]
     if s_this and s_other:
         parts.append(relative(s_this, s_other, "smaller", "larger", SAME_SIZE))
@@ -138,6 +139,17 @@ def comparison(this: StrategyResult, other: StrategyResult, headline: Headline) 
         text = f"{' and '.join(differences)} than {other.name}"
         return f"{text}, {' and '.join(sames)}" if sames else text
     return f"{' and '.join(sames)} as {other.name}" if sames else ""
+
+
+def _speed(this: StrategyResult, other: StrategyResult, ratio: float) -> str:
+    """Insert speed against OTHER: from the load's parts when both loaded in parts (a difference they do not
+    resolve is the same speed), else from the one timing each."""
+    if load_parts(this) and load_parts(other):
+        judged = judge_load(this, other)
+        if not judged or not judged[0].verdict.resolved or judged[0].verdict.ratio is None:
+            return SAME_SPEED
+        ratio = judged[0].verdict.ratio
+    return relative(ratio, 1.0, "faster", "slower", SAME_SPEED)
 
 
 def inserted(strategies: Sequence[StrategyResult]) -> bool:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pkbench.analysis.metrics import verdict_metrics
+from pkbench.analysis.metrics import LOAD_METRIC, verdict_metrics
+from pkbench.analysis.verdict import MIN_BOOTSTRAP_ROUNDS
 from pkbench.probes.machine import busy_machine
 from pkbench.results import RunResult
 from pkbench.text import markdown_table
@@ -17,23 +18,35 @@ class VerdictTable:
     workload: str
     header: list[str]
     rows: list[list[str]]
+    note: str = ""  # how the table's verdicts were made, where not as the heading says (the load's)
 
 
 def tables(run: RunResult) -> list[VerdictTable]:
     verdicts = run.verdicts
     if not verdicts:
         return []
-    metrics = [m for m in verdict_metrics() if any(v.metric == m.key for v in verdicts)]
     found: list[VerdictTable] = []
     for workload in dict.fromkeys(v.workload for v in verdicts):
+        mine = [v for v in verdicts if v.workload == workload]
+        metrics = [m for m in [LOAD_METRIC, *verdict_metrics()] if any(v.metric == m.key for v in mine)]
         cells: dict[str, dict[str, str]] = {}
-        for v in verdicts:
-            if v.workload == workload:
-                cells.setdefault(v.strategy, {})[v.metric] = v.words
+        for v in mine:
+            cells.setdefault(v.strategy, {})[v.metric] = v.words
         header = ["Strategy", *(m.title for m in metrics)]
         rows = [[name, *(by.get(m.key, "") for m in metrics)] for name, by in cells.items()]
-        found.append(VerdictTable(workload, header, rows))
+        load = next((v for v in mine if v.metric == LOAD_METRIC.key), None)
+        note = _load_note(load.rounds, load.method) if load else ""
+        found.append(VerdictTable(workload, header, rows, note))
     return found
+
+
+def _load_note(parts: int, method: str | None) -> str:
+    how = "bootstrap over parts" if method == "bootstrap" else method or "no interval"
+    return (
+        f"The load in {parts} parts, each after a CHECKPOINT, every strategy's part k in turn (the order "
+        "rotating) before part k + 1: the ratio of seconds per row part by part, their median (geometric "
+        f"mean under five parts) and its 95% interval ({how})."
+    )
 
 
 def heading(run: RunResult) -> str | None:
@@ -41,9 +54,15 @@ def heading(run: RunResult) -> str | None:
     if rounds is None or rounds.mode != "paired":
         return None
     count, baseline = rounds.count, rounds.baseline
+    if count >= MIN_BOOTSTRAP_ROUNDS:
+        method = "the median of the per-round ratios and its 95% interval (bootstrap over rounds)"
+    elif count > 1:
+        method = "the geometric mean of the per-round ratios and its 95% interval (Student's t on their logs)"
+    else:
+        method = "the ratio of the one round (no interval)"
     return (
-        f"Against {baseline}, over {count} paired round{'s' if count != 1 else ''}: the median of the "
-        "per-round ratios and its 95% interval (bootstrap over rounds)"
+        f"Against {baseline}, over {count} paired round{'s' if count != 1 else ''}: {method}; a figure "
+        "equal to the baseline's in every round is left out"
     )
 
 
@@ -100,6 +119,7 @@ def markdown(run: RunResult) -> list[str]:
         lines += [
             f"### {table.workload}",
             "",
+            *([table.note, ""] if table.note else []),
             *markdown_table(table.header, table.rows),
             "",
         ]
