@@ -19,8 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-import numpy as np
-from scipy import stats
+# scipy and numpy are imported inside the functions that use them: imported here, they would cost every
+# pkbench command, --help included, about a second of start-up.
 
 CONFIDENCE = 0.95
 # Five rounds is the fewest for which the median's bootstrap distribution takes enough distinct values to
@@ -108,6 +108,9 @@ def median_interval(
     values: Sequence[float], *, confidence: float = CONFIDENCE, seed: int | None = None
 ) -> Interval | None:
     """An interval of the median of ``values``: bootstrap from five values on, else their range."""
+    import numpy as np
+    from scipy import stats
+
     if len(values) < 2:
         return None
     if len(values) < MIN_BOOTSTRAP_ROUNDS:
@@ -145,6 +148,9 @@ def log_t_interval(values: Sequence[float], *, confidence: float = CONFIDENCE) -
     the few degrees of freedom (12.7 standard errors for two rounds, 4.3 for three), so it stays honest
     where a bootstrap has too few distinct resamples.
     """
+    import numpy as np
+    from scipy import stats
+
     if len(values) < 2 or min(values) <= 0:
         return None
     logs = np.log(np.asarray(values, dtype=float))
@@ -316,6 +322,9 @@ class Change:
 def log_t_test(old: Sequence[float], new: Sequence[float]) -> float | None:
     """Welch's two-sided t test of the two runs' log figures, or None where it cannot be made: under two
     values in either run, a value not positive, or neither run varying at all (no scale to test against)."""
+    import numpy as np
+    from scipy import stats
+
     if len(old) < 2 or len(new) < 2 or min(*old, *new) <= 0:
         return None
     logs_old, logs_new = np.log(np.asarray(old, dtype=float)), np.log(np.asarray(new, dtype=float))
@@ -343,6 +352,8 @@ def compare_rounds(
     ten. The rank test alone cannot resolve anything over three rounds against three (its smallest p is
     2 / C(6, 3) = 0.1), so there the t test weighs how far apart the runs are against how much each varies.
     """
+    from scipy import stats
+
     old_values = [v for v in old if v is not None]
     new_values = [v for v in new if v is not None]
     if not old_values or not new_values:
