@@ -7,9 +7,11 @@ from typing import Any
 
 import pytest
 
+from pkbench import results
 from pkbench.run import runner
 from pkbench.run.options import Options
 from pkbench.scenario import file as scenario
+from pkbench.scenario import published
 from pkbench.server import iolimit
 from pkbench.steps import PgbenchStep
 
@@ -30,6 +32,7 @@ def scaling_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     runner.execute(options)
     data: dict[str, Any] = json.loads((out / "results.json").read_text())
     data["_summary_md"] = (out / "summary.md").read_text()
+    data["_out"] = out
     return data
 
 
@@ -105,3 +108,17 @@ def test_the_slow_disk_preset_is_scaled_with_the_studys_disk_and_direct_io() -> 
     assert slow.settings["debug_io_direct"] == "data,wal"
     windows = [s.name for s in slow.steps if isinstance(s, PgbenchStep)]
     assert windows == [f"{v}-{size}" for v in ("pk", "noindex") for size in ("empty", "small", "large")]
+
+
+def test_seed_001s_load_is_compared_at_its_stage_per_row(scaling_run: dict[str, Any]) -> None:
+    # The study loaded 1M rows right after its empty-table window: our pk-fill-small, not the headline fill.
+    study = next(p for p in published.of_builtin("insert-scaling") if p.study == "001")
+    load = next(f for f in study.figures if f.metric == published.INSERT_PER_MILLION)
+    assert load.step == "pk-fill-small"
+    for strategy in results.load(scaling_run["_out"]).strategies:
+        rows = strategy.step_rows["pk-fill-small"]
+        # The table held the empty window's inserts; the fill topped it up to rows_small.
+        assert 0 < rows < 30000
+        assert strategy.step_rows["pk-fill-large"] == (strategy.prefill.rows if strategy.prefill else None)
+        per_million = strategy.step_durations_s["pk-fill-small"] / rows * 1e6
+        assert published.ours(load, strategy).value == pytest.approx(per_million)

@@ -191,6 +191,8 @@ class StrategyResult:
     snapshots: dict[str, Sizes] = field(default_factory=dict)
     # Seconds each sql, fill and copy step took, by step name (a study's prefill and maintenance times).
     step_durations_s: dict[str, float] = field(default_factory=dict)
+    # Rows each fill step inserted, by step name (a study's load time is compared per row).
+    step_rows: dict[str, int] = field(default_factory=dict)
     # Density step name → {relation: pgstatindex / pgstattuple figures} (the bloat scenario).
     density: dict[str, dict[str, Any]] = field(default_factory=dict)
     # Churn step name → its samples over time, the first taken before it (the retention scenario).

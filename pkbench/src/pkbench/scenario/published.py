@@ -204,8 +204,12 @@ def _figure(
     needed = _needs(item.metric)
     given = {"workload": item.workload, "step": item.step, "snapshot": item.snapshot}
     for field, name in given.items():
-        if field != needed and name is not None:
+        # The load per million rows is the headline fill's, or a named fill step's (a study's earlier load).
+        optional = item.metric == INSERT_PER_MILLION and field == "step"
+        if field != needed and name is not None and not optional:
             raise PkbenchError(f"{at}: metric {item.metric!r} takes no {field}")
+    if item.metric == INSERT_PER_MILLION and item.step is not None and steps.get(item.step) != "fill":
+        raise PkbenchError(f"{at}: step {item.step!r} is not a fill step of this scenario")
     kinds = {"workload": ("pgbench",), "step": ("sql", "fill", "copy"), "snapshot": ("snapshot",)}
     if needed is not None:
         name = given[needed]
@@ -285,6 +289,11 @@ def ours(item: PublishedFigure, strategy: StrategyResult) -> Figure:
     """Our figure for ITEM in one strategy's results."""
     if item.metric == STEP_TIME:
         return figure(strategy.step_durations_s, str(item.step))
+    if item.metric == INSERT_PER_MILLION and item.step:
+        rows, seconds = strategy.step_rows.get(item.step), strategy.step_durations_s.get(item.step)
+        if not rows or seconds is None:
+            return Figure(None, f"the run recorded no rows for step {item.step}")
+        return Figure(float(seconds) / float(rows) * 1e6)
     if item.metric == INSERT_PER_MILLION:
         prefill = strategy.prefill
         if prefill is None or not prefill.rows or prefill.duration_s is None:

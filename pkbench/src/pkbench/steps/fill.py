@@ -93,6 +93,9 @@ def run(ctx: StepContext, step: FillStep) -> None:
     ):
         _insert(ctx, step, total, batch, max(1, workers), lambda done: _shown(bar, done, took))
     duration = took.seconds
+    # Rows beside step_durations_s, so a study's load time compares per row at the stage it was taken.
+    inserted_before = ctx.result.step_rows.get(step.name, 0) if step.part and step.part[0] > 1 else 0
+    ctx.result.step_rows[step.name] = inserted_before + total
     if step.name == ctx.insert_step:
         ctx.result.prefill = _prefill(step, earlier, total, duration)
         if earlier is not None:
