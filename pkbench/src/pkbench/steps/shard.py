@@ -151,8 +151,9 @@ def _bounds(conn: psycopg.Connection[Any], step: ShardStep, count: int) -> list[
     # The smallest key of each of COUNT equal parts of SOURCE's keys, in key order.
     rows = conn.execute(
         sql.SQL(
-            "SELECT min(id)::text FROM (SELECT id, ntile({}) OVER (ORDER BY id) AS part FROM {}) parts"
-            " GROUP BY part ORDER BY part"
+            # DISTINCT ON, not min(): uuid has no min() in PostgreSQL 15.
+            "SELECT DISTINCT ON (part) id::text FROM"
+            " (SELECT id, ntile({}) OVER (ORDER BY id) AS part FROM {}) parts ORDER BY part, id"
         ).format(count, sql.Identifier(step.source))
     ).fetchall()
     if len(rows) < count:
