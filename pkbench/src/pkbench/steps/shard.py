@@ -177,5 +177,6 @@ def _count(ctx: StepContext, step: ShardStep) -> None:
                 {"schema": ctx.ws.schema, "table": step.table},
             ).fetchone()
         assert row is not None
-        figures.append({"inserted": int(row[0]), "wal_lsn": int(row[1]), "index_bytes": int(row[2])})
+        inserted, wal_lsn, index_bytes = (int(str(value)) for value in row)
+        figures.append({"inserted": inserted, "wal_lsn": wal_lsn, "index_bytes": index_bytes})
     ctx.result.shards[step.name] = {"table": step.table, "shards": figures}
