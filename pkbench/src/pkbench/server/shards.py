@@ -21,8 +21,6 @@ class ShardCluster(EmbeddedCluster):
     """One shard: an initdb'd cluster with the coordinator's settings, outside its start wrapper (a
     --memory-limit caps the coordinator only)."""
 
-    owned = True
-
     def __init__(self, coordinator: EmbeddedCluster, number: int) -> None:
         super().__init__(coordinator.bindir, coordinator.pgbench, coordinator.settings, keep=coordinator.keep)
         self.role = f"shard {number}"
