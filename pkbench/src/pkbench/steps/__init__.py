@@ -62,7 +62,7 @@ KINDS: dict[str, Kind] = {
     "copy": Kind(CopyStep, copy.Schema, copy.parse, copy.run, timed=True),
     "churn": Kind(ChurnStep, churn.Schema, churn.parse, churn.run, measuring=True, timed=True, batched=True),
     "query": Kind(QueryStep, query.Schema, query.parse, query.run, measuring=True),
-    "shard": Kind(ShardStep, shard.Schema, shard.parse, shard.run, timed=True),
+    "shard": Kind(ShardStep, shard.Schema, shard.parse, shard.run),
 }
 _BY_TYPE = {kind.step_type: kind for kind in KINDS.values()}
 

@@ -91,7 +91,7 @@ def _create(ctx: StepContext, step: ShardStep) -> None:
                     own_schema, table, sql.SQL(key_type)
                 )
             )
-    with ctx.timed(step.name), ctx.connect() as conn:
+    with ctx.connect() as conn:
         conn.autocommit = True
         for number, shard in enumerate(shards, 1):
             server = sql.Identifier(_server_name(number))
