@@ -122,6 +122,9 @@ from pkbench.summary import document as summary
 @click.option("--archive", is_flag=True, help="Archive the embedded server's WAL with basic_archive.")
 @click.option("--standby-dsn", help="With --dsn: read lag and replay figures from this standby (read-only).")
 @click.option(
+    "--shards", type=int, help="Start N embedded shards behind the embedded server (sharded scenario)."
+)
+@click.option(
     "--resume",
     type=click.Path(path_type=Path),
     metavar="DIR",
@@ -228,7 +231,7 @@ def _options(
         repeat=repeat,
         overrides=overrides_kept,
         clock_rate=clock_rate,
-        **topology,  # --standby, --archive, --standby-dsn
+        **topology,  # --standby, --archive, --standby-dsn, --shards
         rounds=rounds,
         baseline=baseline,
         precision=arguments.percentage(precision, "--precision"),

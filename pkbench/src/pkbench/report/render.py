@@ -190,7 +190,7 @@ def run_sections(run: Run, colors: dict[str, str]) -> list[Section]:
             "Scenario steps",
             "What the scenario's own steps measured outside pgbench windows: pgstatindex and pgstattuple "
             "after each density step, how long each timed step ran, and the buffers each explained query "
-            "touched per row.",
+            "touched per row, and each shard's share of the inserts.",
         )
         study.charts = [
             rendered(chart)
@@ -199,6 +199,7 @@ def run_sections(run: Run, colors: dict[str, str]) -> list[Section]:
                 steps.table_space(run, colors, "chart-steps-table-space"),
                 steps.step_durations(run, colors, "chart-steps-durations"),
                 steps.query_blocks(run, colors, "chart-steps-query-blocks"),
+                steps.shard_shares(run, colors, "chart-steps-shard-shares"),
             )
             if chart.figure is not None or chart.all_notes()
         ]

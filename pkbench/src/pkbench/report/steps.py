@@ -13,6 +13,7 @@ from pkbench.analysis.metrics import figure
 from pkbench.report.charts import Chart, bar_chart
 from pkbench.report.loading import Run
 from pkbench.results import StrategyResult
+from pkbench.summary import sharded
 
 # (figure name in a density entry, label) of the table figures drawn; fractions of the table's size.
 TABLE_SPACE = (("dead_tuple_fraction", "dead tuples"), ("free_fraction", "free space"))
@@ -24,7 +25,7 @@ def stages(strategy: StrategyResult) -> dict[str, dict[str, Any]]:
 
 
 def has_steps(run: Run) -> bool:
-    return any(stages(s) or s.step_durations_s or s.queries for s in run.measured_strategies)
+    return any(stages(s) or s.step_durations_s or s.queries or s.shards for s in run.measured_strategies)
 
 
 def index_density(run: Run, colors: dict[str, str], div_id: str) -> Chart:
@@ -105,3 +106,19 @@ def query_blocks(run: Run, colors: dict[str, str], div_id: str) -> Chart:
                     values.append(per_row)
         series.append((name, [steps, names], values))
     return bar_chart(chart, series, colors, "query step and query", "buffers per row (hit + read)")
+
+
+def shard_shares(run: Run, colors: dict[str, str], div_id: str) -> Chart:
+    """Each shard's share of a strategy's inserts during its window, per sharded table (one per routing)."""
+    chart = Chart(div_id, "Each shard's share of the inserts during the window", None)
+    found = sharded.splits(run.result)
+    series = []
+    for strategy in run.measured_strategies:
+        tables, shards, values = [], [], []
+        for split in (f for f in found if f.strategy == strategy.name):
+            for number, share in enumerate(split.shares, 1):
+                tables.append(split.table)
+                shards.append(f"shard {number}")
+                values.append(share)
+        series.append((strategy.name, [tables, shards], values))
+    return bar_chart(chart, series, colors, "sharded table and shard", "share of the inserts", (0, 1))

@@ -199,6 +199,8 @@ class StrategyResult:
     timelines: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     # Query step name → {query: figures} (its one row, or its plan's time, buffers and rows: steps/query.py).
     queries: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # Shard step name → {table, shards: [{inserted, wal_lsn, index_bytes}]} (the sharded scenario).
+    shards: dict[str, dict[str, Any]] = field(default_factory=dict)
     unavailable: list[Unavailable] = field(default_factory=list)
     # Where the generator comes from: "core", "extension sequuid", "sequuid PL/pgSQL port".
     generator_source: str | None = None

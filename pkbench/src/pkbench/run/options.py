@@ -63,6 +63,8 @@ class Options:
     standby: bool = False
     archive: bool = False
     standby_dsn: str | None = None
+    # --shards N: embedded shards behind the embedded server (None: the scenario's [topology] shards).
+    shards: int | None = None
     # Paired rounds (the default): how many (None: the scenario's `rounds`, else 1), against which strategy
     # (None: the first), and --precision's target half-width (a fraction) within --max-time seconds.
     rounds: int | None = None
@@ -238,6 +240,7 @@ def _topology(options: Options, loaded: Scenario) -> Topology:
         archive=options.archive or (asked.archive and embedded),
         standby_dsn=options.standby_dsn,
         wal_segment_size_mb=asked.wal_segment_size_mb if embedded else None,
+        shards=options.shards if options.shards is not None else asked.shards,
     )
     topology.check(wanted, options.dsn)
     return wanted

@@ -23,7 +23,7 @@ from pkbench.run import paired
 from pkbench.run.options import Options, Outcome, Plan, check_against_server, plan
 from pkbench.run.strategy_pass import StrategyPass
 from pkbench.scenario import published
-from pkbench.server import iolimit, sequuid_build, topology
+from pkbench.server import iolimit, sequuid_build, shards, topology
 from pkbench.server.embedded import EmbeddedCluster
 from pkbench.server.existing import ExistingServer
 from pkbench.server.memcap import MemoryCap
@@ -84,6 +84,7 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
         io_limit or contextlib.nullcontext(),
         target,
         topology.attached(target, the_plan.topology, reporter),
+        shards.attached(target, the_plan.topology, reporter),
         Workspace(target.connection, schema, drop_on_exit=bool(options.dsn) and not options.keep) as ws,
     ):
         ws.check_expressions(the_plan.strategies)

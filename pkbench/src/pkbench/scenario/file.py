@@ -108,6 +108,7 @@ class TopologySchema(schema.Strict):
     standby: bool = False
     archive: bool = False
     wal_segment_size_mb: int | None = None
+    shards: int = 0
 
 
 class ScaleSchema(schema.Strict):

@@ -74,6 +74,8 @@ class EmbeddedCluster:
         self.start_timeout_s = start_timeout_s
         self.initdb_options = list(initdb_options)
         self.standby: Replica | None = None
+        # The shards behind this server when it coordinates them (server/shards.py), checked with it.
+        self.shards: list[EmbeddedCluster] = []
         self.directory: Path | None = None
         self._process: subprocess.Popen[bytes] | None = None
         self.connection = ConnectionInfo({})
@@ -192,8 +194,11 @@ class EmbeddedCluster:
             return
         code = self._process.poll()
         if code is None:
-            if self.standby is not None and not starting:
-                self.standby.check_alive()
+            if not starting:
+                if self.standby is not None:
+                    self.standby.check_alive()
+                for shard in self.shards:
+                    shard.check_alive()
             return
         what = "did not start" if starting else "died"
         raise (PkbenchError if starting else ServerDied)(

@@ -52,10 +52,12 @@ class Topology:
     standby_dsn: str | None = None
     # initdb's --wal-segsize for the embedded primary: smaller segments count archived WAL more finely.
     wal_segment_size_mb: int | None = None
+    # Embedded servers pkbench starts beside the primary, which becomes their coordinator (server/shards.py).
+    shards: int = 0
 
     @property
     def any(self) -> bool:
-        return self.standby or self.archive or self.standby_dsn is not None
+        return self.standby or self.archive or self.standby_dsn is not None or self.shards > 0
 
     def initdb_options(self) -> list[str]:
         return [f"--wal-segsize={self.wal_segment_size_mb}"] if self.wal_segment_size_mb else []
@@ -69,6 +71,7 @@ class Topology:
             else None,
             "archive": "basic_archive" if self.archive else None,
             "wal_segment_size_mb": self.wal_segment_size_mb,
+            "shards": self.shards,
         }
 
 
@@ -87,6 +90,10 @@ def check(topology: Topology, dsn: str | None) -> None:
         )
     if topology.standby_dsn is not None and dsn is None:
         raise PkbenchError("--standby-dsn names the standby of the --dsn server; give --dsn too")
+    if topology.shards and dsn is not None:
+        raise PkbenchError("--shards starts shards beside the embedded server; it does not apply with --dsn")
+    if not 0 <= topology.shards <= 16:
+        raise PkbenchError(f"shards {topology.shards}: must be from 0 to 16")
     size = topology.wal_segment_size_mb
     if size is not None and (size < 1 or size > 1024 or size & (size - 1)):
         raise PkbenchError(f"wal_segment_size_mb {size}: must be a power of two from 1 to 1024")

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from pkbench.steps import churn, copy, density, fill, pgbench, query, snapshot, sql
+from pkbench.steps import churn, copy, density, fill, pgbench, query, shard, snapshot, sql
 from pkbench.steps.churn import ChurnStep
 from pkbench.steps.context import StepContext
 from pkbench.steps.copy import CopyStep
@@ -20,10 +20,21 @@ from pkbench.steps.density import DensityStep
 from pkbench.steps.fill import FillStep
 from pkbench.steps.pgbench import PgbenchStep, Script
 from pkbench.steps.query import QueryStep
+from pkbench.steps.shard import ShardStep
 from pkbench.steps.snapshot import SnapshotStep
 from pkbench.steps.sql import SqlStep
 
-Step = SqlStep | FillStep | SnapshotStep | PgbenchStep | DensityStep | CopyStep | ChurnStep | QueryStep
+Step = (
+    SqlStep
+    | FillStep
+    | SnapshotStep
+    | PgbenchStep
+    | DensityStep
+    | CopyStep
+    | ChurnStep
+    | QueryStep
+    | ShardStep
+)
 
 
 @dataclass(frozen=True)
@@ -51,6 +62,7 @@ KINDS: dict[str, Kind] = {
     "copy": Kind(CopyStep, copy.Schema, copy.parse, copy.run, timed=True),
     "churn": Kind(ChurnStep, churn.Schema, churn.parse, churn.run, measuring=True, timed=True, batched=True),
     "query": Kind(QueryStep, query.Schema, query.parse, query.run, measuring=True),
+    "shard": Kind(ShardStep, shard.Schema, shard.parse, shard.run),
 }
 _BY_TYPE = {kind.step_type: kind for kind in KINDS.values()}
 
@@ -78,6 +90,7 @@ __all__ = [
     "PgbenchStep",
     "QueryStep",
     "Script",
+    "ShardStep",
     "SnapshotStep",
     "SqlStep",
     "Step",

@@ -15,6 +15,7 @@ from pkbench.probes.machine import busy_machine
 from pkbench.results import RunResult
 from pkbench.summary import replication as replication_summary
 from pkbench.summary import reproductions
+from pkbench.summary import sharded as sharded_summary
 from pkbench.summary import timeline as timeline_summary
 from pkbench.summary import verdicts as verdict_tables
 from pkbench.summary.headline import Headline, inserted, measured, rows
@@ -95,6 +96,7 @@ def markdown(run: RunResult) -> str:
     noise = machine_noise(run)
     lines += [noise, ""] if noise else []
     lines += replication_summary.lines(run)
+    lines += sharded_summary.markdown(run)
     lines += _figures(run, headline)
     lines += timeline_summary.markdown(run)
     lines += reproductions.summary_lines(run)
@@ -183,4 +185,6 @@ def print_table(console: Console, run: RunResult) -> None:
     for noise_line in verdict_tables.noise_lines(run):
         console.print(noise_line, highlight=False, markup=False, soft_wrap=True)
     for paragraph in replication_summary.answers(run):
+        console.print(paragraph, highlight=False, markup=False, soft_wrap=True)
+    for paragraph in sharded_summary.answers(run):
         console.print(paragraph, highlight=False, markup=False, soft_wrap=True)
