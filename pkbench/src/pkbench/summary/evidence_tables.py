@@ -144,6 +144,7 @@ def wal_tiers(run: RunResult, directory: Path) -> list[str]:
             total = fpi + records if fpi is not None and records is not None else None
             share = fpi / total if fpi is not None and total else None
             size = (w.sizes_at_end.indexes or {}).get(index) if w.sizes_at_end and index else None
+            blocks = (w.wal_distinct_blocks or {}).get(index) if index else None
             rows.append(
                 [
                     s.name,
@@ -152,13 +153,15 @@ def wal_tiers(run: RunResult, directory: Path) -> list[str]:
                     _n(w.wal_fpi_bytes_per_transaction),
                     _n(w.wal_record_bytes_per_transaction),
                     _pct(share),
+                    _n(blocks),
+                    _n(w.checkpoints.get("requested")),
                     _n(w.page_splits_per_transaction, ".4f"),
                     _pct(w.hit_ratio.get(index) if index else None),
                     MISSING if size is None else f"{size / MIB:,.0f} MiB",
                 ]
             )
     header = ["strategy", "tier", "TPS", "FPI bytes / insert", "record bytes / insert", "FPI share of WAL"]
-    header += ["splits / insert", "index hit ratio", "index size"]
+    header += ["index blocks in WAL", "checkpoints", "splits / insert", "index hit ratio", "index size"]
     return markdown_table(header, rows)
 
 
