@@ -12,7 +12,7 @@ from pkbench.analysis.metrics import key_index
 from pkbench.errors import PkbenchError
 from pkbench.results import RunResult, StrategyResult, WorkloadResult
 from pkbench.scenario import published
-from pkbench.summary import reproductions, runs
+from pkbench.summary import reproductions, runs, waits
 from pkbench.text import MIB, MISSING, binary_size, markdown_table
 
 TIMES = "\u00d7"
@@ -238,6 +238,12 @@ def port_cost(path: Path) -> list[str]:
     )
 
 
+def waits_table(run: RunResult, directory: Path) -> list[str]:
+    """What the windows waited on and how much of the cache was pages touched once (timeseries/ CSVs)."""
+    series = results.read_series(directory)
+    return waits.table(waits.by_window(series["wait_events"], series["usagecount"]))
+
+
 RunTable = Callable[[RunResult, Path], list[str]]
 FileTable = Callable[[Path], list[str]]
 RUN_TABLES: dict[str, RunTable] = {
@@ -247,6 +253,7 @@ RUN_TABLES: dict[str, RunTable] = {
     "insert-fill": insert_fill,
     "wal-tiers": wal_tiers,
     "bloat": bloat,
+    "waits": waits_table,
 }
 FILE_TABLES: dict[str, FileTable] = {"sequuid-per-call": per_call, "sequuid-port-cost": port_cost}
 
