@@ -19,6 +19,7 @@ ISSUE_NAMES = {
     "uuid-v7",
     "uuid-v7-text",
     "seq-time",
+    "seq-seq-1",
     "seq-seq-256",
     "seq-seq-65536",
     "seq-time-60x256",

@@ -19,7 +19,7 @@ from pkbench.run import parameters as parameters_module
 from pkbench.run.parameters import BIGINT_MAX
 from pkbench.scenario import file as scenario_module
 from pkbench.scenario.file import Scenario
-from pkbench.server import iolimit, topology
+from pkbench.server import iolimit, memcap, topology
 from pkbench.server.builds import find_pgbench, find_server_bindir, server_bindir
 from pkbench.server.topology import Topology
 from pkbench.strategies.catalog import Catalog
@@ -101,6 +101,8 @@ class Plan:
     topology: Topology = field(default_factory=Topology)
     # The interrupted run --resume continues, as it was written.
     resumed: RunResult | None = None
+    # The cgroup memory cap of the embedded server: --memory-limit, else the scenario's memory_limit.
+    memory_limit_bytes: int | None = None
 
 
 def plan(options: Options) -> Plan:
@@ -137,7 +139,8 @@ def plan(options: Options) -> Plan:
     if options.schema is not None and not _SCHEMA_NAME.match(options.schema):
         raise PkbenchError(f"--schema {options.schema!r}: use lower-case letters, digits and '_'")
     iolimit.write_iops(loaded.parameters, embedded=options.dsn is None)
-    if options.memory_limit_bytes is not None and options.dsn is not None:
+    memory_limit = _memory_limit(options, loaded)
+    if memory_limit is not None and options.dsn is not None:
         raise PkbenchError("--memory-limit applies to the embedded server only, not with --dsn")
     if options.memory_limit_bytes is not None and not 0 < options.memory_limit_bytes <= BIGINT_MAX:
         raise PkbenchError(f"--memory-limit must be a size of at most {BIGINT_MAX:,} bytes")
@@ -180,7 +183,16 @@ def plan(options: Options) -> Plan:
         max_time,
         the_topology,
         resumed,
+        memory_limit,
     )
+
+
+def _memory_limit(options: Options, loaded: Scenario) -> int | None:
+    """--memory-limit, else the scenario's `memory_limit` parameter (a study preset's RAM, scaled)."""
+    if options.memory_limit_bytes is not None:
+        return options.memory_limit_bytes
+    value = loaded.parameters.get("memory_limit")
+    return memcap.parse_size(str(value)) if value is not None else None
 
 
 def _baseline(options: Options, loaded: Scenario, chosen: list[str]) -> str | None:

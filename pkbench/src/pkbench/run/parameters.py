@@ -11,6 +11,7 @@ from typing import Any
 from pkbench.errors import PkbenchError
 from pkbench.schema import unknown_key
 from pkbench.server import iolimit
+from pkbench.steps import checkpoints
 
 # PostgreSQL's bigint: the most rows, clients or seconds any parameter can mean.
 BIGINT_MAX = 2**63 - 1
@@ -39,6 +40,9 @@ HARNESS_PARAMETERS: dict[str, type] = {
     "rate_tps": float,
     "transactions": int,
     iolimit.PARAMETER: int,
+    checkpoints.PARAMETER: float,
+    # The memory cap as a size (a [scale] preset's --memory-limit); the option wins when both are given.
+    "memory_limit": str,
 }
 
 

@@ -62,10 +62,10 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
             reporter.info(f"pkbench: {sequuid.line()}")
         target_overrides["sequuid"] = sequuid.to_json()
         start_wrapper = list(options.start_wrapper)
-        if options.memory_limit_bytes is not None:
-            memory_cap = MemoryCap(options.memory_limit_bytes, member_user=SERVER_USER)
+        if the_plan.memory_limit_bytes is not None:
+            memory_cap = MemoryCap(the_plan.memory_limit_bytes, member_user=SERVER_USER)
             start_wrapper = memory_cap.wrap(start_wrapper)
-            machine_overrides["memory_limit_bytes"] = options.memory_limit_bytes
+            machine_overrides["memory_limit_bytes"] = the_plan.memory_limit_bytes
         io_limit = iolimit.for_server(the_plan.scenario.parameters, SERVER_USER)
         start_wrapper = io_limit.wrap(start_wrapper) if io_limit else start_wrapper
         clock_anchor = time.time() if the_plan.clock_rate != 1 else None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import re
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any, cast
@@ -114,6 +114,7 @@ class TopologySchema(schema.Strict):
 class ScaleSchema(schema.Strict):
     description: str = ""
     isolate: schema.Boolean = False
+    strategies: list[schema.Text] | None = None
     parameters: Annotated[dict[str, int | float | str], BeforeValidator(_parameters)] = Field(
         default_factory=dict
     )
@@ -129,6 +130,8 @@ class Scale:
     settings: Mapping[str, str]
     # Each strategy alone in a fresh schema, one after the other, as the study ran (--isolate).
     isolate: bool = False
+    # The strategies the preset runs when --strategies is not given (a study's own generators, scaled).
+    strategies: Sequence[str] | None = None
 
 
 # The scale a run has when --scale is not given; a step limited to scales names it to run then too.
@@ -203,8 +206,7 @@ class Scenario:
     published: tuple[Published, ...] = ()
     baseline: str | None = None
     scales: Mapping[str, Scale] = field(default_factory=dict)
-    # Steps that run only at some scales (their `scales` key), by step name; `steps` are the ones of
-    # `scale`, `all_steps` every step of the file.
+    # Steps run only at some scales (their `scales` key); `steps` are `scale`'s, `all_steps` the file's.
     step_scales: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     scale: str = DEFAULT_SCALE
     # The scale's preset asks for each strategy alone, as --isolate does.
@@ -228,6 +230,7 @@ class Scenario:
             steps=steps,
             scale=chosen,
             isolate=preset.isolate,
+            strategies=self.strategies if preset.strategies is None else tuple(preset.strategies),
         )
         scenario.validate()
         return scenario
@@ -315,10 +318,7 @@ def parse(text: str, source: str) -> Scenario:
     steps = []
     kinds: dict[str, str] = {}
     step_scales: dict[str, tuple[str, ...]] = {}
-    scales = {
-        name: Scale(preset.description, dict(preset.parameters), dict(preset.settings), preset.isolate)
-        for name, preset in checked.scale.items()
-    }
+    scales = {name: Scale(**preset.model_dump()) for name, preset in checked.scale.items()}
     for i, table in enumerate(checked.steps, 1):
         kind = KINDS.get(str(table.get("kind")))
         if kind is None:
@@ -344,7 +344,7 @@ def parse(text: str, source: str) -> Scenario:
         all_steps=tuple(steps),
         summary=_summary(where, checked.summary, steps),
         topology=Topology(**checked.topology.model_dump()),
-        published=published_module.parse(where, checked.published, kinds),
+        published=published_module.parse(where, checked.published, kinds, (DEFAULT_SCALE, *scales)),
         scales=scales,
         step_scales=step_scales,
     )

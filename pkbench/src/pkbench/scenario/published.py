@@ -22,9 +22,9 @@ from typing import Any
 from pydantic import Field
 
 from pkbench import schema
-from pkbench.analysis.metrics import STRATEGY_METRICS, WORKLOAD_METRICS, Figure, Metric, figure, key_index
+from pkbench.analysis.metrics import WORKLOAD_METRICS, Figure
 from pkbench.errors import PkbenchError
-from pkbench.results import PREFILL_SNAPSHOT, StrategyResult
+from pkbench.results import StrategyResult
 from pkbench.scenario import builtin
 from pkbench.scenario.agreement import FACTOR_REPRODUCED as FACTOR_REPRODUCED
 from pkbench.scenario.agreement import LARGER as LARGER
@@ -34,27 +34,19 @@ from pkbench.scenario.agreement import REPRODUCED as REPRODUCED
 from pkbench.scenario.agreement import SAME_BAND as SAME_BAND
 from pkbench.scenario.agreement import SMALLER as SMALLER
 from pkbench.scenario.agreement import agreement, share_agreement
+from pkbench.scenario.figures import DISTINCT_INDEX_BLOCKS as DISTINCT_INDEX_BLOCKS
+from pkbench.scenario.figures import EXTRA_METRICS as EXTRA_METRICS
+from pkbench.scenario.figures import FPI_SHARE as FPI_SHARE
+from pkbench.scenario.figures import INSERT_PER_MILLION as INSERT_PER_MILLION
+from pkbench.scenario.figures import KEY_INDEX_SIZE as KEY_INDEX_SIZE
+from pkbench.scenario.figures import STEP_TIME as STEP_TIME
+from pkbench.scenario.figures import WAL_WINDOW as WAL_WINDOW
+from pkbench.scenario.figures import WINDOW_TIME as WINDOW_TIME
+from pkbench.scenario.figures import PublishedFigure as PublishedFigure
+from pkbench.scenario.figures import ours as ours
+from pkbench.scenario.figures import registry
+from pkbench.scenario.figures import unit_of as unit_of
 from pkbench.strategies.catalog import Catalog
-from pkbench.text import MIB
-
-# Study figures the metric registry does not hold, with what each needs: the window's wall time (the time
-# pgbench took for a fixed number of transactions), a timed step's duration, the key index at a snapshot.
-WINDOW_TIME = "window-time"
-STEP_TIME = "step-time"
-KEY_INDEX_SIZE = "key-index-size"
-# The headline fill (the scenario's [summary] insert) per million rows: fills that top a table up insert
-# slightly different counts per strategy, so their times compare only per row.
-INSERT_PER_MILLION = "insert-time-per-million"
-# The share of a window's WAL that is full-page images (pg_walinspect), in percent: a study that states only
-# shares (seed 003) is compared on them.
-FPI_SHARE = "wal-fpi-share"
-EXTRA_METRICS = {
-    WINDOW_TIME: "workload",
-    STEP_TIME: "step",
-    KEY_INDEX_SIZE: "snapshot",
-    INSERT_PER_MILLION: None,
-    FPI_SHARE: "workload",
-}
 
 
 class FigureSchema(schema.Strict):
@@ -81,41 +73,10 @@ class PublishedSchema(schema.Strict):
     settings: dict[str, str] = Field(default_factory=dict)
     names: dict[str, str] = Field(default_factory=dict)
     note: str = ""
+    # The scales of the scenario whose runs this table scores (none: every scale): a preset that scales a
+    # study down maps the study's generators onto other strategies than the default scale does.
+    scales: list[schema.Text] = Field(default_factory=list)
     figures: list[FigureSchema] = Field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class PublishedFigure:
-    """One row of a study's table: its label, what it maps onto, and its figure per strategy of ours."""
-
-    label: str
-    metric: str
-    unit: str
-    values: Mapping[str, float]
-    relative_to: str
-    workload: str | None = None
-    step: str | None = None
-    snapshot: str | None = None
-    note: str = ""
-    # A share is a percentage the study states outright (of its WAL, of the same strategy's rate in
-    # base_workload): compared as it is, not as a ratio to another strategy.
-    share: bool = False
-    base_workload: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "label": self.label,
-            "metric": self.metric,
-            "unit": self.unit,
-            "values": dict(self.values),
-            "relative_to": self.relative_to,
-            "workload": self.workload,
-            "step": self.step,
-            "snapshot": self.snapshot,
-            "note": self.note,
-            "share": self.share,
-            "base_workload": self.base_workload,
-        }
 
 
 @dataclass(frozen=True)
@@ -132,14 +93,11 @@ class Published:
     names: Mapping[str, str]
     figures: tuple[PublishedFigure, ...]
     note: str = ""
+    scales: tuple[str, ...] = ()
 
     def name_of(self, strategy: str) -> str:
         """The study's own name for one of our strategies."""
         return self.names.get(strategy, strategy)
-
-
-def _registry() -> dict[str, Metric]:
-    return {m.key: m for m in (*WORKLOAD_METRICS, *STRATEGY_METRICS)}
 
 
 def _needs(metric: str) -> str | None:
@@ -149,17 +107,22 @@ def _needs(metric: str) -> str | None:
     return "workload" if metric in {m.key for m in WORKLOAD_METRICS} else None
 
 
-def parse(where: str, tables: list[PublishedSchema], steps: Mapping[str, str]) -> tuple[Published, ...]:
-    """The scenario's [[published]] tables (their schema checked), checked against STEPS (step name -> kind)
-    and the strategy catalog."""
+def parse(
+    where: str, tables: list[PublishedSchema], steps: Mapping[str, str], scales: tuple[str, ...] = ()
+) -> tuple[Published, ...]:
+    """The scenario's [[published]] tables (their schema checked), checked against STEPS (step name -> kind),
+    the scenario's SCALES (when given) and the strategy catalog."""
     known_strategies = {s.name for s in Catalog()}
-    known_metrics = set(_registry()) | set(EXTRA_METRICS)
+    known_metrics = set(registry()) | set(EXTRA_METRICS)
     found = []
     for number, checked in enumerate(tables, 1):
         place = f"{where}, published, #{number}"
         for strategy in checked.names:
             if strategy not in known_strategies:
                 raise PkbenchError(f"{place}, names: unknown strategy {strategy!r}")
+        for scale in checked.scales:
+            if scales and scale not in scales:
+                raise PkbenchError(f"{place}, scales: unknown scale {scale!r} (known: {', '.join(scales)})")
         figures = []
         for index, item in enumerate(checked.figures, 1):
             at = f"{place}, figures, #{index} ({item.label})"
@@ -176,6 +139,7 @@ def parse(where: str, tables: list[PublishedSchema], steps: Mapping[str, str]) -
                 dict(checked.names),
                 tuple(figures),
                 checked.note,
+                tuple(checked.scales),
             )
         )
     return tuple(found)
@@ -262,6 +226,7 @@ def from_json(data: Any) -> tuple[Published, ...]:
                 names=dict(entry.get("names") or {}),
                 figures=figures,
                 note=entry.get("note", ""),
+                scales=tuple(entry.get("scales") or ()),
             )
         )
     return tuple(studies)
@@ -279,64 +244,11 @@ def to_json(studies: tuple[Published, ...]) -> list[dict[str, Any]]:
             "settings": dict(p.settings),
             "names": dict(p.names),
             "note": p.note,
+            "scales": list(p.scales),
             "figures": [f.to_json() for f in p.figures],
         }
         for p in studies
     ]
-
-
-def ours(item: PublishedFigure, strategy: StrategyResult) -> Figure:
-    """Our figure for ITEM in one strategy's results."""
-    if item.metric == STEP_TIME:
-        return figure(strategy.step_durations_s, str(item.step))
-    if item.metric == INSERT_PER_MILLION and item.step:
-        rows, seconds = strategy.step_rows.get(item.step), strategy.step_durations_s.get(item.step)
-        if not rows or seconds is None:
-            return Figure(None, f"the run recorded no rows for step {item.step}")
-        return Figure(float(seconds) / float(rows) * 1e6)
-    if item.metric == INSERT_PER_MILLION:
-        prefill = strategy.prefill
-        if prefill is None or not prefill.rows or prefill.duration_s is None:
-            return Figure(None, "no headline fill inserted rows")
-        return Figure(float(prefill.duration_s) / float(prefill.rows) * 1e6)
-    if item.metric == KEY_INDEX_SIZE:
-        sizes = strategy.snapshots.get(str(item.snapshot))
-        if item.snapshot == PREFILL_SNAPSHOT:
-            sizes = strategy.sizes_after_prefill
-        index = key_index(strategy)
-        found = figure(sizes.indexes, index) if index and sizes else Figure(None, "no key index")
-        return found if found.value is None else Figure(found.value / MIB)
-    workload = next((w for w in strategy.workloads if w.name == item.workload), None)
-    if item.workload is not None and workload is None:
-        return Figure(None, f"workload {item.workload} did not run")
-    if item.metric == WINDOW_TIME:
-        return figure(workload, "duration_s")
-    if item.metric == FPI_SHARE:
-        fpi, records = figure(workload, "wal_fpi_bytes"), figure(workload, "wal_record_bytes")
-        if fpi.value is None or records.value is None or fpi.value + records.value <= 0:
-            return Figure(None, fpi.reason or records.reason or "no WAL in the window")
-        return Figure(100 * fpi.value / (fpi.value + records.value))
-    found = _registry()[item.metric].read(strategy, workload)
-    if item.base_workload is None or found.value is None:
-        return found
-    base = next((w for w in strategy.workloads if w.name == item.base_workload), None)
-    if base is None:
-        return Figure(None, f"workload {item.base_workload} did not run")
-    of_base = _registry()[item.metric].read(strategy, base)
-    if not of_base.value:
-        return Figure(None, of_base.reason or f"nothing measured in {item.base_workload}")
-    return Figure(100 * found.value / of_base.value)
-
-
-def unit_of(item: PublishedFigure) -> str:
-    """The unit of our figure for ITEM (the study's may differ: GB against our MiB)."""
-    if item.metric in (WINDOW_TIME, STEP_TIME, INSERT_PER_MILLION):
-        return "s"
-    if item.metric == KEY_INDEX_SIZE:
-        return "MiB"
-    if item.share:
-        return "%"
-    return _registry()[item.metric].unit
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from pkbench.probes.walinspect import (
 from pkbench.results import Unavailable, WorkloadResult
 from pkbench.server import topology
 from pkbench.server.target import Target
-from pkbench.steps import workload
+from pkbench.steps import checkpoints, workload
 from pkbench.steps.context import StepContext
 
 
@@ -148,7 +148,11 @@ def run(ctx: StepContext, step: PgbenchStep) -> None:
             ctx.buffercache_reason is None,
             local_server=ctx.target.server.embedded,
         )
-        with sampler, replication_measured(ctx.target, step.synchronous_commit, interval, result) as replica:
+        with (
+            sampler,
+            replication_measured(ctx.target, step.synchronous_commit, interval, result) as replica,
+            checkpoints.scheduled(ctx.ws.connection, params) as checkpointer,
+        ):
             outcome = _pgbench(
                 ctx,
                 scripts,
@@ -165,6 +169,8 @@ def run(ctx: StepContext, step: PgbenchStep) -> None:
         inspection = wal_inspection(ctx, window, step.wal_inspect, result)
         result.sizes_at_end = table_sizes(probe, ctx.ws.schema, ctx.table)
     result.unavailable += sampler.unavailable
+    if checkpointer is not None and checkpointer.error:
+        result.unavailable.append(Unavailable(checkpoints.PARAMETER, checkpointer.error))
     result.sampling_busy_s = round(sampler.busy_s, 3) if interval else None
     result.sampling_cpu_s = sampler.cpu_s if interval else None
     _record_series(ctx, step.name, outcome, sampler, replica.rows if replica else [])

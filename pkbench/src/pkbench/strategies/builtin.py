@@ -169,6 +169,15 @@ BUILTIN: tuple[Strategy, ...] = (
         (_time(65536),),
         order="wrapping",
     ),
+    # Block size 1: the prefix moves with every key. Seed 004's sequence(256) scaled down 256 times with its
+    # data (the wal scenario's study presets), so each prefix still takes as many keys per index page.
+    Strategy(
+        "seq-seq-1",
+        "sequential uuid with a sequence prefix, block size 1 (the prefix moves with every key)",
+        "uuid",
+        (_seq(1),),
+        order="wrapping",
+    ),
     Strategy(
         "seq-seq-256",
         "sequential uuid with a sequence prefix, block size 256",

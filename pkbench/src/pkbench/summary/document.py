@@ -14,7 +14,7 @@ from pkbench.analysis.metrics import STRATEGY_METRICS, WORKLOAD_METRICS, Metric
 from pkbench.probes.machine import busy_machine
 from pkbench.results import RunResult
 from pkbench.summary import replication as replication_summary
-from pkbench.summary import reproductions
+from pkbench.summary import reproductions, waits
 from pkbench.summary import sharded as sharded_summary
 from pkbench.summary import timeline as timeline_summary
 from pkbench.summary import verdicts as verdict_tables
@@ -99,6 +99,7 @@ def markdown(run: RunResult) -> str:
     lines += sharded_summary.markdown(run)
     lines += _figures(run, headline)
     lines += timeline_summary.markdown(run)
+    lines += waits.section(run.series)
     lines += reproductions.summary_lines(run)
     return "\n".join(lines)
 

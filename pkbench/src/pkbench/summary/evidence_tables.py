@@ -12,7 +12,7 @@ from pkbench.analysis.metrics import key_index
 from pkbench.errors import PkbenchError
 from pkbench.results import RunResult, StrategyResult, WorkloadResult
 from pkbench.scenario import published
-from pkbench.summary import reproductions, runs
+from pkbench.summary import reproductions, runs, waits
 from pkbench.summary import verdicts as verdict_tables
 from pkbench.summary.headline import rows as summary_rows
 from pkbench.text import MIB, MISSING, binary_size, markdown_table
@@ -159,6 +159,7 @@ def wal_tiers(run: RunResult, directory: Path) -> list[str]:
             total = fpi + records if fpi is not None and records is not None else None
             share = fpi / total if fpi is not None and total else None
             size = (w.sizes_at_end.indexes or {}).get(index) if w.sizes_at_end and index else None
+            blocks = (w.wal_distinct_blocks or {}).get(index) if index else None
             rows.append(
                 [
                     s.name,
@@ -167,13 +168,15 @@ def wal_tiers(run: RunResult, directory: Path) -> list[str]:
                     _n(w.wal_fpi_bytes_per_transaction),
                     _n(w.wal_record_bytes_per_transaction),
                     _pct(share),
+                    _n(blocks),
+                    _n(w.checkpoints.get("requested")),
                     _n(w.page_splits_per_transaction, ".4f"),
                     _pct(w.hit_ratio.get(index) if index else None),
                     MISSING if size is None else f"{size / MIB:,.0f} MiB",
                 ]
             )
     header = ["strategy", "tier", "TPS", "FPI bytes / insert", "record bytes / insert", "FPI share of WAL"]
-    header += ["splits / insert", "index hit ratio", "index size"]
+    header += ["index blocks in WAL", "checkpoints", "splits / insert", "index hit ratio", "index size"]
     return markdown_table(header, rows)
 
 
@@ -250,6 +253,12 @@ def port_cost(path: Path) -> list[str]:
     )
 
 
+def waits_table(run: RunResult, directory: Path) -> list[str]:
+    """What the windows waited on and how much of the cache was pages touched once (timeseries/ CSVs)."""
+    series = results.read_series(directory)
+    return waits.table(waits.by_window(series["wait_events"], series["usagecount"]))
+
+
 RunTable = Callable[[RunResult, Path], list[str]]
 FileTable = Callable[[Path], list[str]]
 RUN_TABLES: dict[str, RunTable] = {
@@ -260,6 +269,7 @@ RUN_TABLES: dict[str, RunTable] = {
     "insert-fill": insert_fill,
     "wal-tiers": wal_tiers,
     "bloat": bloat,
+    "waits": waits_table,
 }
 FILE_TABLES: dict[str, FileTable] = {"sequuid-per-call": per_call, "sequuid-port-cost": port_cost}
 

@@ -55,12 +55,15 @@ def _ratio(value: float | None) -> str:
 def studies_of(run: RunResult) -> tuple[Published, ...]:
     """The studies of a run's scenario: a built-in scenario's as this pkbench has them (a study's figures
     are facts about the study, so a corrected mapping reaches old results too), a scenario file's as the
-    run recorded them."""
+    run recorded them; only those that score the run's scale."""
     recorded = run.scenario
     name = str(recorded.get("name"))
     if str(recorded.get("source")) == builtin.source(name) and name in builtin.names():
-        return published.of_builtin(name)
-    return published.from_json(recorded.get("published"))
+        studies = published.of_builtin(name)
+    else:
+        studies = published.from_json(recorded.get("published"))
+    scale = str(recorded.get("scale") or "default")
+    return tuple(study for study in studies if not study.scales or scale in study.scales)
 
 
 def by_name(run: RunResult) -> dict[str, StrategyResult]:
