@@ -11,6 +11,9 @@ from pathlib import Path
 import pytest
 from conftest import assert_nothing_left, cli_in_process, run_cli, run_until_window, short_run
 
+from pkbench.report import shards
+from pkbench.report.loading import load_run
+from pkbench.report.palette import strategy_colors
 from pkbench.results.files import load
 from pkbench.summary import sharded
 
@@ -22,7 +25,7 @@ def _arguments(out: Path, strategies: str = "uuid-v4,uuid-v7", duration: int = 3
         "sharded",
         "--shards",
         str(SHARDS),
-        *short_run(strategies=strategies, rows=600, duration=duration, clients=2, out=out),
+        *short_run(strategies=strategies, rows=600, duration=duration, clients=2, out=out, sample_every=1),
         "--set",
         "key_sample=100",
     )
@@ -48,7 +51,25 @@ def test_range_routing_sends_a_time_ordered_keys_inserts_to_one_shard_and_hash_s
     assert newest.index_growth[: SHARDS - 1] == (0,) * (SHARDS - 1) and newest.index_growth[-1] > 0
     summary = (out / "summary.md").read_text()
     assert "## Sharded: where the inserts land" in summary and "concentrated: shard 3" in summary
+    _assert_shares_over_time(out)
     assert_nothing_left(server_tmpdir)
+
+
+def _assert_shares_over_time(out: Path) -> None:
+    """The sampled shares tell the same story as the counts: the newest range's shard takes a time-ordered
+    key's inserts from the start, and hash routing spreads both keys."""
+    run = load_run(out)
+    assert shards.workloads_sampled(run) == ["insert-hash", "insert-range"]
+    newest = shards.shares_over_time(run.rows("shard_inserts", "uuid-v7", "insert-range"))
+    # Shards' backends flush their counters about once a second: a 3 s window gives a sample or two.
+    assert set(newest) == set(range(1, SHARDS + 1)) and newest[SHARDS], newest
+    assert all(share >= 0.9 for _, share in newest[SHARDS]), newest
+    spreading = (("uuid-v4", "insert-range"), ("uuid-v4", "insert-hash"), ("uuid-v7", "insert-hash"))
+    for key, workload in spreading:
+        spread = shards.shares_over_time(run.rows("shard_inserts", key, workload))
+        assert all(0.15 < points[-1][1] < 0.55 for points in spread.values()), (key, workload, spread)
+    colors = strategy_colors(s.name for s in run.measured_strategies)
+    assert shards.shares_chart(run, "insert-range", colors, "chart").figure is not None
 
 
 def _started(server_tmpdir: Path, out: Path):  # type: ignore[no-untyped-def]
@@ -119,3 +140,15 @@ def test_the_wilson_interval_holds_the_share_and_narrows_with_more_inserts() -> 
     narrow_low, narrow_high = sharded.wilson(5000, 10000)
     assert high - low > narrow_high - narrow_low > 0
     assert sharded.wilson(0, 0) == (0.0, 1.0)
+
+
+def test_shares_over_time_are_each_shards_part_of_the_inserts_so_far() -> None:
+    def row(elapsed: float, shard: int, inserted: int, repeat: str = "1") -> dict[str, str]:
+        return {"repeat": repeat, "elapsed_s": str(elapsed), "shard": str(shard), "inserted": str(inserted)}
+
+    rows = [row(0, 1, 0), row(0, 2, 0), row(1, 1, 10), row(1, 2, 30), row(2, 1, 10), row(2, 2, 90)]
+    # A second repeat is not mixed into the first one's shares.
+    rows += [row(1, 1, 500, "2"), row(1, 2, 0, "2")]
+    # No inserts yet at 0 s: no share to draw there.
+    assert shards.shares_over_time(rows) == {1: [(1.0, 0.25), (2.0, 0.1)], 2: [(1.0, 0.75), (2.0, 0.9)]}
+    assert shards.shares_over_time([]) == {}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 
@@ -31,6 +32,7 @@ class Sampler:
         buffercache_available: bool,
         *,
         local_server: bool = False,
+        shards: Sequence[ConnectionInfo] = (),
     ) -> None:
         self.connection = connection
         self.schema = schema
@@ -43,7 +45,11 @@ class Sampler:
             "usagecount": [],
             "wait_events": [],
             "sizes": [],
+            "shard_inserts": [],
         }
+        self.shards = shards
+        self._shard_conns: list[psycopg.Connection[tuple[object, ...]]] = []
+        self._shard_start: list[int] = []
         self.unavailable: list[Unavailable] = []
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -66,6 +72,8 @@ class Sampler:
         pid_row = self._conn.execute("SELECT pg_backend_pid()").fetchone()
         self._backend_pid = int(str(pid_row[0])) if pid_row else None
         self._backend_cpu_start = _process_cpu_s(self._backend_pid) if self.local_server else None
+        self._shard_conns = [shard.connect(autocommit=True) for shard in self.shards]
+        self._shard_start = [_inserted(conn, self.schema) for conn in self._shard_conns]
         self._started = time.monotonic()
         self._thread = threading.Thread(target=self._loop, name="pkbench-sampler", daemon=True)
         self._thread.start()
@@ -82,6 +90,8 @@ class Sampler:
             self.cpu_s = round(self._thread_cpu_s + backend_cpu_end - self._backend_cpu_start, 3)
         if self._conn is not None:
             self._conn.close()
+        for conn in self._shard_conns:
+            conn.close()
 
     def _loop(self) -> None:
         started_cpu = time.thread_time()
@@ -116,12 +126,24 @@ class Sampler:
         assert self._conn is not None
         for name, size in sizes.schema_relations(self._conn, self.schema):
             self.rows["sizes"].append((elapsed, name, size))
+        # Rows each shard received since the window began: one table takes the window's inserts, so the
+        # schema's total is that table's. A shard's backends flush these counters about once a second.
+        for number, (conn, start) in enumerate(zip(self._shard_conns, self._shard_start, strict=True), 1):
+            self.rows["shard_inserts"].append((elapsed, number, _inserted(conn, self.schema) - start))
         if not self.buffercache_available:
             return
         for name, buffers, size in buffercache.per_relation(self._conn, self.schema, self._block_size):
             self.rows["buffercache"].append((elapsed, name, buffers, size))
         for usage, buffers in buffercache.usage_counts(self._conn, self.version_num):
             self.rows["usagecount"].append((elapsed, usage, buffers))
+
+
+def _inserted(conn: psycopg.Connection[tuple[object, ...]], schema: str) -> int:
+    """Rows inserted so far into SCHEMA's tables on one server, as pg_stat_user_tables counts them."""
+    row = conn.execute(
+        "SELECT coalesce(sum(n_tup_ins), 0) FROM pg_stat_user_tables WHERE schemaname = %s", (schema,)
+    ).fetchone()
+    return int(str(row[0])) if row else 0
 
 
 def _process_cpu_s(pid: int | None) -> float | None:

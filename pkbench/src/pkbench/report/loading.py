@@ -18,6 +18,8 @@ from pkbench.results import (
 )
 
 SERIES_KINDS = ("tps", "buffercache", "usagecount", "wait_events", "sizes")
+# Written only by runs with shards; a run without them has nothing missing.
+OPTIONAL_SERIES_KINDS = ("shard_inserts",)
 
 
 @dataclass
@@ -103,8 +105,10 @@ def workload_of(strategy: StrategyResult, name: str) -> WorkloadResult | None:
 def load_run(directory: Path) -> Run:
     """The run's results (results.load) and every time series; a missing CSV is noted, not fatal."""
     run = Run(directory=directory, result=results.load(directory))
-    for kind in SERIES_KINDS:
+    for kind in SERIES_KINDS + OPTIONAL_SERIES_KINDS:
         path = directory / "timeseries" / f"{kind}.csv"
+        if not path.is_file() and kind in OPTIONAL_SERIES_KINDS:
+            continue
         if not path.is_file():
             run.missing_series[kind] = f"{path.relative_to(directory)} is missing"
             continue

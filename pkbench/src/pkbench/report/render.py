@@ -13,7 +13,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup
 from plotly.offline import get_plotlyjs
 
-from pkbench.report import charts, stacks, steps, tables
+from pkbench.report import charts, shards, stacks, steps, tables
 from pkbench.report.loading import Run, load_run
 from pkbench.report.palette import strategy_colors
 from pkbench.summary import reproductions
@@ -190,7 +190,7 @@ def run_sections(run: Run, colors: dict[str, str]) -> list[Section]:
             "Scenario steps",
             "What the scenario's own steps measured outside pgbench windows: pgstatindex and pgstattuple "
             "after each density step, how long each timed step ran, and the buffers each explained query "
-            "touched per row, and each shard's share of the inserts.",
+            "touched per row, and each shard's share of the inserts, over the window too.",
         )
         study.charts = [
             rendered(chart)
@@ -200,6 +200,10 @@ def run_sections(run: Run, colors: dict[str, str]) -> list[Section]:
                 steps.step_durations(run, colors, "chart-steps-durations"),
                 steps.query_blocks(run, colors, "chart-steps-query-blocks"),
                 steps.shard_shares(run, colors, "chart-steps-shard-shares"),
+                *(
+                    shards.shares_chart(run, workload, colors, f"chart-steps-shard-shares-{index}")
+                    for index, workload in enumerate(shards.workloads_sampled(run), 1)
+                ),
             )
             if chart.figure is not None or chart.all_notes()
         ]

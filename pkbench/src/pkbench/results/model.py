@@ -24,6 +24,7 @@ TIMESERIES_COLUMNS: dict[str, tuple[str, ...]] = {
     "wait_events": ("wait_event_type", "wait_event", "backends"),
     "sizes": ("relation", "bytes"),
     "replication": ("write_lag_ms", "flush_lag_ms", "replay_lag_ms", "replay_behind_bytes"),
+    "shard_inserts": ("shard", "inserted"),
 }
 COMMON_COLUMNS = ("strategy", "workload", "repeat", "elapsed_s")
 

@@ -147,6 +147,7 @@ def run(ctx: StepContext, step: PgbenchStep) -> None:
             interval,
             ctx.buffercache_reason is None,
             local_server=ctx.target.server.embedded,
+            shards=[shard.connection for shard in getattr(ctx.target, "shards", [])],
         )
         with (
             sampler,
