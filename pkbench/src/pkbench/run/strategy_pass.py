@@ -18,7 +18,7 @@ from pkbench.scenario.file import Scenario
 from pkbench.server.target import Target
 from pkbench.server.workspace import Workspace
 from pkbench.steps import StepContext
-from pkbench.strategies.model import Generator, Strategy
+from pkbench.strategies.model import Generator, Strategy, time_kind
 
 
 def choose_generator(strategy: Strategy, ws: Workspace, version_num: int) -> tuple[Generator | None, str]:
@@ -130,7 +130,10 @@ class StrategyPass:
         scenario = self.scenario
 
         def render(text: str, **extra: int | float | str) -> str:
-            return scenario.render(text, self.strategy.column_type, generator.column_clause, **extra)
+            # A scenario may shape its schema by how the keys arrive (partitioned: by the key or by a column).
+            kind = time_kind(self.strategy.column_type, generator)
+            keys = {"key_order": self.strategy.order, "key_time_kind": kind}
+            return scenario.render(text, self.strategy.column_type, generator.column_clause, **keys, **extra)
 
         return StepContext(
             target=self.target,

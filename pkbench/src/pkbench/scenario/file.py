@@ -49,7 +49,7 @@ Value = int | float | str
 
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 # Placeholders every SQL text may use besides the scenario's parameters.
-STRATEGY_PLACEHOLDERS = ("key_type", "key_default")
+STRATEGY_PLACEHOLDERS = ("key_type", "key_default", "key_order", "key_time_kind")
 REQUIRED_PARAMETERS = ("rows", "clients", "jobs", "duration_s")
 
 

@@ -46,6 +46,24 @@ class Strategy:
     order: str = ""
 
 
+# The functions whose keys lead with their time, by the kind sequuid's uuid_time_partitions takes for them.
+_TIME_KINDS = (
+    ("uuid_generate_v7(", "v7"),
+    ("uuidv7(", "v7"),
+    ("uuid_generate_ulid(", "ulid"),
+    ("uuid_generate_v6(", "v6"),
+)
+
+
+def time_kind(column_type: str, generator: Generator) -> str:
+    """The uuid_time_partitions kind of a uuid key that leads with its time ('v7', 'ulid', 'v6'), or '' when
+    the key cannot be range-partitioned by time (random, wrapping, or not a uuid column)."""
+    if column_type != "uuid":
+        return ""
+    expression = generator.expression.replace(" ", "")
+    return next((kind for call, kind in _TIME_KINDS if expression.startswith(call)), "")
+
+
 # The ways keys can arrive in an index (Strategy.order), for a user's strategy to name one of.
 ORDERS = ("ascending", "wrapping", "random", "mixed")
 

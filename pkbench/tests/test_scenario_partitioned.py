@@ -1,0 +1,89 @@
+"""The partitioned scenario at a tiny size: where the inserts land under range and hash partitioning, the
+harness's range bounds against PostgreSQL's routing, drop against DELETE for retention, nothing left."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import assert_nothing_left, run_cli
+
+from pkbench.results.files import load_json
+from pkbench.strategies.builtin import BUILTIN
+from pkbench.strategies.model import time_kind
+
+ROWS = 40000
+
+
+@pytest.fixture(scope="module")
+def partitioned() -> Iterator[tuple[dict[str, dict[str, Any]], Path]]:
+    server_tmpdir = Path(tempfile.mkdtemp(prefix="pkbench-test-"))
+    server_tmpdir.chmod(0o755)
+    out = server_tmpdir.parent / (server_tmpdir.name + "-out")
+    # A slower clock than the default puts more rows in each hour's partition: the retention compares
+    # dropping a partition of thousands of rows with deleting them.
+    done = run_cli(
+        "run", "partitioned", "--strategies", "bigint,uuid-v4,uuid-v7,ulid", "--rows", str(ROWS),
+        "--set", "batch_rows=4000", "--clock-rate", "5000", "--out", str(out), tmpdir=server_tmpdir,
+    )  # fmt: skip
+    try:
+        assert done.returncode == 0, done.stderr
+        assert_nothing_left(server_tmpdir)
+        yield {s["name"]: s for s in load_json(out)["strategies"]}, out
+    finally:
+        shutil.rmtree(server_tmpdir, ignore_errors=True)
+        shutil.rmtree(out, ignore_errors=True)
+
+
+def test_time_kind_names_the_keys_that_lead_with_their_time() -> None:
+    kinds = {s.name: time_kind(s.column_type, s.generators[0]) for s in BUILTIN}
+    assert kinds["uuid-v7"] == "v7" and kinds["ulid"] == "ulid" and kinds["uuid-v6"] == "v6"
+    assert kinds["uuid-v4"] == kinds["bigint"] == kinds["uuid-v7-text"] == kinds["seq-time"] == ""
+
+
+def test_time_ordered_keys_land_in_the_newest_range_partition_and_hash_spreads(
+    partitioned: tuple[dict[str, dict[str, Any]], Path],
+) -> None:
+    strategies, _ = partitioned
+    for name, strategy in strategies.items():
+        assert strategy["status"] == "ok", (name, strategy["error"])
+        spread = strategy["queries"]["spread"]
+        # The newest 2,000 rows are minutes of virtual time: one hour's partition, two at an hour's edge.
+        if name != "uuid-v4":
+            assert spread["range"]["partitions_touched"] <= 2 and spread["range"]["hottest_share"] >= 0.5
+        # Hash partitioning spreads every key over the 8 partitions, none far above 1/8.
+        assert spread["hash"]["partitions_touched"] == 8 and spread["hash"]["hottest_share"] < 0.2, name
+        # The rows span several hours, so several range partitions hold rows.
+        assert spread["range-index-sizes"]["partitions_with_rows"] >= 2
+
+
+def test_range_bounds_match_postgres_routing(partitioned: tuple[dict[str, dict[str, Any]], Path]) -> None:
+    for name, strategy in partitioned[0].items():
+        routing = strategy["queries"]["spread"]["range-routing"]
+        assert routing == {"rows_checked": ROWS, "misplaced": 0}, name
+
+
+def test_a_range_query_on_a_time_ordered_key_prunes_partitions(
+    partitioned: tuple[dict[str, dict[str, Any]], Path],
+) -> None:
+    for name in ("uuid-v7", "ulid"):
+        queries = partitioned[0][name]["queries"]["time-range"]
+        assert queries["range-by-key"]["rows"] == queries["none-by-key"]["rows"] > 0
+        # Runtime pruning: of 96 partitions only those near the key range are in the plan (an index each).
+        assert 1 <= len(queries["range-by-key"]["indexes"]) <= 8, queries["range-by-key"]
+    assert partitioned[0]["uuid-v4"]["queries"]["time-range"]["range-by-key"].get("skipped")
+
+
+def test_dropping_the_oldest_partition_beats_delete_and_vacuum_on_wal(
+    partitioned: tuple[dict[str, dict[str, Any]], Path],
+) -> None:
+    for name, strategy in partitioned[0].items():
+        rows = strategy["queries"]["oldest-partition"]["rows"]
+        assert rows["partition_rows"] == rows["delete_rows"] > 1000, name
+        retention = strategy["queries"]["retention"]["wal"]
+        assert retention["copy_rows_after"] == ROWS - rows["delete_rows"]
+        assert retention["drop_wal_bytes"] < retention["delete_vacuum_wal_bytes"], (name, retention)
