@@ -13,6 +13,7 @@ from rich.table import Table
 from pkbench.analysis.metrics import STRATEGY_METRICS, WORKLOAD_METRICS, Metric
 from pkbench.probes.machine import busy_machine
 from pkbench.results import RunResult
+from pkbench.summary import partitioned as partitioned_summary
 from pkbench.summary import replication as replication_summary
 from pkbench.summary import reproductions, waits
 from pkbench.summary import sharded as sharded_summary
@@ -97,6 +98,7 @@ def markdown(run: RunResult) -> str:
     lines += [noise, ""] if noise else []
     lines += replication_summary.lines(run)
     lines += sharded_summary.markdown(run)
+    lines += partitioned_summary.markdown(run)
     lines += _figures(run, headline)
     lines += timeline_summary.markdown(run)
     lines += waits.section(run.series)
@@ -187,5 +189,5 @@ def print_table(console: Console, run: RunResult) -> None:
         console.print(noise_line, highlight=False, markup=False, soft_wrap=True)
     for paragraph in replication_summary.answers(run):
         console.print(paragraph, highlight=False, markup=False, soft_wrap=True)
-    for paragraph in sharded_summary.answers(run):
+    for paragraph in sharded_summary.answers(run) + partitioned_summary.answers(run):
         console.print(paragraph, highlight=False, markup=False, soft_wrap=True)
