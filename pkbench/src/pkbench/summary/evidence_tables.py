@@ -12,6 +12,7 @@ from pkbench.analysis.metrics import key_index
 from pkbench.errors import PkbenchError
 from pkbench.results import RunResult, StrategyResult, WorkloadResult
 from pkbench.scenario import published
+from pkbench.summary import partitioned as partitioned_summary
 from pkbench.summary import reproductions, runs, waits
 from pkbench.summary import verdicts as verdict_tables
 from pkbench.summary.headline import rows as summary_rows
@@ -261,6 +262,13 @@ def waits_table(run: RunResult, directory: Path) -> list[str]:
 
 RunTable = Callable[[RunResult, Path], list[str]]
 FileTable = Callable[[Path], list[str]]
+
+
+def partitioned(run: RunResult, directory: Path) -> list[str]:
+    """partitioned: where each layout's newest inserts landed, and drop against DELETE, as summary.md says."""
+    return partitioned_summary.markdown(run)[2:-1]
+
+
 RUN_TABLES: dict[str, RunTable] = {
     "run": run_paragraph,
     "run-summary": run_summary,
@@ -270,6 +278,7 @@ RUN_TABLES: dict[str, RunTable] = {
     "wal-tiers": wal_tiers,
     "bloat": bloat,
     "waits": waits_table,
+    "partitioned": partitioned,
 }
 FILE_TABLES: dict[str, FileTable] = {"sequuid-per-call": per_call, "sequuid-port-cost": port_cost}
 
