@@ -15,6 +15,7 @@ from conftest import assert_nothing_left, run_cli
 from pkbench.results.files import load_json
 from pkbench.strategies.builtin import BUILTIN
 from pkbench.strategies.model import time_kind
+from pkbench.summary.partitioned import spread_verdict
 
 ROWS = 40000
 
@@ -87,3 +88,36 @@ def test_dropping_the_oldest_partition_beats_delete_and_vacuum_on_wal(
         retention = strategy["queries"]["retention"]["wal"]
         assert retention["copy_rows_after"] == ROWS - rows["delete_rows"]
         assert retention["drop_wal_bytes"] < retention["delete_vacuum_wal_bytes"], (name, retention)
+
+
+def test_each_layouts_fill_wal_is_measured(partitioned: tuple[dict[str, dict[str, Any]], Path]) -> None:
+    for name, strategy in partitioned[0].items():
+        wal = strategy["queries"]["spread"]["insert-wal"]
+        # Every row of a fill writes at least its heap tuple and its key index entry to WAL.
+        for layout in ("range", "hash", "none"):
+            assert wal[f"{layout}_wal_bytes"] > ROWS * 30, (name, wal)
+
+
+def test_the_summary_says_per_layout_whether_the_key_concentrates_the_inserts(
+    partitioned: tuple[dict[str, dict[str, Any]], Path],
+) -> None:
+    summary = (partitioned[1] / "summary.md").read_text()
+    assert "## Partitioned: where the inserts land, and retention" in summary
+    lines = summary.splitlines()
+    assert any(line.startswith("| uuid-v7 | range on the key's time |") for line in lines)
+    assert any(line.startswith("| uuid-v4 | range on created_at |") for line in lines)
+    hash_rows = [line for line in lines if "| hash |" in line]
+    assert len(hash_rows) == 4 and all("spread over 8 partitions" in line for line in hash_rows), hash_rows
+    assert sum("| none |" in line and "every insert enters its one key index" in line for line in lines) == 4
+
+
+def test_spread_verdict_needs_the_interval_above_the_bar() -> None:
+    one = {"inserts": 2000, "hottest_inserts": 2000, "partitions_touched": 1}
+    assert spread_verdict(one).startswith("concentrated: one partition received 100.0%")
+    # 90% of 100 inserts: the interval reaches below 90%, so it is not called concentrated.
+    few = {"inserts": 100, "hottest_inserts": 90, "partitions_touched": 2}
+    assert spread_verdict(few).startswith("spread over 2 partitions: the hottest received 90.0% [")
+    even = {"inserts": 800, "hottest_inserts": 110, "partitions_touched": 8}
+    assert spread_verdict(even).startswith("spread over 8 partitions")
+    none = {"inserts": 0, "hottest_inserts": 0, "partitions_touched": 0}
+    assert spread_verdict(none) == "no inserts were counted"
