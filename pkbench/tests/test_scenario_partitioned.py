@@ -25,11 +25,11 @@ def partitioned() -> Iterator[tuple[dict[str, dict[str, Any]], Path]]:
     server_tmpdir = Path(tempfile.mkdtemp(prefix="pkbench-test-"))
     server_tmpdir.chmod(0o755)
     out = server_tmpdir.parent / (server_tmpdir.name + "-out")
-    # A slower clock than the default puts more rows in each hour's partition: the retention compares
-    # dropping a partition of thousands of rows with deleting them.
+    # A slower clock than the default keeps a strategy's whole fill in an hour's partition, two at an hour's
+    # edge: the retention compares dropping a partition of thousands of rows with deleting them.
     done = run_cli(
         "run", "partitioned", "--strategies", "bigint,uuid-v4,uuid-v7,ulid", "--rows", str(ROWS),
-        "--set", "batch_rows=4000", "--clock-rate", "5000", "--out", str(out), tmpdir=server_tmpdir,
+        "--set", "batch_rows=4000", "--clock-rate", "1000", "--out", str(out), tmpdir=server_tmpdir,
     )  # fmt: skip
     try:
         assert done.returncode == 0, done.stderr
@@ -58,8 +58,11 @@ def test_time_ordered_keys_land_in_the_newest_range_partition_and_hash_spreads(
             assert spread["range"]["partitions_touched"] <= 2 and spread["range"]["hottest_share"] >= 0.5
         # Hash partitioning spreads every key over the 8 partitions, none far above 1/8.
         assert spread["hash"]["partitions_touched"] == 8 and spread["hash"]["hottest_share"] < 0.2, name
-        # The rows span several hours, so several range partitions hold rows.
-        assert spread["range-index-sizes"]["partitions_with_rows"] >= 2
+        # The fill spans minutes of virtual time: one hour's partition (two at an hour's edge) holds every
+        # row, and the other range partitions' key indexes stay empty.
+        sizes = spread["range-index-sizes"]
+        assert 1 <= sizes["partitions_with_rows"] <= 2, (name, sizes)
+        assert sizes["largest_index_bytes"] > 8192 * 10, (name, sizes)
 
 
 def test_range_bounds_match_postgres_routing(partitioned: tuple[dict[str, dict[str, Any]], Path]) -> None:
@@ -90,14 +93,25 @@ def test_dropping_the_oldest_partition_beats_delete_and_vacuum_on_wal(
         assert retention["drop_wal_bytes"] < retention["delete_vacuum_wal_bytes"], (name, retention)
 
 
+def test_each_layouts_fill_wal_is_measured(partitioned: tuple[dict[str, dict[str, Any]], Path]) -> None:
+    for name, strategy in partitioned[0].items():
+        wal = strategy["queries"]["spread"]["insert-wal"]
+        # Every row of a fill writes at least its heap tuple and its key index entry to WAL.
+        for layout in ("range", "hash", "none"):
+            assert wal[f"{layout}_wal_bytes"] > ROWS * 30, (name, wal)
+
+
 def test_the_summary_says_per_layout_whether_the_key_concentrates_the_inserts(
     partitioned: tuple[dict[str, dict[str, Any]], Path],
 ) -> None:
     summary = (partitioned[1] / "summary.md").read_text()
     assert "## Partitioned: where the inserts land, and retention" in summary
-    assert "| uuid-v7 | range on the key's time |" in summary
-    assert "| uuid-v4 | range on created_at |" in summary
-    assert summary.count("| hash | spread over 8 partitions") == 4
+    lines = summary.splitlines()
+    assert any(line.startswith("| uuid-v7 | range on the key's time |") for line in lines)
+    assert any(line.startswith("| uuid-v4 | range on created_at |") for line in lines)
+    hash_rows = [line for line in lines if "| hash |" in line]
+    assert len(hash_rows) == 4 and all("spread over 8 partitions" in line for line in hash_rows), hash_rows
+    assert sum("| none |" in line and "every insert enters its one key index" in line for line in lines) == 4
 
 
 def test_spread_verdict_needs_the_interval_above_the_bar() -> None:

@@ -37,6 +37,16 @@ def spread_verdict(found: Mapping[str, Any]) -> str:
     return f"spread over {touched} partitions: the hottest received {share} of the newest {inserts:,} inserts"
 
 
+def _fill(strategy: StrategyResult, layout: str) -> list[str]:
+    """The layout's fill: rows per second of its step, and WAL bytes per row (runs before the fill's WAL was
+    noted have no WAL)."""
+    step = f"insert-{layout}"
+    rows, seconds = strategy.step_rows.get(step), strategy.step_durations_s.get(step)
+    rate = f"{rows / seconds:,.0f}" if rows and seconds else MISSING
+    wal = strategy.queries["spread"].get("insert-wal", {}).get(f"{layout}_wal_bytes")
+    return [rate, f"{float(wal) / rows:,.0f} B" if wal is not None and rows else MISSING]
+
+
 def _measured(run: RunResult) -> list[StrategyResult]:
     return [
         s
@@ -68,16 +78,17 @@ def markdown(run: RunResult) -> list[str]:
     lines = [
         "## Partitioned: where the inserts land, and retention",
         "",
-        "The newest inserts of each layout by partition (the hottest partition's share, 95% interval); "
-        "the unpartitioned table has one index, which every insert enters.",
+        "Each layout's fill (rows per second of its step, one measurement, and WAL per row) and where its "
+        "newest inserts landed by partition (the hottest partition's share, 95% interval).",
         "",
     ]
     rows = []
     for s in found:
         spread = s.queries["spread"]
-        rows.append([s.name, f"range on {_layout(s)}", spread_verdict(spread["range"])])
-        rows.append([s.name, "hash", spread_verdict(spread["hash"])])
-    lines += markdown_table(["Strategy", "Layout", "So"], rows)
+        rows.append([s.name, f"range on {_layout(s)}", *_fill(s, "range"), spread_verdict(spread["range"])])
+        rows.append([s.name, "hash", *_fill(s, "hash"), spread_verdict(spread["hash"])])
+        rows.append([s.name, "none", *_fill(s, "none"), "one table: every insert enters its one key index"])
+    lines += markdown_table(["Strategy", "Layout", "Inserts / s", "WAL / insert", "So"], rows)
     lines += [
         "",
         "Retention of the oldest partition that holds rows: detach and drop it, against DELETE of the same "
