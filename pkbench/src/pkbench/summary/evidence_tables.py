@@ -267,13 +267,6 @@ def partitioned(run: RunResult, directory: Path) -> list[str]:
 
 RunTable = Callable[[RunResult, Path], list[str]]
 FileTable = Callable[[Path], list[str]]
-
-
-def partitioned(run: RunResult, directory: Path) -> list[str]:
-    """partitioned: where each layout's newest inserts landed, and drop against DELETE, as summary.md says."""
-    return partitioned_summary.markdown(run)[2:-1]
-
-
 RUN_TABLES: dict[str, RunTable] = {
     "run": run_paragraph,
     "run-summary": run_summary,
