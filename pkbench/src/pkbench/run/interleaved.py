@@ -1,0 +1,116 @@
+"""Same-instant measurement: one pgbench run whose clients interleave every strategy's script, each strategy
+on its own table, so a slowdown of the machine falls on all strategies in the same window.
+
+pgbench picks each transaction's script at random by weight, so a script's transaction count and tps follow
+its weight, not its speed: they say nothing about the strategy. What does is the time a transaction of that
+script took, its per-script latency average, read from the same window as every other strategy's. A ratio
+of two strategies' latencies within one window cancels the machine's speed at that moment; rounds of such
+windows give the interval (pkbench.analysis.verdict, the same functions the paired design uses).
+
+A/A calibration runs the baseline against an identical copy of itself: every verdict that resolves a
+difference there is a false positive, and the intervals' half-widths are the smallest effect the design
+can resolve on this machine.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from pkbench.analysis.verdict import LATENCY, RatioVerdict, ratio_verdict
+from pkbench.pgbench.driver import ScriptFile
+from pkbench.pgbench.output import Summary
+
+DESIGNS = ("paired", "interleaved")
+# The copy of the baseline an A/A calibration measures against it.
+COPY_SUFFIX = "-copy"
+
+
+def script_name(strategy: str) -> str:
+    """The file name a strategy's script gets, which is how its figures are found in pgbench's report."""
+    return f"{strategy}.sql"
+
+
+def interleaved_scripts(sql_by_strategy: Mapping[str, str]) -> list[ScriptFile]:
+    """One script per strategy, equal weights: every strategy gets the same share of the window."""
+    return [ScriptFile(script_name(name), 1, sql) for name, sql in sql_by_strategy.items()]
+
+
+@dataclass(frozen=True)
+class StrategyWindow:
+    """One strategy's share of an interleaved window."""
+
+    strategy: str
+    transactions: int
+    latency_ms_mean: float
+
+
+def attribute(summary: Summary, strategies: Sequence[str]) -> dict[str, StrategyWindow]:
+    """Each strategy's figures from pgbench's per-script report, by script file name; a strategy with no
+    script, a script of no strategy or a script without figures is an error, never a silent gap."""
+    wanted = {script_name(name): name for name in strategies}
+    found: dict[str, StrategyWindow] = {}
+    for script in summary.scripts:
+        # pgbench prints the path it was given; the work directory differs from run to run.
+        strategy = wanted.get(PurePosixPath(script.name).name)
+        if strategy is None:
+            raise ValueError(f"pgbench reported a script of no strategy: {script.name}")
+        if script.transactions is None or script.latency_ms_mean is None:
+            raise ValueError(f"pgbench reported no transactions or latency for {strategy}'s script")
+        found[strategy] = StrategyWindow(strategy, script.transactions, script.latency_ms_mean)
+    missing = [name for name in strategies if name not in found]
+    if missing:
+        raise ValueError(f"pgbench reported no script for {', '.join(missing)}")
+    return found
+
+
+def verdicts(
+    rounds: Sequence[Mapping[str, StrategyWindow]], baseline: str, *, seed: int | None = None
+) -> dict[str, RatioVerdict]:
+    """Every other strategy's latency per transaction against the baseline's, the two read from the same
+    window in every round."""
+    names = [name for name in rounds[0] if name != baseline] if rounds else []
+
+    def latencies(name: str) -> list[float | None]:
+        return [r[name].latency_ms_mean if r[name].transactions else None for r in rounds]
+
+    base = latencies(baseline)
+    return {name: ratio_verdict(latencies(name), base, LATENCY, seed=seed) for name in names}
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """What A/A runs say of a design on this machine."""
+
+    design: str
+    runs: int
+    false_positives: int  # runs whose verdict resolved a difference between identical strategies
+    median_half_width: float | None  # the smallest effect resolved, as a fraction (0.03 for 3%)
+
+    @property
+    def false_positive_rate(self) -> float:
+        return self.false_positives / self.runs if self.runs else 0.0
+
+    def words(self) -> str:
+        width = (
+            f"the median interval reaches ±{self.median_half_width:.1%}, the smallest effect it resolves"
+            if self.median_half_width is not None
+            else "no interval to say what effect it resolves"
+        )
+        return (
+            f"{self.design}: {self.false_positives} of {self.runs} A/A runs resolved a difference "
+            f"({self.false_positive_rate:.0%} false positives); {width}"
+        )
+
+
+def calibration(design: str, aa_verdicts: Sequence[RatioVerdict]) -> Calibration:
+    """A/A verdicts (the baseline against its copy), one per run, summed up."""
+    widths = [w for w in (v.half_width() for v in aa_verdicts) if w is not None]
+    return Calibration(
+        design=design,
+        runs=len(aa_verdicts),
+        false_positives=sum(1 for v in aa_verdicts if v.resolved),
+        median_half_width=float(statistics.median(widths)) if widths else None,
+    )
