@@ -51,8 +51,8 @@ def test_each_scripts_figures_go_to_its_strategy() -> None:
 def test_scripts_are_named_after_strategies_and_weighted_alike() -> None:
     scripts = interleaved.interleaved_scripts({"bigint": "SELECT 1;", "uuid-v7": "SELECT 2;"})
     assert [(s.name, s.weight, s.sql) for s in scripts] == [
-        ("bigint.sql", 1, "SELECT 1;"),
-        ("uuid-v7.sql", 1, "SELECT 2;"),
+        ("bigint", 1, "SELECT 1;"),
+        ("uuid-v7", 1, "SELECT 2;"),
     ]
 
 

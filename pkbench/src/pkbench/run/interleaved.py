@@ -15,11 +15,13 @@ can resolve on this machine.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 from pkbench.analysis.verdict import LATENCY, RatioVerdict, ratio_verdict
+from pkbench.errors import PkbenchError
+from pkbench.pgbench import driver
 from pkbench.pgbench.driver import ScriptFile
 from pkbench.pgbench.output import Summary
 
@@ -29,13 +31,14 @@ COPY_SUFFIX = "-copy"
 
 
 def script_name(strategy: str) -> str:
-    """The file name a strategy's script gets, which is how its figures are found in pgbench's report."""
+    """The file name pgbench.driver gives a strategy's script, which is how its figures are found in
+    pgbench's report."""
     return f"{strategy}.sql"
 
 
 def interleaved_scripts(sql_by_strategy: Mapping[str, str]) -> list[ScriptFile]:
     """One script per strategy, equal weights: every strategy gets the same share of the window."""
-    return [ScriptFile(script_name(name), 1, sql) for name, sql in sql_by_strategy.items()]
+    return [ScriptFile(name, 1, sql) for name, sql in sql_by_strategy.items()]
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,46 @@ def verdicts(
 
     base = latencies(baseline)
     return {name: ratio_verdict(latencies(name), base, LATENCY, seed=seed) for name in names}
+
+
+def measure_rounds(
+    pgbench: Path,
+    database: str,
+    environment: Mapping[str, str],
+    sql_by_strategy: Mapping[str, str],
+    *,
+    rounds: int,
+    clients: int,
+    jobs: int,
+    duration_s: int,
+    workdir: Path,
+    check_alive: Callable[[], None],
+) -> list[dict[str, StrategyWindow]]:
+    """ROUNDS interleaved windows of every strategy's script (its SQL names its own table), each strategy's
+    figures read from every window; a failed window is an error, since a gap would unpair the rounds."""
+    scripts = interleaved_scripts(sql_by_strategy)
+    measured: list[dict[str, StrategyWindow]] = []
+    for number in range(1, rounds + 1):
+        window_dir = workdir / f"round-{number}"
+        window_dir.mkdir(parents=True, exist_ok=True)
+        result = driver.run(
+            pgbench,
+            database,
+            environment,
+            scripts,
+            clients=clients,
+            jobs=jobs,
+            duration_s=duration_s,
+            progress_interval_s=1,
+            workdir=window_dir,
+            on_progress=lambda _elapsed, _sample: None,
+            check_alive=check_alive,
+        )
+        failed = driver.failure_reason(result)
+        if failed is not None:
+            raise PkbenchError(f"interleaved round {number}: {failed}")
+        measured.append(attribute(result.summary, list(sql_by_strategy)))
+    return measured
 
 
 @dataclass(frozen=True)
