@@ -121,3 +121,15 @@ def test_calibration_counts_resolved_aa_verdicts_and_takes_the_median_half_width
     assert found.words().startswith(
         "interleaved: 1 of 3 A/A runs resolved a difference (33% false positives)"
     )
+
+
+def test_the_set_of_a_scripts_search_path_is_left_out_of_its_latency() -> None:
+    text = recording().replace(
+        "         1.181           0  INSERT INTO records_bigint",
+        "         0.050           0  SET search_path TO s_bigint,public;\n"
+        "         1.131           0  INSERT INTO records_bigint",
+    )
+    windows = interleaved.attribute(output.parse_summary(text), STRATEGIES)
+    assert windows["bigint"].latency_ms_mean == pytest.approx(1.131)
+    assert windows["uuid-v4"].latency_ms_mean == pytest.approx(1.195)
+    assert interleaved.scoped("SELECT 1;", "s,public") == "SET search_path TO s,public;\nSELECT 1;"
