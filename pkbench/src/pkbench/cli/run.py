@@ -96,6 +96,12 @@ from pkbench.summary import document as summary
     help="Each strategy alone in a fresh schema, one after the other, instead of paired rounds.",
 )
 @click.option(
+    "--interleave/--paired",
+    default=False,
+    help="Each round's window runs every strategy's script at once in one pgbench run (--paired, the "
+    "default: one strategy after the other).",
+)
+@click.option(
     "--warmup", type=int, help="Seconds of each workload run before the measured window (excluded)."
 )
 @click.option(
@@ -190,6 +196,7 @@ def _options(
     precision: str | None,
     max_time: str | None,
     isolate: bool,
+    interleave: bool,
     warmup: int | None,
     rate: float | None,
     clock_rate: float | None,
@@ -237,6 +244,7 @@ def _options(
         precision=arguments.percentage(precision, "--precision"),
         max_time_s=arguments.duration(max_time, "--max-time"),
         isolate=isolate,
+        interleave=interleave,
         scale=scale,
     )
     if options.strategies == []:

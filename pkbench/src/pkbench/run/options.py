@@ -73,6 +73,8 @@ class Options:
     max_time_s: float | None = None
     # --isolate: each strategy alone in a fresh schema, one after the other (today's studies' way).
     isolate: bool = False
+    # --interleave: each round's window runs every strategy's script in one pgbench run (run.interleaved).
+    interleave: bool = False
     # --scale NAME: one of the scenario's [scale] presets (the study's own sizes, or quick ones).
     scale: str | None = None
     # --resume DIR: continue the interrupted run in DIR (its recorded command gives every other option).
@@ -103,6 +105,7 @@ class Plan:
     resumed: RunResult | None = None
     # The cgroup memory cap of the embedded server: --memory-limit, else the scenario's memory_limit.
     memory_limit_bytes: int | None = None
+    interleave: bool = False
 
 
 def plan(options: Options) -> Plan:
@@ -169,6 +172,10 @@ def plan(options: Options) -> Plan:
         raise PkbenchError(f"--resume {options.resume}: only a run of paired rounds can be resumed")
     if resumed is not None and resumed.rounds is not None and resumed.rounds.requested != rounds:
         raise PkbenchError(f"--resume {options.resume}: the plan differs from the run's (rounds)")
+    if options.interleave and (not paired or resumed is not None):
+        raise PkbenchError(
+            "--interleave applies to paired rounds of a new run, not with --isolate, --repeat or --resume"
+        )
     return Plan(
         loaded,
         chosen,
@@ -184,6 +191,7 @@ def plan(options: Options) -> Plan:
         the_topology,
         resumed,
         memory_limit,
+        options.interleave,
     )
 
 

@@ -60,9 +60,15 @@ def heading(run: RunResult) -> str | None:
         method = "the geometric mean of the per-round ratios and its 95% interval (Student's t on their logs)"
     else:
         method = "the ratio of the one round (no interval)"
+    design = (
+        "; every strategy's script interleaved in one pgbench window per round (--interleave), judged on "
+        "its latency mean"
+        if rounds.design == "interleaved"
+        else ""
+    )
     return (
-        f"Against {baseline}, over {count} paired round{'s' if count != 1 else ''}: {method}; a figure "
-        "equal to the baseline's in every round is left out"
+        f"Against {baseline}, over {count} paired round{'s' if count != 1 else ''}{design}: {method}; a "
+        "figure equal to the baseline's in every round is left out"
     )
 
 

@@ -1,0 +1,91 @@
+"""`pkbench run --interleave`: the paired rounds' stages and setup, but each round's window measured once for
+all strategies at the same instant (run.interleaved), so a slowdown of the machine falls on all of them.
+
+Only a strategy's time per transaction says anything in such a window (pgbench picks scripts by weight), so
+the window keeps that one figure, and the verdicts are on it: the latency mean of each strategy against the
+baseline's from the same window, over the rounds.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from pkbench.analysis import judge, metrics, verdict
+from pkbench.errors import PkbenchError
+from pkbench.results import WorkloadResult
+from pkbench.run import interleaved
+from pkbench.run.paired import PairedRounds
+from pkbench.run.strategy_pass import StrategyPass
+from pkbench.steps import PgbenchStep
+
+# The verdict of the interleaved design: the latency mean, which the paired design reports but does not judge.
+MEAN_LATENCY = dataclasses.replace(
+    next(m for m in metrics.WORKLOAD_METRICS if m.key == "latency-mean"), verdict=verdict.LATENCY
+)
+
+
+def window_sql(step: PgbenchStep, one_pass: StrategyPass) -> str:
+    """A strategy's script of a window, in its own schema; a window of several weighted scripts has no one
+    script per strategy to interleave."""
+    if len(step.scripts) != 1:
+        raise PkbenchError(f"--interleave needs windows of one script; {step.name} has {len(step.scripts)}")
+    if one_pass.context is None:
+        raise PkbenchError(f"{one_pass.strategy.name} has no context to render {step.name}")
+    return interleaved.scoped(one_pass.context.render(step.scripts[0].sql), one_pass.ws.search_path)
+
+
+class InterleavedRounds(PairedRounds):
+    """Paired rounds whose windows run every strategy's script in one pgbench run."""
+
+    def _measure_round(self, windows: Sequence[PgbenchStep], order: Sequence[str], number: int) -> None:
+        passes = {name: self.passes[name] for name in order}
+        concrete = {name: p for name, p in passes.items() if isinstance(p, StrategyPass)}
+        if not concrete:
+            return
+        first = next(iter(concrete.values()))
+        context = first.context
+        if context is None:
+            return
+        for window in windows:
+            sql = {name: window_sql(window, p) for name, p in concrete.items()}
+            self.reporter.info(f"  {window.name}: {' '.join(sql)} at once")
+            measured = interleaved.measure_rounds(
+                context.pgbench_path,
+                first.ws.connection.pgbench_database(),
+                first.ws.connection.environment(first.ws.search_path),
+                sql,
+                rounds=1,
+                clients=context.int_parameter("clients"),
+                jobs=context.int_parameter("jobs"),
+                duration_s=context.int_parameter("duration_s"),
+                workdir=context.out_dir / "pgbench" / "interleaved" / window.name / f"round-{number}",
+                check_alive=first.target.check_alive,
+            )[0]
+            for name, share in measured.items():
+                self.windows[name].setdefault(window.name, []).append(
+                    WorkloadResult(
+                        window.name,
+                        window.description,
+                        duration_s=float(context.int_parameter("duration_s")),
+                        transactions=share.transactions,
+                        latency_ms={"mean": share.latency_ms_mean},
+                    )
+                )
+
+    def _combine(self) -> None:
+        super()._combine()
+        baseline = self.record.baseline
+        if baseline is None or baseline not in self.windows:
+            return
+        base = self.windows[baseline]
+        for name, by_window in self.windows.items():
+            if name == baseline:
+                continue
+            for window, rounds in by_window.items():
+                theirs = base.get(window, [])
+                count = min(len(rounds), len(theirs))
+                mine_ms = [r.latency_ms.get("mean") for r in rounds[:count]]
+                base_ms = [r.latency_ms.get("mean") for r in theirs[:count]]
+                found = verdict.ratio_verdict(mine_ms, base_ms, verdict.LATENCY, seed=judge.BOOTSTRAP_SEED)
+                self.judged.append(judge.Judged(name, window, MEAN_LATENCY, found))
