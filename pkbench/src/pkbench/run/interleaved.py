@@ -29,6 +29,10 @@ DESIGNS = ("paired", "interleaved")
 # Strategies share the cluster, each in a schema of its own under the same table names, and one pgbench run
 # has one search_path: each script first sets its strategy's, and that statement's time is left out.
 SCOPE = "SET search_path TO "
+# Between a strategy's name and its script's in the file name of a window of several weighted scripts.
+MIX = "__"
+# A window's scripts as the scenario weighs them: name, weight, SQL.
+Mix = Sequence[tuple[str, int, str]]
 # The copy of the baseline an A/A calibration measures against it.
 COPY_SUFFIX = "-copy"
 
@@ -53,9 +57,24 @@ def own_latency(script: ScriptSummary) -> float | None:
     return script.latency_ms_mean
 
 
-def interleaved_scripts(sql_by_strategy: Mapping[str, str]) -> list[ScriptFile]:
-    """One script per strategy, equal weights: every strategy gets the same share of the window."""
-    return [ScriptFile(name, 1, sql) for name, sql in sql_by_strategy.items()]
+def interleaved_scripts(sql_by_strategy: Mapping[str, str | Mix]) -> list[ScriptFile]:
+    """One script per strategy, equal weights: every strategy gets the same share of the window; a window of
+    several weighted scripts keeps its weights within every strategy's share."""
+    files: list[ScriptFile] = []
+    for name, sql in sql_by_strategy.items():
+        if isinstance(sql, str):
+            files.append(ScriptFile(name, 1, sql))
+        else:
+            files += [ScriptFile(f"{name}{MIX}{script}", weight, text) for script, weight, text in sql]
+    return files
+
+
+def strategy_of(file_name: str, wanted: Mapping[str, str]) -> str | None:
+    """The strategy whose script pgbench ran from FILE_NAME (its own, or one of its window's mix)."""
+    if file_name in wanted:
+        return wanted[file_name]
+    stem = file_name.removesuffix(".sql")
+    return wanted.get(script_name(stem.split(MIX)[0])) if MIX in stem else None
 
 
 @dataclass(frozen=True)
@@ -71,16 +90,22 @@ def attribute(summary: Summary, strategies: Sequence[str]) -> dict[str, Strategy
     """Each strategy's figures from pgbench's per-script report, by script file name; a strategy with no
     script, a script of no strategy or a script without figures is an error, never a silent gap."""
     wanted = {script_name(name): name for name in strategies}
-    found: dict[str, StrategyWindow] = {}
+    # Transactions and their summed time per strategy: a mix's scripts add up to the strategy's mean.
+    totals: dict[str, tuple[int, float]] = {}
     for script in summary.scripts:
         # pgbench prints the path it was given; the work directory differs from run to run.
-        strategy = wanted.get(PurePosixPath(script.name).name)
+        strategy = strategy_of(PurePosixPath(script.name).name, wanted)
         if strategy is None:
             raise ValueError(f"pgbench reported a script of no strategy: {script.name}")
         latency = own_latency(script)
         if script.transactions is None or latency is None:
             raise ValueError(f"pgbench reported no transactions or latency for {strategy}'s script")
-        found[strategy] = StrategyWindow(strategy, script.transactions, latency)
+        count, spent = totals.get(strategy, (0, 0.0))
+        totals[strategy] = (count + script.transactions, spent + script.transactions * latency)
+    found = {
+        name: StrategyWindow(name, count, spent / count if count else 0.0)
+        for name, (count, spent) in totals.items()
+    }
     missing = [name for name in strategies if name not in found]
     if missing:
         raise ValueError(f"pgbench reported no script for {', '.join(missing)}")
@@ -105,7 +130,7 @@ def measure_rounds(
     pgbench: Path,
     database: str,
     environment: Mapping[str, str],
-    sql_by_strategy: Mapping[str, str],
+    sql_by_strategy: Mapping[str, str | Mix],
     *,
     rounds: int,
     clients: int,

@@ -25,14 +25,13 @@ MEAN_LATENCY = dataclasses.replace(
 )
 
 
-def window_sql(step: PgbenchStep, one_pass: StrategyPass) -> str:
-    """A strategy's script of a window, in its own schema; a window of several weighted scripts has no one
-    script per strategy to interleave."""
-    if len(step.scripts) != 1:
-        raise PkbenchError(f"--interleave needs windows of one script; {step.name} has {len(step.scripts)}")
-    if one_pass.context is None:
+def window_sql(step: PgbenchStep, one_pass: StrategyPass) -> interleaved.Mix:
+    """A strategy's scripts of a window with their weights, each in the strategy's own schema."""
+    context = one_pass.context
+    if context is None:
         raise PkbenchError(f"{one_pass.strategy.name} has no context to render {step.name}")
-    return interleaved.scoped(one_pass.context.render(step.scripts[0].sql), one_pass.ws.search_path)
+    path = one_pass.ws.search_path
+    return [(s.name, s.weight, interleaved.scoped(context.render(s.sql), path)) for s in step.scripts]
 
 
 class InterleavedRounds(PairedRounds):
@@ -75,6 +74,9 @@ class InterleavedRounds(PairedRounds):
 
     def _combine(self) -> None:
         super()._combine()
+        # The paired design's figures were not measured in interleaved windows: only the load's stay.
+        windows = {window for by_window in self.windows.values() for window in by_window}
+        self.judged = [j for j in self.judged if j.workload not in windows]
         baseline = self.record.baseline
         if baseline is None or baseline not in self.windows:
             return
