@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
 
 from pkbench.analysis import judge, metrics, verdict
 from pkbench.errors import PkbenchError
 from pkbench.results import WorkloadResult
 from pkbench.run import interleaved
 from pkbench.run.paired import PairedRounds
-from pkbench.run.strategy_pass import StrategyPass
+from pkbench.server.target import Target
+from pkbench.server.workspace import Workspace
 from pkbench.steps import PgbenchStep
+from pkbench.steps.context import StepContext
 
 # The verdict of the interleaved design: the latency mean, which the paired design reports but does not judge.
 MEAN_LATENCY = dataclasses.replace(
@@ -25,11 +28,21 @@ MEAN_LATENCY = dataclasses.replace(
 )
 
 
+@runtime_checkable
+class StrategyPass(Protocol):
+    """What an interleaved window needs of a strategy's pass (run.strategy_pass.StrategyPass, not imported:
+    the import chain from the CLI would grow past its limit): its schema, server and rendering context."""
+
+    ws: Workspace
+    target: Target
+    context: StepContext | None
+
+
 def window_sql(step: PgbenchStep, one_pass: StrategyPass) -> interleaved.Mix:
     """A strategy's scripts of a window with their weights, each in the strategy's own schema."""
     context = one_pass.context
     if context is None:
-        raise PkbenchError(f"{one_pass.strategy.name} has no context to render {step.name}")
+        raise PkbenchError(f"{one_pass.ws.schema} has no context to render {step.name}")
     path = one_pass.ws.search_path
     return [(s.name, s.weight, interleaved.scoped(context.render(s.sql), path)) for s in step.scripts]
 
