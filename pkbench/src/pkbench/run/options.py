@@ -75,6 +75,8 @@ class Options:
     isolate: bool = False
     # --interleave: each round's window runs every strategy's script in one pgbench run (run.interleaved).
     interleave: bool = False
+    # --calibrate: the baseline against an identical copy of itself named COPY_SUFFIX after it.
+    aa_copy: bool = False
     # --scale NAME: one of the scenario's [scale] presets (the study's own sizes, or quick ones).
     scale: str | None = None
     # --resume DIR: continue the interrupted run in DIR (its recorded command gives every other option).
@@ -132,6 +134,8 @@ def plan(options: Options) -> Plan:
         # The rate in force, for the scenario's SQL ({clock_rate}) and results.json's parameters.
         loaded = loaded.with_parameters({"clock_rate": clock_rate})
     chosen = catalog.select(options.strategies or loaded.strategies)
+    if options.aa_copy:
+        chosen = _with_copy(options, loaded, chosen)
     out_dir = options.out or Path(f"pkbench-results-{datetime.now().strftime('%Y%m%d-%H%M%S')}")
     resumed = None
     if options.resume is not None:
@@ -193,6 +197,19 @@ def plan(options: Options) -> Plan:
         memory_limit,
         options.interleave,
     )
+
+
+COPY_SUFFIX = "-copy"
+
+
+def _with_copy(options: Options, loaded: Scenario, chosen: list[Strategy]) -> list[Strategy]:
+    """The baseline and an identical copy of it: every difference resolved between them is a false one."""
+    names = [s.name for s in chosen]
+    base = options.baseline or (loaded.baseline if loaded.baseline in names else names[0] if names else None)
+    original = next((s for s in chosen if s.name == base), None)
+    if original is None:
+        raise PkbenchError(f"--calibrate: the baseline {base!r} is not among the strategies run")
+    return [original, replace(original, name=original.name + COPY_SUFFIX)]
 
 
 def _memory_limit(options: Options, loaded: Scenario) -> int | None:
