@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from pkbench.analysis import judge, metrics, verdict
@@ -47,6 +48,24 @@ def window_sql(step: PgbenchStep, one_pass: StrategyPass) -> interleaved.Mix:
     return [(s.name, s.weight, interleaved.scoped(context.render(s.sql), path)) for s in step.scripts]
 
 
+def _once(
+    first: StrategyPass, context: StepContext, sql: dict[str, interleaved.Mix], seconds: int, workdir: Path
+) -> dict[str, interleaved.StrategyWindow]:
+    """One interleaved window of SECONDS, on the server and database the strategies share."""
+    return interleaved.measure_rounds(
+        context.pgbench_path,
+        first.ws.connection.pgbench_database(),
+        first.ws.connection.environment(first.ws.search_path),
+        sql,
+        rounds=1,
+        clients=context.int_parameter("clients"),
+        jobs=context.int_parameter("jobs"),
+        duration_s=seconds,
+        workdir=workdir,
+        check_alive=first.target.check_alive,
+    )[0]
+
+
 class InterleavedRounds(PairedRounds):
     """Paired rounds whose windows run every strategy's script in one pgbench run."""
 
@@ -62,18 +81,13 @@ class InterleavedRounds(PairedRounds):
         for window in windows:
             sql = {name: window_sql(window, p) for name, p in concrete.items()}
             self.reporter.info(f"  {window.name}: {' '.join(sql)} at once")
-            measured = interleaved.measure_rounds(
-                context.pgbench_path,
-                first.ws.connection.pgbench_database(),
-                first.ws.connection.environment(first.ws.search_path),
-                sql,
-                rounds=1,
-                clients=context.int_parameter("clients"),
-                jobs=context.int_parameter("jobs"),
-                duration_s=context.int_parameter("duration_s"),
-                workdir=context.out_dir / "pgbench" / "interleaved" / window.name / f"round-{number}",
-                check_alive=first.target.check_alive,
-            )[0]
+            workdir = context.out_dir / "pgbench" / "interleaved" / window.name / f"round-{number}"
+
+            # As in a paired window, the warm-up loads every strategy's pages back and is not measured.
+            warmup = int(context.parameters.get("warmup_s", 0) or 0)
+            if warmup > 0:
+                _once(first, context, sql, warmup, workdir / "warmup")
+            measured = _once(first, context, sql, context.int_parameter("duration_s"), workdir / "window")
             for name, share in measured.items():
                 self.windows[name].setdefault(window.name, []).append(
                     WorkloadResult(
