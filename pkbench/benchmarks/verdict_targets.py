@@ -2,6 +2,8 @@
 
     .venv/bin/python pkbench/benchmarks/verdict_targets.py [--out DIR] [-- pkbench run options]
     .venv/bin/python pkbench/benchmarks/verdict_targets.py --again DIR    (the figures of two earlier runs)
+    .venv/bin/python pkbench/benchmarks/verdict_targets.py --designs [--out DIR] [-- pkbench run options]
+        (one --paired and one --interleave run: their latency-mean intervals side by side)
 
 Targets (docs/statistics.md): every headline TPS ratio's 95% interval within ±5% in each run, the two runs'
 intervals overlapping for every strategy, work per transaction (buffers, WAL, CPU) agreeing within 3%, and the
@@ -27,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from pkbench import results
-from pkbench.analysis.verdict import median_interval
+from pkbench.analysis.verdict import LATENCY, RatioVerdict, median_interval, ratio_verdict
 from pkbench.results import RunResult, Verdict, WorkloadResult
 
 HALF_WIDTH_TARGET = 0.05
@@ -176,14 +178,71 @@ def print_noise(runs: list[RunResult]) -> None:
         )
 
 
+def latency_mean_verdicts(run: RunResult) -> dict[tuple[str, str], RatioVerdict]:
+    """Each strategy's latency mean against the baseline's, round by round: what --interleave judges, and
+    what a paired run measured too, so the two designs are compared on one figure."""
+    baseline = run.rounds.baseline if run.rounds is not None else None
+    by_name = {s.name: s for s in run.strategies}
+    base = by_name.get(baseline or "")
+    if base is None:
+        return {}
+    theirs = {w.name: [r.latency_ms.get("mean") for r in (w.rounds or [w])] for w in base.workloads}
+    found = {}
+    for strategy in run.strategies:
+        if strategy is base:
+            continue
+        for w in strategy.workloads:
+            mine = [r.latency_ms.get("mean") for r in (w.rounds or [w])]
+            base_ms = theirs.get(w.name, [])
+            count = min(len(mine), len(base_ms))
+            found[(w.name, strategy.name)] = ratio_verdict(mine[:count], base_ms[:count], LATENCY, seed=1)
+    return found
+
+
+def compare_designs(paired: RunResult, interleaved: RunResult) -> None:
+    print("\nlatency mean ratio to the baseline, 95% interval and half-width: paired | interleaved")
+    one, two = latency_mean_verdicts(paired), latency_mean_verdicts(interleaved)
+    widths: dict[str, list[float]] = {"paired": [], "interleaved": []}
+    for key, a in one.items():
+        b = two.get(key)
+        cells = []
+        for design, v in (("paired", a), ("interleaved", b)):
+            width = v.half_width() if v is not None else None
+            if v is None or v.interval is None or v.ratio is None or width is None:
+                cells.append("no interval")
+                continue
+            widths[design].append(width)
+            cells.append(f"{v.ratio:.3f} ({v.interval.low:.3f}-{v.interval.high:.3f}) ±{width:.1%}")
+        print(f"  {key[0]:<16} {key[1]:<14} {cells[0]:<32} | {cells[1]}")
+    for design, found in widths.items():
+        if found:
+            print(
+                f"  {design}: median half-width ±{statistics.median(found):.1%} over {len(found)} intervals"
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--out", type=Path, default=Path("verdict-targets"))
     parser.add_argument("--again", type=Path, help="the figures of DIR/run-1 and DIR/run-2; runs nothing")
+    parser.add_argument("--designs", action="store_true", help="one --paired and one --interleave run")
     parser.add_argument("run_options", nargs="*", help="options for both pkbench runs (after --)")
     args = parser.parse_args()
+    if args.designs:
+        if args.again is not None:
+            paired, interleaved = (
+                results.load(args.again / "paired"),
+                results.load(args.again / "interleaved"),
+            )
+        else:
+            args.out.mkdir(parents=True, exist_ok=False)
+            paired, paired_s = run_once(args.out / "paired", [*args.run_options, "--paired"])
+            interleaved, inter_s = run_once(args.out / "interleaved", [*args.run_options, "--interleave"])
+            print(f"\nwall time: paired {paired_s / 60:.1f} min, interleaved {inter_s / 60:.1f} min")
+        compare_designs(paired, interleaved)
+        return
     if args.again is not None:
         first, second = results.load(args.again / "run-1"), results.load(args.again / "run-2")
     else:

@@ -15,7 +15,7 @@ from pkbench.cli import exit as cli_exit
 from pkbench.cli.console import RichReporter
 from pkbench.cli.exit import fail
 from pkbench.errors import PkbenchError
-from pkbench.run import runner, sweep
+from pkbench.run import calibrate, runner, sweep
 from pkbench.run.options import Options, Outcome
 from pkbench.summary import document as summary
 
@@ -96,6 +96,18 @@ from pkbench.summary import document as summary
     help="Each strategy alone in a fresh schema, one after the other, instead of paired rounds.",
 )
 @click.option(
+    "--calibrate",
+    type=int,
+    metavar="N",
+    help="N A/A runs of the baseline against a copy of itself: the design's false positives and resolution.",
+)
+@click.option(
+    "--interleave/--paired",
+    default=False,
+    help="Each round's window runs every strategy's script at once in one pgbench run (--paired, the "
+    "default: one strategy after the other).",
+)
+@click.option(
     "--warmup", type=int, help="Seconds of each workload run before the measured window (excluded)."
 )
 @click.option(
@@ -146,10 +158,20 @@ def run(resume: Path | None, **given: Any) -> None:
         pkbench run mixed --clients 1,4,16,64 --rate 500
         pkbench run --resume pkbench-results-20261121-001500
     """
+    calibrate_runs = given.pop("calibrate", None)
+    if calibrate_runs is not None and resume is not None:
+        raise PkbenchError("--calibrate starts new runs, not with --resume")
     if resume is not None:
         options, swept = _resumed(click.get_current_context(), resume)
     else:
         options, swept = _options(**given)
+    if calibrate_runs is not None:
+        if swept is not None:
+            raise PkbenchError("--calibrate runs one plan, not a sweep of --clients")
+        out, words = calibrate.execute(options, calibrate_runs, runner.execute, RichReporter())
+        click.echo(words)
+        click.echo(f"pkbench: calibration in {out}", err=True)
+        return
     if swept is not None:
         grid = sweep.execute(options, swept, runner.execute, RichReporter())
         click.echo((grid.out_dir / "sweep.md").read_text())
@@ -190,6 +212,7 @@ def _options(
     precision: str | None,
     max_time: str | None,
     isolate: bool,
+    interleave: bool,
     warmup: int | None,
     rate: float | None,
     clock_rate: float | None,
@@ -237,6 +260,7 @@ def _options(
         precision=arguments.percentage(precision, "--precision"),
         max_time_s=arguments.duration(max_time, "--max-time"),
         isolate=isolate,
+        interleave=interleave,
         scale=scale,
     )
     if options.strategies == []:

@@ -273,6 +273,9 @@ class RoundsRecord:
     orders: list[list[str]] = field(default_factory=list)
     # Rounds completed in each stage with windows, as they complete (what `--resume` continues from).
     completed: list[int] = field(default_factory=list)
+    # How each round's windows were measured: "paired", one strategy after the other, or "interleaved",
+    # every strategy's script in one pgbench window (pkbench run --interleave).
+    design: str = "paired"
 
 
 @dataclass

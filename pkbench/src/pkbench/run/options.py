@@ -73,6 +73,10 @@ class Options:
     max_time_s: float | None = None
     # --isolate: each strategy alone in a fresh schema, one after the other (today's studies' way).
     isolate: bool = False
+    # --interleave: each round's window runs every strategy's script in one pgbench run (run.interleaved).
+    interleave: bool = False
+    # --calibrate: the baseline against an identical copy of itself named COPY_SUFFIX after it.
+    aa_copy: bool = False
     # --scale NAME: one of the scenario's [scale] presets (the study's own sizes, or quick ones).
     scale: str | None = None
     # --resume DIR: continue the interrupted run in DIR (its recorded command gives every other option).
@@ -103,6 +107,7 @@ class Plan:
     resumed: RunResult | None = None
     # The cgroup memory cap of the embedded server: --memory-limit, else the scenario's memory_limit.
     memory_limit_bytes: int | None = None
+    interleave: bool = False
 
 
 def plan(options: Options) -> Plan:
@@ -129,6 +134,8 @@ def plan(options: Options) -> Plan:
         # The rate in force, for the scenario's SQL ({clock_rate}) and results.json's parameters.
         loaded = loaded.with_parameters({"clock_rate": clock_rate})
     chosen = catalog.select(options.strategies or loaded.strategies)
+    if options.aa_copy:
+        chosen = _with_copy(options, loaded, chosen)
     out_dir = options.out or Path(f"pkbench-results-{datetime.now().strftime('%Y%m%d-%H%M%S')}")
     resumed = None
     if options.resume is not None:
@@ -169,6 +176,10 @@ def plan(options: Options) -> Plan:
         raise PkbenchError(f"--resume {options.resume}: only a run of paired rounds can be resumed")
     if resumed is not None and resumed.rounds is not None and resumed.rounds.requested != rounds:
         raise PkbenchError(f"--resume {options.resume}: the plan differs from the run's (rounds)")
+    if options.interleave and (not paired or resumed is not None):
+        raise PkbenchError(
+            "--interleave applies to paired rounds of a new run, not with --isolate, --repeat or --resume"
+        )
     return Plan(
         loaded,
         chosen,
@@ -184,7 +195,21 @@ def plan(options: Options) -> Plan:
         the_topology,
         resumed,
         memory_limit,
+        options.interleave,
     )
+
+
+COPY_SUFFIX = "-copy"
+
+
+def _with_copy(options: Options, loaded: Scenario, chosen: list[Strategy]) -> list[Strategy]:
+    """The baseline and an identical copy of it: every difference resolved between them is a false one."""
+    names = [s.name for s in chosen]
+    base = options.baseline or (loaded.baseline if loaded.baseline in names else names[0] if names else None)
+    original = next((s for s in chosen if s.name == base), None)
+    if original is None:
+        raise PkbenchError(f"--calibrate: the baseline {base!r} is not among the strategies run")
+    return [original, replace(original, name=original.name + COPY_SUFFIX)]
 
 
 def _memory_limit(options: Options, loaded: Scenario) -> int | None:

@@ -169,15 +169,20 @@ class PairedRounds:
             order = rotation(running, number)
             self.record.orders.append(order)
             self.reporter.info(f"round {number}: {' '.join(order)}")
-            for window in windows:
-                for name in order:
-                    self._window(name, window, number)
+            self._measure_round(windows, order, number)
             self._combine()
             self.record.completed[-1] = number
             self.on_progress(self.judged)
             if self._enough(windows, number, (time.monotonic() - started) / (number - done), deadline):
                 break
         self.record.count = max(self.record.count, number)
+
+    def _measure_round(self, windows: Sequence[PgbenchStep], order: Sequence[str], number: int) -> None:
+        """One round: each window for every strategy in ORDER, one after the other (the interleaved design
+        runs them at once instead)."""
+        for window in windows:
+            for name in order:
+                self._window(name, window, number)
 
     def _window(self, name: str, window: PgbenchStep, number: int) -> None:
         one_pass = self.passes[name]

@@ -19,7 +19,7 @@ from pkbench.pgbench import driver as pgbench
 from pkbench.probes import buffercache
 from pkbench.probes import machine as machine_probe
 from pkbench.reporting import Reporter, Silent
-from pkbench.run import paired
+from pkbench.run import interleaved_rounds, paired
 from pkbench.run.options import Options, Outcome, Plan, check_against_server, plan
 from pkbench.run.strategy_pass import StrategyPass
 from pkbench.scenario import published
@@ -146,7 +146,9 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
                     reporter.strategy_started(number, len(passes), one_pass.strategy.name, "", "setting up")
                     one_pass.begin()
                 deadline = started + the_plan.max_time_s if the_plan.max_time_s is not None else None
-                paired.PairedRounds(
+                designs = {False: paired.PairedRounds, True: interleaved_rounds.InterleavedRounds}
+                run.rounds.design = "interleaved" if the_plan.interleave else "paired"
+                designs[the_plan.interleave](
                     passes,
                     run.rounds,
                     reporter,

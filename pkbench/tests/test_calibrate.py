@@ -1,0 +1,60 @@
+"""`pkbench run --calibrate N`: A/A verdicts summed up (pure), and a tiny calibration run end to end."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import cli_in_process, run_cli, short_run
+
+from pkbench.results import Verdict
+from pkbench.run.calibrate import summed
+
+
+def verdict(resolved: bool, half_width: float | None) -> Verdict:
+    low, high = (1.02, 1.10) if resolved else (0.95, 1.05)
+    words = "resolved" if resolved else "no difference resolved"
+    return Verdict(
+        "w", "latency-mean", "bigint-copy", "bigint", 1.0, low, high, 0.95, "bootstrap", 8, resolved,
+        None, words, None, half_width,
+    )  # fmt: skip
+
+
+def test_a_run_with_any_resolved_verdict_is_a_false_positive() -> None:
+    runs = [
+        [verdict(False, 0.04), verdict(True, 0.03)],
+        [verdict(False, 0.05), verdict(False, None)],
+        [verdict(False, 0.02)],
+    ]
+    found, resolved, total = summed("interleaved", runs)
+    assert (found.runs, found.false_positives, resolved, total) == (3, 1, 1, 5)
+    assert found.median_half_width == 0.035  # of the four intervals there are
+    assert found.words().startswith("interleaved: 1 of 3 A/A runs resolved a difference (33% false")
+
+
+def test_calibrate_refuses_resume() -> None:
+    result = cli_in_process("run", "--calibrate", "2", "--resume", "somewhere")
+    assert result.returncode != 0 and result.stderr.count("\n") == 1
+
+
+def test_a_tiny_calibration(tmp_path: Path, server_tmpdir: Path) -> None:
+    out = tmp_path / "aa"
+    result = run_cli(
+        "run",
+        "war",
+        "--calibrate",
+        "2",
+        "--interleave",
+        *short_run(strategies="bigint,uuid-v4", rows=200, clients=2, rounds=2, out=out),
+        tmpdir=server_tmpdir,
+    )
+    assert result.returncode == 0, result.stderr
+    for number in (1, 2):
+        written = json.loads((out / f"aa-{number}" / "results.json").read_text())
+        # The baseline against its copy only, whatever else --strategies named.
+        assert [s["name"] for s in written["strategies"]] == ["bigint", "bigint-copy"]
+        assert written["rounds"]["design"] == "interleaved"
+        assert {v["strategy"] for v in written["verdicts"]} == {"bigint-copy"}
+    words = (out / "calibration.md").read_text()
+    assert "interleaved: " in words and " of 2 A/A runs resolved a difference" in words
+    assert words.splitlines()[-1] in result.stdout
