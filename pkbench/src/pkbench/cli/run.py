@@ -282,6 +282,8 @@ def _resumed(ctx: click.Context, directory: Path) -> tuple[Options, sweep.Sweep 
         raise PkbenchError(f"--resume {directory}: its command cannot be run again (a password was in it)")
     inner = run.make_context("run", list(recorded[2:]))
     inner.params.pop("resume", None)
+    # A recorded run is one plan: --calibrate makes folders of their own and is never recorded as a command.
+    inner.params.pop("calibrate", None)
     options, swept = _options(**inner.params)
     if swept is not None:
         raise PkbenchError(f"--resume {directory}: resume a sweep point by point, each in its own directory")
