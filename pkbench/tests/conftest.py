@@ -184,6 +184,15 @@ def run_until_window(
             process.wait()
 
 
+def interrupted(process: subprocess.Popen[str]) -> str:
+    """Ctrl-C to a running `pkbench run`: its stderr, once it ended with 130 and without a traceback."""
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=90)
+    assert process.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    return stderr
+
+
 def assert_nothing_left(server_tmpdir: Path) -> None:
     """No process of ours left in SERVER_TMPDIR, and nothing left in it."""
     deadline = time.monotonic() + 10
