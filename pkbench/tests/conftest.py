@@ -104,10 +104,20 @@ def server_tmpdir() -> Iterator[Path]:
 def run_cli(
     *args: str, tmpdir: Path | None = None, timeout: float = 600, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
+    """`pkbench ARGS` in a process of its own. Its embedded cluster goes under TMPDIR, a private one when none
+    is given: in the shared /tmp the run would also stop and report clusters that other tests' killed pkbench
+    runs left there, one line more than the test expects."""
     env = {**os.environ, "NO_COLOR": "1", **(env or {})}
-    if tmpdir is not None:
+    with contextlib.ExitStack() as stack:
+        if tmpdir is None:
+            tmpdir = Path(
+                stack.enter_context(
+                    tempfile.TemporaryDirectory(prefix="pkbench-test-", ignore_cleanup_errors=True)
+                )
+            )
+            tmpdir.chmod(0o755)
         env["TMPDIR"] = str(tmpdir)
-    return subprocess.run([*PKBENCH, *args], capture_output=True, text=True, timeout=timeout, env=env)
+        return subprocess.run([*PKBENCH, *args], capture_output=True, text=True, timeout=timeout, env=env)
 
 
 def cli_in_process(*args: str) -> subprocess.CompletedProcess[str]:
