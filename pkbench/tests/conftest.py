@@ -23,8 +23,30 @@ from psycopg import sql
 from pkbench.cli.main import main
 from pkbench.server.builds import find_pgbench, find_server_bindir, server_bindir
 from pkbench.server.embedded import EmbeddedCluster
+from pkbench.server.initdb_template import TEMPLATES_VARIABLE
 
 PKBENCH = [sys.executable, "-m", "pkbench"]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The suite's hundreds of clusters copy one initdb per server build instead of each running its own
+    (server/initdb_template.py). The xdist workers and every pkbench the tests start inherit the directory
+    from the session that made it, which removes it at the end."""
+    if os.environ.get(TEMPLATES_VARIABLE):
+        return
+    templates = Path(tempfile.mkdtemp(prefix="pkbench-initdb-"))
+    templates.chmod(0o755)
+    os.environ[TEMPLATES_VARIABLE] = str(templates)
+    config.stash[_TEMPLATES] = templates
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    templates = config.stash.get(_TEMPLATES, None)
+    if templates is not None:
+        shutil.rmtree(templates, ignore_errors=True)
+
+
+_TEMPLATES = pytest.StashKey[Path]()
 
 
 def short_run(

@@ -21,6 +21,7 @@ import pkbench
 from pkbench.errors import PkbenchError, ServerDied
 from pkbench.server.builds import find_pgbench, find_server_bindir
 from pkbench.server.embedded import EmbeddedCluster, check_port_free
+from pkbench.server.initdb_template import TEMPLATES_VARIABLE
 from pkbench.server.ownership import remove_orphaned_clusters
 
 
@@ -213,3 +214,25 @@ def test_a_kept_cluster_is_not_taken_for_an_orphan(
     assert directory is not None and directory.is_dir()
     assert remove_orphaned_clusters(server_tmpdir) == []
     assert directory.is_dir()
+
+
+def test_clusters_copy_one_initdb_per_build_and_options(
+    monkeypatch: pytest.MonkeyPatch, server_tmpdir: Path
+) -> None:
+    templates = server_tmpdir / "templates"
+    templates.mkdir(mode=0o755)
+    monkeypatch.setenv(TEMPLATES_VARIABLE, str(templates))
+    with new_cluster() as first, psycopg.connect(first.connection.conninfo(), autocommit=True) as conn:
+        conn.execute("CREATE TABLE only_in_the_first (x int)")
+        assert first.directory is not None
+        owner = (first.directory / "data" / "PG_VERSION").stat().st_uid
+        assert owner == (uid_of(first._process.pid) if first._process else -1)
+    with new_cluster() as second, psycopg.connect(second.connection.conninfo()) as conn:
+        assert conn.execute("SELECT to_regclass('only_in_the_first')").fetchone() == (None,)
+    assert len(list(templates.iterdir())) == 1, "the second cluster copied the first one's template"
+    with (
+        new_cluster(initdb_options=["--wal-segsize=2"]) as other,
+        psycopg.connect(other.connection.conninfo()) as conn,
+    ):
+        assert conn.execute("SHOW wal_segment_size").fetchone() == ("2MB",)
+    assert len(list(templates.iterdir())) == 2, "other initdb options make a template of their own"

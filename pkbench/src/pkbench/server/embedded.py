@@ -18,8 +18,8 @@ from types import TracebackType
 import psycopg
 
 from pkbench.errors import PkbenchError, ServerDied
+from pkbench.server import initdb_template, ownership
 from pkbench.server import os_user as server_user
-from pkbench.server import ownership
 from pkbench.server.connection import ConnectionInfo
 from pkbench.server.os_user import SERVER_USER
 from pkbench.server.target import Replica, ServerInfo, describe
@@ -121,16 +121,19 @@ class EmbeddedCluster:
 
     def _initialise(self) -> None:
         """Fill data_dir (initdb here; a standby copies its primary instead)."""
-        self._run_server_program(
-            "initdb",
-            "-D",
-            str(self.data_dir),
+        options = [
             "--auth=trust",
             f"--username={SERVER_USER}",
             "--encoding=UTF8",
             "--locale=C",
             "--no-sync",
             *self.initdb_options,
+        ]
+        initdb_template.initialise(
+            self.bindir,
+            options,
+            self.data_dir,
+            lambda data_dir: self._run_server_program("initdb", "-D", str(data_dir), *options),
         )
 
     def _run_server_program(self, program: str, *arguments: str) -> None:
