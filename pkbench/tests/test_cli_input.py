@@ -103,9 +103,7 @@ def test_list_as_json_names_every_strategy_and_scenario() -> None:
 
 
 def test_too_many_clients_for_the_server_is_one_line(tmp_path: Path) -> None:
-    result = run_cli(
-        "run", "--clients", "500", "--rows", "100", "--out", str(tmp_path / "out"), timeout=300
-    )
+    result = run_cli("run", "--clients", "500", "--rows", "100", "--out", str(tmp_path / "out"), timeout=300)
     assert_one_line_error(result, "--clients 500: the server accepts")
 
 

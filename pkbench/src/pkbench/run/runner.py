@@ -84,8 +84,9 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
         io_limit or contextlib.nullcontext(),
         target,
         topology.attached(target, the_plan.topology, reporter),
-        shards.attached(target, the_plan.topology, reporter),
         Workspace(target.connection, schema, drop_on_exit=bool(options.dsn) and not options.keep) as ws,
+        # Inside the workspace: what a run creates for its shards goes before the workspace's extensions.
+        shards.attached(target, the_plan.topology, ws, reporter),
     ):
         ws.check_expressions(the_plan.strategies)
         if isinstance(target, EmbeddedCluster) and options.keep:
