@@ -5,13 +5,14 @@ else changed."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
-from conftest import cli_in_process, require_passwords, run_cli, short_run
+from conftest import cli_in_process, interrupted, require_passwords, run_cli, run_until_window, short_run
 
 from pkbench.results.files import load
 from pkbench.server.builds import find_pgbench, find_server_bindir
@@ -23,16 +24,16 @@ SHARDS = 2
 
 
 class Servers:
-    """The coordinator (reached as the superuser, by socket) and its shards (by TCP, as `bench` with a
-    password, which only the foreign servers' user mappings can give postgres_fdw)."""
+    """The coordinator and its shards, each reached by TCP as `bench`, a user with a password and CREATE on
+    database postgres and nothing else: the way a DBA lends servers to a benchmark. The coordinator has
+    postgres_fdw, which `bench` may use; its database `nofdw` has not."""
 
     def __init__(self, coordinator: EmbeddedCluster, shards: list[EmbeddedCluster]) -> None:
         self.coordinator = coordinator
         self.shards = shards
 
-    @property
-    def dsn(self) -> str:
-        return self.coordinator.connection.conninfo()
+    def dsn(self, database: str = "postgres") -> str:
+        return f"postgresql://bench:{PASSWORD}@127.0.0.1:{self.coordinator.port}/{database}"
 
     def shard_dsn(self, number: int) -> str:
         return f"postgresql://bench:{PASSWORD}@127.0.0.1:{self.shards[number - 1].port}/postgres"
@@ -63,12 +64,18 @@ def servers() -> Iterator[Servers]:
     settings = {"shared_buffers": "32MB", "listen_addresses": "127.0.0.1"}
     clusters = [EmbeddedCluster(bindir, pgbench, settings) for _ in range(SHARDS + 1)]
     with clusters[0], clusters[1], clusters[2]:
-        for shard in clusters[1:]:
-            with psycopg.connect(shard.connection.conninfo(), autocommit=True) as admin:
-                require_passwords(shard, admin, "bench", PASSWORD)
-                admin.execute("CREATE SCHEMA not_ours")
-                admin.execute("CREATE TABLE not_ours.keep_me (x int)")
-                admin.execute("INSERT INTO not_ours.keep_me VALUES (1), (2)")
+        for cluster in clusters:
+            with psycopg.connect(cluster.connection.conninfo(), autocommit=True) as admin:
+                require_passwords(cluster, admin, "bench", PASSWORD)
+                if cluster is clusters[0]:
+                    admin.execute("CREATE EXTENSION postgres_fdw")
+                    admin.execute("GRANT USAGE ON FOREIGN DATA WRAPPER postgres_fdw TO bench")
+                    admin.execute("CREATE DATABASE nofdw")
+                    admin.execute("GRANT CREATE ON DATABASE nofdw TO bench")
+                else:
+                    admin.execute("CREATE SCHEMA not_ours")
+                    admin.execute("CREATE TABLE not_ours.keep_me (x int)")
+                    admin.execute("INSERT INTO not_ours.keep_me VALUES (1), (2)")
         yield Servers(clusters[0], clusters[1:])
 
 
@@ -89,7 +96,7 @@ def test_range_routing_on_existing_shards_and_nothing_of_the_run_left(
         "run",
         "sharded",
         "--dsn",
-        servers.dsn,
+        servers.dsn(),
         *servers.shard_options(),
         *short_run(strategies="uuid-v4,uuid-v7", rows=400, duration=2, clients=2, out=out),
         "--set",
@@ -115,6 +122,40 @@ def test_range_routing_on_existing_shards_and_nothing_of_the_run_left(
     assert PASSWORD not in written and PASSWORD not in result.stdout + result.stderr
 
 
+def test_ctrl_c_mid_window_leaves_nothing_of_the_run(
+    servers: Servers, server_tmpdir: Path, tmp_path: Path
+) -> None:
+    before = servers.state()
+    out = tmp_path / "out"
+    arguments = [
+        "sharded",
+        "--dsn",
+        servers.dsn(),
+        *servers.shard_options(),
+        *short_run(strategies="uuid-v7", rows=200, duration=60, clients=2, out=out),
+        "--set",
+        "key_sample=50",
+    ]
+    with run_until_window(server_tmpdir, arguments, out / "pgbench" / "uuid-v7" / "insert-hash") as process:
+        time.sleep(1)
+        interrupted(process)
+    assert servers.state() == before
+    assert _kept_rows(servers) == [([1, 2],), ([1, 2],)]
+
+
+def test_a_coordinator_without_postgres_fdw_is_refused_in_one_line(servers: Servers, tmp_path: Path) -> None:
+    before = servers.state()
+    result = cli_in_process(
+        "run", "sharded", "--dsn", servers.dsn("nofdw"), *servers.shard_options(), *short_run(rows=10)
+    )
+    _refused(result, "the coordinator needs postgres_fdw")
+    assert servers.state() == before
+    with psycopg.connect(servers.coordinator.connection.conninfo(dbname="nofdw"), autocommit=True) as conn:
+        assert conn.execute("SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'pkbench%'").fetchone() == (
+            0,
+        )
+
+
 def _refused(result: Any, message: str) -> None:
     assert result.returncode != 0
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr
@@ -127,7 +168,7 @@ def test_a_schema_that_exists_on_a_shard_is_refused_and_left_alone(servers: Serv
         "run",
         "sharded",
         "--dsn",
-        servers.dsn,
+        servers.dsn(),
         *servers.shard_options(),
         "--schema",
         "not_ours",
@@ -149,12 +190,14 @@ def test_a_shard_that_is_the_coordinator_or_named_twice_is_refused(
     servers: Servers, tmp_path: Path, shards: tuple[Any, ...], message: str
 ) -> None:
     before = servers.state()
-    given = [servers.dsn if s == "coordinator" else servers.shard_dsn(s) for s in shards]
+    # The coordinator spelled another way: by its socket, as the superuser.
+    coordinator = servers.coordinator.connection.conninfo()
+    given = [coordinator if s == "coordinator" else servers.shard_dsn(s) for s in shards]
     result = cli_in_process(
         "run",
         "sharded",
         "--dsn",
-        servers.dsn,
+        servers.dsn(),
         *(word for dsn in given for word in ("--shard-dsn", dsn)),
         *short_run(rows=10, out=tmp_path / "out"),
     )
