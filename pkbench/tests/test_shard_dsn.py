@@ -5,18 +5,23 @@ else changed."""
 from __future__ import annotations
 
 import json
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import psycopg
 import pytest
 from conftest import cli_in_process, interrupted, require_passwords, run_cli, run_until_window, short_run
 
+from pkbench.cli import arguments
 from pkbench.results.files import load
 from pkbench.server.builds import find_pgbench, find_server_bindir
 from pkbench.server.embedded import EmbeddedCluster
+from pkbench.server.shard_dsn import foreign_server_name
+from pkbench.server.topology import shard_count
 from pkbench.summary import sharded
 
 PASSWORD = "shard-Pa55word-for-tests"
@@ -115,6 +120,9 @@ def test_range_routing_on_existing_shards_and_nothing_of_the_run_left(
     assert _kept_rows(servers) == [([1, 2],), ([1, 2],)]
     data = json.loads((out / "results.json").read_text())
     assert data["target"]["topology"]["shard_servers"] == "--shard-dsn", data["target"]["topology"]
+    assert data["target"]["shards"] == [
+        f"host=127.0.0.1 port={shard.port} user=bench dbname=postgres" for shard in servers.shards
+    ]
     assert " ".join(data["command"]).count("--shard-dsn <redacted>") == SHARDS
     written = "".join(
         p.read_text(errors="replace") for p in out.rglob("*") if p.is_file() and p.suffix != ".gz"
@@ -220,3 +228,30 @@ def test_shard_dsns_that_cannot_be_are_refused_before_connecting(
     arguments: tuple[str, ...], message: str
 ) -> None:
     _refused(cli_in_process("run", "sharded", *arguments), message)
+
+
+def test_every_spelling_of_a_shard_dsn_is_redacted_from_the_recorded_command() -> None:
+    argv = ["pkbench", "run", "--shard-dsn", f"password={PASSWORD}", f"--shard-dsn=password={PASSWORD}"]
+    with mock.patch.object(sys, "argv", argv):
+        assert arguments.redacted_argv() == [
+            "pkbench",
+            "run",
+            "--shard-dsn",
+            "<redacted>",
+            "--shard-dsn=<redacted>",
+        ]
+
+
+def test_a_foreign_server_name_keeps_its_shard_number_within_postgres_identifier_length() -> None:
+    assert (
+        foreign_server_name("pkbench_20261125_103000_ab12cd34", 3)
+        == "pkbench_20261125_103000_ab12cd34_shard_3"
+    )
+    long = foreign_server_name("s" * 63, 16)
+    assert len(long) == 63 and long.endswith("_shard_16")
+
+
+def test_the_shard_dsns_replace_the_scenarios_embedded_shards() -> None:
+    assert shard_count(None, ("host=a", "host=b"), 3, "host=c") == 2
+    assert shard_count(None, (), 3, None) == 3
+    assert shard_count(4, (), 3, None) == 4

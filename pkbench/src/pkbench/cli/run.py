@@ -134,7 +134,9 @@ from pkbench.summary import document as summary
 @click.option("--archive", is_flag=True, help="Archive the embedded server's WAL with basic_archive.")
 @click.option("--standby-dsn", help="With --dsn: read lag and replay figures from this standby (read-only).")
 @click.option(
-    "--shards", type=int, help="Start N embedded shards behind the embedded server (sharded scenario)."
+    "--shards",
+    type=int,
+    help="Start N embedded shards behind the embedded server (sharded scenario; with --dsn, --shard-dsn).",
 )
 @click.option(
     "--shard-dsn",

@@ -231,6 +231,12 @@ def _new_run(
             "schema": ws.schema,
             "pgbench": pgbench.check_version(the_plan.pgbench),
             "topology": the_plan.topology.to_json(),
+            # The --shard-dsn servers as --dsn's is shown: which servers, never a password.
+            **(
+                {"shards": [s.connection.redacted() for s in getattr(target, "shards", [])]}
+                if the_plan.topology.shard_dsns
+                else {}
+            ),
             **target_overrides,
         },
         baseline=the_plan.baseline,
