@@ -151,6 +151,30 @@ def test_ctrl_c_mid_window_leaves_nothing_of_the_run(
     assert _kept_rows(servers) == [([1, 2],), ([1, 2],)]
 
 
+def test_a_step_that_fails_after_the_shards_got_their_tables_leaves_nothing(
+    servers: Servers, tmp_path: Path
+) -> None:
+    """One prefilled row cannot be split into two key ranges: the range step fails after the hash step has
+    created the foreign servers and the shards' schemas and tables."""
+    before = servers.state()
+    out = tmp_path / "out"
+    result = run_cli(
+        "run",
+        "sharded",
+        "--dsn",
+        servers.dsn(),
+        *servers.shard_options(),
+        *short_run(strategies="uuid-v7", rows=1, out=out),
+        "--set",
+        "key_sample=1",
+        timeout=120,
+    )
+    assert result.returncode != 0
+    assert "has fewer rows than there are shards" in result.stderr, result.stderr
+    assert servers.state() == before
+    assert _kept_rows(servers) == [([1, 2],), ([1, 2],)]
+
+
 def test_a_coordinator_without_postgres_fdw_is_refused_in_one_line(servers: Servers, tmp_path: Path) -> None:
     before = servers.state()
     result = cli_in_process(

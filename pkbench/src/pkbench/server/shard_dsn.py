@@ -118,19 +118,28 @@ class ExistingShard:
                 f"{first_line(e)}"
             ) from e
 
-    def drop(self, coordinator: ConnectionInfo) -> None:
-        """What the run created for this shard, each object on its own: one that cannot go stops no other."""
+    def drop(self, coordinator: ConnectionInfo) -> list[str]:
+        """What the run created for this shard, each object on its own: one that cannot go stops no other.
+        What is left, in words."""
+        left = []
         if self.server_created:
-            with contextlib.suppress(psycopg.Error, PkbenchError), coordinator.connect() as conn:
-                # CASCADE takes the user mapping and the foreign tables that use the server: all the run's.
-                conn.execute(
-                    sql.SQL("DROP SERVER IF EXISTS {} CASCADE").format(sql.Identifier(self.server_name))
-                )
+            try:
+                with coordinator.connect() as conn:
+                    # CASCADE takes the user mapping and the foreign tables that use the server: the run's.
+                    conn.execute(
+                        sql.SQL("DROP SERVER IF EXISTS {} CASCADE").format(sql.Identifier(self.server_name))
+                    )
                 self.server_created = False
+            except (psycopg.Error, PkbenchError) as e:
+                left.append(f"foreign server {self.server_name} on the coordinator ({first_line(e)})")
         for schema in list(self.created_schemas):
-            with contextlib.suppress(psycopg.Error, PkbenchError), self.connection.connect() as conn:
-                conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+            try:
+                with self.connection.connect() as conn:
+                    conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
                 self.created_schemas.remove(schema)
+            except (psycopg.Error, PkbenchError) as e:
+                left.append(f"schema {schema} on shard {self.number} ({first_line(e)})")
+        return left
 
 
 def _option_list(options: dict[str, str]) -> sql.Composable:
@@ -190,7 +199,9 @@ def attached(
             target.shards = []
             if ws.drop_on_exit:
                 for shard in found:
-                    shard.drop(target.connection)
+                    # Best effort on the way out (a shard may be the reason we are leaving), said aloud.
+                    for left in shard.drop(target.connection):
+                        reporter.info(f"pkbench: could not drop the run's {left}")
             elif any(shard.server_created or shard.created_schemas for shard in found):
                 reporter.info(
                     "pkbench: keeping the foreign servers "
