@@ -58,6 +58,10 @@ def memory_limit(text: str | None) -> int | None:
         ) from e
 
 
+# Options whose value is a DSN, which may carry a password.
+DSN_OPTIONS = ("--dsn", "--standby-dsn", "--shard-dsn")
+
+
 def redacted_argv() -> list[str]:
     """The command line for results.json, with the DSNs' passwords removed."""
     argv = ["pkbench", *sys.argv[1:]]
@@ -67,10 +71,10 @@ def redacted_argv() -> list[str]:
         if hide_next:
             redacted.append("<redacted>")
             hide_next = False
-        elif arg in ("--dsn", "--standby-dsn"):
+        elif arg in DSN_OPTIONS:
             redacted.append(arg)
             hide_next = True
-        elif arg.startswith(("--dsn=", "--standby-dsn=")):
+        elif arg.startswith(tuple(f"{option}=" for option in DSN_OPTIONS)):
             redacted.append(f"{arg.partition('=')[0]}=<redacted>")
         else:
             redacted.append(arg)

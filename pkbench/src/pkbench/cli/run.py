@@ -134,7 +134,16 @@ from pkbench.summary import document as summary
 @click.option("--archive", is_flag=True, help="Archive the embedded server's WAL with basic_archive.")
 @click.option("--standby-dsn", help="With --dsn: read lag and replay figures from this standby (read-only).")
 @click.option(
-    "--shards", type=int, help="Start N embedded shards behind the embedded server (sharded scenario)."
+    "--shards",
+    type=int,
+    help="Start N embedded shards behind the embedded server (sharded scenario; with --dsn, --shard-dsn).",
+)
+@click.option(
+    "--shard-dsn",
+    multiple=True,
+    metavar="DSN",
+    help="With --dsn: an existing server to use as a shard, reached by the coordinator's postgres_fdw and "
+    "by pkbench with this DSN; repeat once per shard (sharded scenario).",
 )
 @click.option(
     "--resume",
@@ -150,6 +159,7 @@ def run(resume: Path | None, **given: Any) -> None:
         pkbench run --rows 1000000 --duration 30
         pkbench run war --strategies bigint,uuid-v4,uuid-v7 --out war-results
         pkbench run --dsn postgresql://bench@db.example/bench
+        pkbench run sharded --dsn host=coord --shard-dsn host=node1 --shard-dsn host=node2
         pkbench run --rounds 9 --baseline uuid-v7
         pkbench run --precision 3% --max-time 30m
         pkbench run wal --memory-limit 200MB --isolate --repeat 3 --warmup 5
@@ -254,7 +264,7 @@ def _options(
         repeat=repeat,
         overrides=overrides_kept,
         clock_rate=clock_rate,
-        **topology,  # --standby, --archive, --standby-dsn, --shards
+        **topology,  # --standby, --archive, --standby-dsn, --shards, --shard-dsn
         rounds=rounds,
         baseline=baseline,
         precision=arguments.percentage(precision, "--precision"),

@@ -65,6 +65,8 @@ class Options:
     standby_dsn: str | None = None
     # --shards N: embedded shards behind the embedded server (None: the scenario's [topology] shards).
     shards: int | None = None
+    # --shard-dsn, repeated: existing servers the --dsn server coordinates as shards.
+    shard_dsn: tuple[str, ...] = ()
     # Paired rounds (the default): how many (None: the scenario's `rounds`, else 1), against which strategy
     # (None: the first), and --precision's target half-width (a fraction) within --max-time seconds.
     rounds: int | None = None
@@ -277,7 +279,8 @@ def _topology(options: Options, loaded: Scenario) -> Topology:
         archive=options.archive or (asked.archive and embedded),
         standby_dsn=options.standby_dsn,
         wal_segment_size_mb=asked.wal_segment_size_mb if embedded else None,
-        shards=options.shards if options.shards is not None else asked.shards,
+        shards=topology.shard_count(options.shards, options.shard_dsn, asked.shards, options.dsn),
+        shard_dsns=tuple(options.shard_dsn),
     )
     topology.check(wanted, options.dsn)
     return wanted

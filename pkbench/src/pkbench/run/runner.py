@@ -84,8 +84,9 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
         io_limit or contextlib.nullcontext(),
         target,
         topology.attached(target, the_plan.topology, reporter),
-        shards.attached(target, the_plan.topology, reporter),
         Workspace(target.connection, schema, drop_on_exit=bool(options.dsn) and not options.keep) as ws,
+        # Inside the workspace: what a run creates for its shards goes before the workspace's extensions.
+        shards.attached(target, the_plan.topology, ws, reporter),
     ):
         ws.check_expressions(the_plan.strategies)
         if isinstance(target, EmbeddedCluster) and options.keep:
@@ -230,6 +231,12 @@ def _new_run(
             "schema": ws.schema,
             "pgbench": pgbench.check_version(the_plan.pgbench),
             "topology": the_plan.topology.to_json(),
+            # The --shard-dsn servers as --dsn's is shown: which servers, never a password.
+            **(
+                {"shards": [s.connection.redacted() for s in getattr(target, "shards", [])]}
+                if the_plan.topology.shard_dsns
+                else {}
+            ),
             **target_overrides,
         },
         baseline=the_plan.baseline,

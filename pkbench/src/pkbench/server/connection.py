@@ -88,11 +88,11 @@ class ConnectionInfo:
         return shown or "the default server"
 
 
-def parse(dsn: str) -> dict[str, str]:
+def parse(dsn: str, option: str = "--dsn") -> dict[str, str]:
     try:
         return {k: str(v) for k, v in pg_conninfo.conninfo_to_dict(dsn).items()}
     except psycopg.ProgrammingError:
-        raise PkbenchError("--dsn is not a valid connection string or URL") from None
+        raise PkbenchError(f"{option} is not a valid connection string or URL") from None
 
 
 def _service_keys(service: str | None, servicefile: str | None) -> set[str]:
@@ -111,14 +111,14 @@ def _service_keys(service: str | None, servicefile: str | None) -> set[str]:
     return set()
 
 
-def resolve(dsn: str) -> ConnectionInfo:
+def resolve(dsn: str, option: str = "--dsn") -> ConnectionInfo:
     """What libpq makes of `dsn` with this process's environment and files: explicit, complete parameters.
 
     Only what the user set somewhere (the DSN, a PG* variable, the service section) is carried over, with
     the value libpq resolved for it: the rest stays at the client's defaults, which pgbench's own libpq
     (perhaps older, without some of psycopg's keywords) knows best.
     """
-    given = parse(dsn)
+    given = parse(dsn, option)
     unresolved = ConnectionInfo({k: v for k, v in given.items() if k not in SECRET_KEYS})
     extra = {} if "connect_timeout" in given else {"connect_timeout": "10"}
     from_environment = {

@@ -10,7 +10,7 @@ from types import TracebackType
 
 from pkbench.errors import PkbenchError, first_line
 from pkbench.server.connection import ConnectionInfo, PrivateSecrets, parse, resolve
-from pkbench.server.target import Replica, ServerInfo, describe
+from pkbench.server.target import Replica, ServerInfo, Shard, describe
 
 
 class ExistingServer:
@@ -29,6 +29,8 @@ class ExistingServer:
         self.pgbench = pgbench
         self.server = ServerInfo("", 0, False, False)
         self.standby: Replica | None = None
+        # The --shard-dsn servers this one coordinates (shard_dsn.py), while the run has them.
+        self.shards: list[Shard] = []
         self._secrets: PrivateSecrets | None = None
 
     def __enter__(self) -> ExistingServer:

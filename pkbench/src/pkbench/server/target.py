@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
+
+import psycopg
 
 from pkbench.server.connection import ConnectionInfo
 
@@ -67,6 +69,22 @@ class Replica(Protocol):
     owned: bool
 
     def check_alive(self) -> None: ...
+
+
+class Shard(Protocol):
+    """A server behind the target that holds part of a sharded table: started by pkbench (shards.py) or
+    named by --shard-dsn (shard_dsn.py)."""
+
+    connection: ConnectionInfo
+
+    def check_alive(self) -> None: ...
+
+    def claim_schema(self, schema: str) -> None:
+        """SCHEMA on the shard, the run's own from now on (or one line why it may not be)."""
+
+    def foreign_server(self, coordinator: psycopg.Connection[Any]) -> str:
+        """The name of the coordinator's postgres_fdw server for this shard, there once this returns."""
+        ...
 
 
 class Target(Protocol):

@@ -20,7 +20,7 @@ from psycopg import sql
 
 from pkbench.errors import PkbenchError
 from pkbench.reporting import Reporter
-from pkbench.server.connection import ConnectionInfo, PrivateSecrets, resolve
+from pkbench.server.connection import ConnectionInfo, PrivateSecrets, parse, resolve
 from pkbench.server.embedded import EmbeddedCluster
 from pkbench.server.existing import ExistingServer
 from pkbench.server.os_user import SERVER_USER
@@ -54,6 +54,8 @@ class Topology:
     wal_segment_size_mb: int | None = None
     # Embedded servers pkbench starts beside the primary, which becomes their coordinator (server/shards.py).
     shards: int = 0
+    # Existing servers the --dsn server coordinates instead (--shard-dsn, server/shard_dsn.py).
+    shard_dsns: tuple[str, ...] = ()
 
     @property
     def any(self) -> bool:
@@ -72,7 +74,28 @@ class Topology:
             "archive": "basic_archive" if self.archive else None,
             "wal_segment_size_mb": self.wal_segment_size_mb,
             "shards": self.shards,
+            # Never the DSNs themselves: they may carry passwords.
+            "shard_servers": "--shard-dsn"
+            if self.shard_dsns
+            else "started by pkbench"
+            if self.shards
+            else None,
         }
+
+
+def shard_count(given: int | None, shard_dsns: tuple[str, ...], asked: int, dsn: str | None) -> int:
+    """--shards (GIVEN), else one per --shard-dsn (they replace the scenario's embedded shards), else the
+    scenario's (ASKED); --shards with --shard-dsn is left for check() to refuse."""
+    if given is not None:
+        return given
+    if shard_dsns:
+        return len(shard_dsns)
+    if asked and dsn is not None:
+        raise PkbenchError(
+            f"the scenario asks for {asked} shards: with --dsn name existing ones with --shard-dsn, "
+            "once per shard"
+        )
+    return asked
 
 
 def check(topology: Topology, dsn: str | None) -> None:
@@ -90,8 +113,17 @@ def check(topology: Topology, dsn: str | None) -> None:
         )
     if topology.standby_dsn is not None and dsn is None:
         raise PkbenchError("--standby-dsn names the standby of the --dsn server; give --dsn too")
-    if topology.shards and dsn is not None:
-        raise PkbenchError("--shards starts shards beside the embedded server; it does not apply with --dsn")
+    if topology.shard_dsns and dsn is None:
+        raise PkbenchError("--shard-dsn names a shard of the --dsn coordinator; give --dsn too")
+    if topology.shards and dsn is not None and not topology.shard_dsns:
+        raise PkbenchError(
+            "--shards starts shards beside the embedded server; with --dsn name existing ones with "
+            "--shard-dsn, once per shard"
+        )
+    if topology.shard_dsns and topology.shards != len(topology.shard_dsns):
+        raise PkbenchError("--shards starts embedded shards; with --shard-dsn the shards are the ones named")
+    for number, shard_dsn in enumerate(topology.shard_dsns, 1):
+        parse(shard_dsn, f"--shard-dsn number {number}")
     if not 0 <= topology.shards <= 16:
         raise PkbenchError(f"shards {topology.shards}: must be from 0 to 16")
     size = topology.wal_segment_size_mb

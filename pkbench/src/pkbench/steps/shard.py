@@ -1,5 +1,6 @@
 """`shard` steps: a table on the coordinator partitioned by its key into foreign partitions, one on each
-shard pkbench started (server/shards.py), through postgres_fdw; and counts of what each shard received.
+shard pkbench started (server/shards.py) or named by --shard-dsn (server/shard_dsn.py), through
+postgres_fdw; and counts of what each shard received.
 
 `action = "create"` makes TABLE from the rows of SOURCE (a local table of the same key, filled beforehand):
 routed by hash of the key, or by range of the key with the shards holding consecutive ranges whose bounds
@@ -21,7 +22,7 @@ from psycopg import sql
 
 from pkbench import schema
 from pkbench.errors import PkbenchError
-from pkbench.server.connection import ConnectionInfo
+from pkbench.server.target import Shard
 from pkbench.steps.context import StepContext
 
 ROUTINGS = ("hash", "range")
@@ -56,11 +57,13 @@ def parse(where: str, table: Mapping[str, Any]) -> ShardStep:
     return ShardStep(checked.name, checked.action, checked.table, checked.routing, checked.source)
 
 
-def shard_connections(ctx: StepContext) -> list[ConnectionInfo]:
+def shards_of(ctx: StepContext) -> list[Shard]:
     """The shards behind the target, or one line saying there are none."""
-    found = [shard.connection for shard in getattr(ctx.target, "shards", [])]
+    found: list[Shard] = list(getattr(ctx.target, "shards", []))
     if not found:
-        raise PkbenchError("this step needs shards: give --shards N or [topology] shards = N")
+        raise PkbenchError(
+            "this step needs shards: give --shards N or [topology] shards = N, or with --dsn --shard-dsn"
+        )
     return found
 
 
@@ -71,20 +74,16 @@ def run(ctx: StepContext, step: ShardStep) -> None:
         _count(ctx, step)
 
 
-def _server_name(number: int) -> str:
-    return f"pkbench_shard_{number}"
-
-
 def _create(ctx: StepContext, step: ShardStep) -> None:
-    shards = shard_connections(ctx)
+    shards = shards_of(ctx)
     ctx.require_extension("postgres_fdw", step.name)
     key_type = ctx.render("{key_type}")
     own_schema = sql.Identifier(ctx.ws.schema)
     table = sql.Identifier(step.table)
     for shard in shards:
-        # The shards are pkbench's own: the table is made afresh for each strategy.
-        with shard.connect(autocommit=True) as conn:
-            conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(own_schema))
+        shard.claim_schema(ctx.ws.schema)
+        # The schema is the run's own on every shard: the table is made afresh for each strategy.
+        with shard.connection.connect(autocommit=True) as conn:
             conn.execute(sql.SQL("DROP TABLE IF EXISTS {}.{}").format(own_schema, table))
             conn.execute(
                 sql.SQL("CREATE TABLE {}.{} (id {} PRIMARY KEY, data bigint)").format(
@@ -93,25 +92,7 @@ def _create(ctx: StepContext, step: ShardStep) -> None:
             )
     with ctx.connect() as conn:
         conn.autocommit = True
-        for number, shard in enumerate(shards, 1):
-            server = sql.Identifier(_server_name(number))
-            params = shard.params
-            conn.execute(
-                sql.SQL(
-                    "CREATE SERVER IF NOT EXISTS {} FOREIGN DATA WRAPPER postgres_fdw"
-                    " OPTIONS (host {}, port {}, dbname {})"
-                ).format(
-                    server,
-                    sql.Literal(params["host"]),
-                    sql.Literal(params["port"]),
-                    sql.Literal(params["dbname"]),
-                )
-            )
-            conn.execute(
-                sql.SQL(
-                    "CREATE USER MAPPING IF NOT EXISTS FOR CURRENT_USER SERVER {} OPTIONS (user {})"
-                ).format(server, sql.Literal(params["user"]))
-            )
+        servers = [shard.foreign_server(conn) for shard in shards]
         bounds = _bounds(conn, step, len(shards))
         key = sql.SQL(ctx.render("id {key_type} {key_default}"))
         conn.execute(
@@ -119,7 +100,7 @@ def _create(ctx: StepContext, step: ShardStep) -> None:
                 table, key, sql.SQL(step.routing.upper())
             )
         )
-        for number, bound in enumerate(bounds, 1):
+        for number, (bound, server) in enumerate(zip(bounds, servers, strict=True), 1):
             conn.execute(
                 sql.SQL(
                     "CREATE FOREIGN TABLE {} PARTITION OF {} FOR VALUES {} SERVER {}"
@@ -128,7 +109,7 @@ def _create(ctx: StepContext, step: ShardStep) -> None:
                     sql.Identifier(f"{step.table}_{number}"),
                     table,
                     bound,
-                    sql.Identifier(_server_name(number)),
+                    sql.Identifier(server),
                     sql.Literal(ctx.ws.schema),
                     sql.Literal(step.table),
                 )
@@ -166,8 +147,8 @@ def _bounds(conn: psycopg.Connection[Any], step: ShardStep, count: int) -> list[
 
 def _count(ctx: StepContext, step: ShardStep) -> None:
     figures = []
-    for shard in shard_connections(ctx):
-        with shard.connect(autocommit=True) as conn:
+    for shard in shards_of(ctx):
+        with shard.connection.connect(autocommit=True) as conn:
             row = conn.execute(
                 "SELECT coalesce((SELECT n_tup_ins FROM pg_stat_user_tables"
                 "  WHERE schemaname = %(schema)s AND relname = %(table)s), 0),"
