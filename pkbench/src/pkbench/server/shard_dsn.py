@@ -149,11 +149,15 @@ def _option_list(options: dict[str, str]) -> sql.Composable:
 
 
 def _identity(connection: ConnectionInfo) -> tuple[str, str]:
-    """Which cluster and database a connection reaches: the cluster's system identifier where the user may
-    read it, else the host and port it resolved to."""
+    """Which cluster and database a connection reaches: the cluster's system identifier and its postmaster's
+    start where the user may read the first (copies of one data directory, a standby or a cloned cluster,
+    share the identifier, not the start), else the host and port it resolved to."""
     with connection.connect() as conn:
         try:
-            row = conn.execute("SELECT system_identifier::text FROM pg_control_system()").fetchone()
+            row = conn.execute(
+                "SELECT system_identifier::text || ' ' || pg_postmaster_start_time()::text"
+                " FROM pg_control_system()"
+            ).fetchone()
             cluster = str(row[0]) if row else ""
         except psycopg.errors.InsufficientPrivilege:
             cluster = f"{connection.params.get('host')}:{connection.params.get('port')}"
