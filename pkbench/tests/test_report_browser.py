@@ -86,7 +86,9 @@ def open_and_check(
     requests: list[str] = []
     page.on("request", lambda request: requests.append(request.url))
     try:
-        page.goto(page_path.as_uri(), wait_until="load")
+        # A page of a few MB of inline plotly loads in seconds; a loaded machine can take far longer than
+        # playwright's 30-second default, which is not what this test is about.
+        page.goto(page_path.as_uri(), wait_until="load", timeout=180_000)
         # A chart that never draws is not an error here: assert_every_chart_drawn names it.
         with contextlib.suppress(PlaywrightTimeout):
             page.wait_for_function(
