@@ -14,6 +14,7 @@ from pkbench.results import RunResult, StrategyResult, WorkloadResult
 from pkbench.scenario import published
 from pkbench.summary import partitioned as partitioned_summary
 from pkbench.summary import reproductions, runs, waits
+from pkbench.summary import sharded as sharded_summary
 from pkbench.summary import verdicts as verdict_tables
 from pkbench.summary.headline import rows as summary_rows
 from pkbench.text import MIB, MISSING, binary_size, markdown_table
@@ -265,6 +266,11 @@ def partitioned(run: RunResult, directory: Path) -> list[str]:
     return partitioned_summary.markdown(run)[2:-1]
 
 
+def sharded(run: RunResult, directory: Path) -> list[str]:
+    """sharded: each routing's inserts by shard and the hottest shard's share, as summary.md says."""
+    return sharded_summary.markdown(run)[2:-1]
+
+
 RunTable = Callable[[RunResult, Path], list[str]]
 FileTable = Callable[[Path], list[str]]
 RUN_TABLES: dict[str, RunTable] = {
@@ -277,6 +283,7 @@ RUN_TABLES: dict[str, RunTable] = {
     "bloat": bloat,
     "waits": waits_table,
     "partitioned": partitioned,
+    "sharded": sharded,
 }
 FILE_TABLES: dict[str, FileTable] = {"sequuid-per-call": per_call, "sequuid-port-cost": port_cost}
 
