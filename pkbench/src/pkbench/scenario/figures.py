@@ -27,6 +27,9 @@ FPI_SHARE = "wal-fpi-share"
 # MiB: a study over fixed 4-hour runs compares totals, which our fixed-length windows compare alike.
 DISTINCT_INDEX_BLOCKS = "wal-distinct-index-blocks"
 WAL_WINDOW = "wal-window"
+# The share of the key index's pages a density step found deleted (pgstatindex), in percent of all its pages
+# with the metapage, as VACUUM VERBOSE counts them: what deleting the older half freed whole (seed 002).
+INDEX_PAGES_DELETED = "index-pages-deleted-share"
 EXTRA_METRICS = {
     WINDOW_TIME: "workload",
     STEP_TIME: "step",
@@ -35,6 +38,7 @@ EXTRA_METRICS = {
     FPI_SHARE: "workload",
     DISTINCT_INDEX_BLOCKS: "workload",
     WAL_WINDOW: "workload",
+    INDEX_PAGES_DELETED: "step",
 }
 
 
@@ -90,6 +94,8 @@ def ours(item: PublishedFigure, strategy: StrategyResult) -> Figure:
         if prefill is None or not prefill.rows or prefill.duration_s is None:
             return Figure(None, "no headline fill inserted rows")
         return Figure(float(prefill.duration_s) / float(prefill.rows) * 1e6)
+    if item.metric == INDEX_PAGES_DELETED:
+        return deleted_share(strategy.density.get(str(item.step)), key_index(strategy))
     if item.metric == KEY_INDEX_SIZE:
         sizes = strategy.snapshots.get(str(item.snapshot))
         if item.snapshot == PREFILL_SNAPSHOT:
@@ -125,6 +131,19 @@ def ours(item: PublishedFigure, strategy: StrategyResult) -> Figure:
     if not of_base.value:
         return Figure(None, of_base.reason or f"nothing measured in {item.base_workload}")
     return Figure(100 * found.value / of_base.value)
+
+
+def deleted_share(density: Mapping[str, Any] | None, index: str | None) -> Figure:
+    """Deleted pages of INDEX in percent of all its pages (the metapage too), from a density step's
+    figures."""
+    figures = (density or {}).get(index) if index else None
+    if not isinstance(figures, Mapping):
+        return Figure(None, "the density step did not measure the key index")
+    parts = [figures.get(k) for k in ("leaf_pages", "internal_pages", "empty_pages", "deleted_pages")]
+    if not all(isinstance(p, int) for p in parts):
+        return Figure(None, "pgstatindex gave no page counts")
+    deleted, pages = float(parts[3] or 0), sum(int(p or 0) for p in parts) + 1
+    return Figure(100 * deleted / pages)
 
 
 def unit_of(item: PublishedFigure) -> str:

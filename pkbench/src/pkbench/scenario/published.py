@@ -37,6 +37,7 @@ from pkbench.scenario.agreement import agreement, share_agreement
 from pkbench.scenario.figures import DISTINCT_INDEX_BLOCKS as DISTINCT_INDEX_BLOCKS
 from pkbench.scenario.figures import EXTRA_METRICS as EXTRA_METRICS
 from pkbench.scenario.figures import FPI_SHARE as FPI_SHARE
+from pkbench.scenario.figures import INDEX_PAGES_DELETED as INDEX_PAGES_DELETED
 from pkbench.scenario.figures import INSERT_PER_MILLION as INSERT_PER_MILLION
 from pkbench.scenario.figures import KEY_INDEX_SIZE as KEY_INDEX_SIZE
 from pkbench.scenario.figures import STEP_TIME as STEP_TIME
@@ -175,6 +176,8 @@ def _figure(
     if item.metric == INSERT_PER_MILLION and item.step is not None and steps.get(item.step) != "fill":
         raise PkbenchError(f"{at}: step {item.step!r} is not a fill step of this scenario")
     kinds = {"workload": ("pgbench",), "step": ("sql", "fill", "copy"), "snapshot": ("snapshot",)}
+    if item.metric == INDEX_PAGES_DELETED:
+        kinds["step"] = ("density",)
     if needed is not None:
         name = given[needed]
         if name is None:
