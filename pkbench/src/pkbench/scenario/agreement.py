@@ -40,8 +40,9 @@ def agreement(theirs: float | None, mine: float | None) -> str:
 
 
 def share_agreement(theirs: float | None, mine: float | None) -> str:
-    """The word for a share the study states outright (a percentage of its WAL): ours reproduces it within
-    FACTOR_REPRODUCED either way, and is otherwise smaller or larger; a share has no "no difference"."""
+    """The word for a share the study states outright (a percentage of its WAL, of an index's pages): ours
+    reproduces it within FACTOR_REPRODUCED either way, and is otherwise smaller or larger; a share has no "no
+    difference"."""
     if theirs is None or mine is None or theirs <= 0:
         return NOT_MEASURED
     if mine <= 0:

@@ -36,7 +36,8 @@ RULE = (
     f"ratio's logarithm) lies within a factor of {published.FACTOR_REPRODUCED:g} of the study's either way "
     "(or both show no difference); *same direction, smaller* or *larger*: it points the same way but lies "
     "outside that factor; *not reproduced*: no difference where the study saw one, a difference where it "
-    "saw none, or the other way round. A share the study states outright (a percentage of its WAL) is "
+    "saw none, or the other way round. A share the study states outright (a percentage of its WAL, or of an "
+    "index's pages) is "
     f"compared as it is, within the same factor of {published.FACTOR_REPRODUCED:g}. "
     "`scenario/agreement.py` decides, and docs/statistics.md describes it with worked examples."
 )
