@@ -50,6 +50,18 @@ def share_agreement(theirs: float | None, mine: float | None) -> str:
     return _within_factor(mine / theirs)
 
 
+def direction_agreement(claim: str, mine: float | None) -> str:
+    """The word for a direction the study states without a figure ("larger", "smaller" or "same" than the
+    baseline): reproduced when our ratio to the baseline points that way, beyond SAME_BAND (or within it,
+    for "same"), otherwise not reproduced."""
+    if mine is None or mine < 0 or math.isnan(mine):
+        return NOT_MEASURED
+    band = math.log1p(SAME_BAND)
+    effect = math.inf if mine == math.inf else (-math.inf if mine == 0 else math.log(mine))
+    found = "same" if abs(effect) <= band else ("larger" if effect > 0 else "smaller")
+    return REPRODUCED if found == claim else NOT_REPRODUCED
+
+
 def _within_factor(ours_over_theirs: float) -> str:
     if ours_over_theirs > FACTOR_REPRODUCED:
         return LARGER

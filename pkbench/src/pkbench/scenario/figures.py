@@ -5,7 +5,7 @@ the WAL, the key index's distinct blocks in the WAL)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pkbench.analysis.metrics import STRATEGY_METRICS, WORKLOAD_METRICS, Figure, Metric, figure, key_index
@@ -30,6 +30,12 @@ WAL_WINDOW = "wal-window"
 # The share of the key index's pages a density step found deleted (pgstatindex), in percent of all its pages
 # with the metapage, as VACUUM VERBOSE counts them: what deleting the older half freed whole (seed 002).
 INDEX_PAGES_DELETED = "index-pages-deleted-share"
+# Read from the window's sampled time series, not from results.json (summary/waits.py computes them, in
+# percent): the share of active backend samples waiting on reading a data file, and the share of shared
+# buffers at a usage count of at most 1 (seed 000's two charts).
+WAIT_DATAFILEREAD = "wait-datafileread-share"
+LOW_USAGE_BUFFERS = "low-usage-buffers-share"
+SAMPLED_METRICS = (WAIT_DATAFILEREAD, LOW_USAGE_BUFFERS)
 EXTRA_METRICS = {
     WINDOW_TIME: "workload",
     STEP_TIME: "step",
@@ -39,6 +45,8 @@ EXTRA_METRICS = {
     DISTINCT_INDEX_BLOCKS: "workload",
     WAL_WINDOW: "workload",
     INDEX_PAGES_DELETED: "step",
+    WAIT_DATAFILEREAD: "workload",
+    LOW_USAGE_BUFFERS: "workload",
 }
 
 
@@ -59,6 +67,9 @@ class PublishedFigure:
     # base_workload): compared as it is, not as a ratio to another strategy.
     share: bool = False
     base_workload: str | None = None
+    # A study that states only which way a strategy differs from relative_to, with no figure (its results
+    # are charts): "larger", "smaller" or "same" per strategy, in place of values.
+    direction: Mapping[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -73,6 +84,7 @@ class PublishedFigure:
             "note": self.note,
             "share": self.share,
             "base_workload": self.base_workload,
+            "direction": dict(self.direction),
         }
 
 
@@ -80,8 +92,14 @@ def registry() -> dict[str, Metric]:
     return {m.key: m for m in (*WORKLOAD_METRICS, *STRATEGY_METRICS)}
 
 
-def ours(item: PublishedFigure, strategy: StrategyResult) -> Figure:
-    """Our figure for ITEM in one strategy's results."""
+def ours(
+    item: PublishedFigure, strategy: StrategyResult, sampled: Mapping[str, Mapping[str, float]] | None = None
+) -> Figure:
+    """Our figure for ITEM in one strategy's results; SAMPLED holds the figures read from its windows' time
+    series (workload -> metric -> value), which results.json does not."""
+    if item.metric in SAMPLED_METRICS:
+        value = (sampled or {}).get(str(item.workload), {}).get(item.metric)
+        return Figure(value) if value is not None else Figure(None, "no sampled time series of the window")
     if item.metric == STEP_TIME:
         return figure(strategy.step_durations_s, str(item.step))
     if item.metric == INSERT_PER_MILLION and item.step:
@@ -154,6 +172,6 @@ def unit_of(item: PublishedFigure) -> str:
         return "MiB"
     if item.metric == DISTINCT_INDEX_BLOCKS:
         return "blocks"
-    if item.share:
+    if item.share or item.metric in SAMPLED_METRICS:
         return "%"
     return registry()[item.metric].unit
