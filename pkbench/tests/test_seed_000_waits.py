@@ -112,3 +112,17 @@ def test_a_direction_takes_no_values() -> None:
     )
     with pytest.raises(PkbenchError, match="takes neither values nor share"):
         scenario.parse(text, "test.toml")
+
+
+def test_the_tenth_preset_divides_each_of_the_studys_sizes_by_ten() -> None:
+    study, tenth = (scenario.load("war").at_scale(s) for s in ("study", "study-tenth"))
+    mib = {"MB": 1, "GB": 1024}
+    size = {k: int(v[:-2]) * mib[v[-2:]] for k, v in (("sb", tenth.settings["shared_buffers"]),)}
+    assert study.int_parameter("rows") == 10 * tenth.int_parameter("rows") == 20_000_000
+    assert study.int_parameter("transactions") == 10 * tenth.int_parameter("transactions")
+    assert study.int_parameter("clients") == tenth.int_parameter("clients")
+    assert study.settings["shared_buffers"] == "1GB" and 10 * size["sb"] == 1000
+    # The c7a.medium's 2 GB of RAM (the published table's hardware), a tenth of it as the memory cap.
+    (war,) = published.of_builtin("war")
+    assert "2 GB RAM" in war.hardware and tenth.parameters["memory_limit"] == "200MB"
+    assert tenth.isolate and "insert-one-million" in [s.name for s in tenth.steps]
