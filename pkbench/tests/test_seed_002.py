@@ -26,7 +26,7 @@ COMMITTED_5M = Path(__file__).parents[1] / "docs" / "reproductions" / "bloat-5m"
 def test_a_v1_cycle_is_two_to_the_32_ticks_of_100_ns() -> None:
     assert pytest.approx(429.4967296) == pages.V1_CYCLE_S
     assert pages.v1_cycles(429.4967296 / 3600) == pytest.approx(1)
-    # The committed --clock-rate 1000 run: a 55 s fill on the clock at 1000 spans about 129 cycles.
+    # 55.3 s at a rate of 1000 is 55,300 virtual seconds: 128.8 cycles.
     assert pages.v1_cycles(55.3 * 1000 / 3600) == pytest.approx(128.8, abs=0.1)
 
 
