@@ -45,7 +45,8 @@ def cycles_line(run: RunResult, step: str | None) -> str | None:
     return (
         f"Cycles of v1's low time bits (429.5 s each) that step {step} spanned on the virtual clock: "
         f"{', '.join(spans)}. Within about one, deleting the older half frees whole pages; over many, "
-        "each leaf holds keys of every cycle and keeps some."
+        "each leaf holds keys of every cycle and keeps some. This counts the step's own time: a load in "
+        "paired parts (without --isolate) spreads its keys over the other strategies' parts too."
     )
 
 
