@@ -17,6 +17,9 @@ import psycopg
 from pkbench.errors import first_line
 
 EXTENSION = "pgstattuple"
+# Which of an index's deleted pages a new split may take now: VACUUM hands a deleted page to the free space
+# map only once no transaction can still reach it, so a page can be deleted and not yet reusable.
+FREESPACE_EXTENSION = "pg_freespacemap"
 
 
 class PgstattupleUnavailable(Exception):
@@ -54,6 +57,13 @@ def index_density(conn: psycopg.Connection[Any], index: str) -> dict[str, Any]:
         "avg_leaf_density": _percent_to_fraction(stats["avg_leaf_density"]),
         "leaf_fragmentation": _percent_to_fraction(stats["leaf_fragmentation"]),
     }
+
+
+def reusable_pages(conn: psycopg.Connection[Any], index: str) -> int:
+    """Pages of an index that the free space map offers for reuse (pg_freespacemap)."""
+    sql = "SELECT count(*) AS pages FROM pg_freespace(%(relation)s::regclass) WHERE avail > 0"
+    row = _row(conn, sql, index)
+    return int(row["pages"])
 
 
 def table_tuples(conn: psycopg.Connection[Any], table: str) -> dict[str, Any]:

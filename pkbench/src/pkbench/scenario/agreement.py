@@ -40,13 +40,26 @@ def agreement(theirs: float | None, mine: float | None) -> str:
 
 
 def share_agreement(theirs: float | None, mine: float | None) -> str:
-    """The word for a share the study states outright (a percentage of its WAL): ours reproduces it within
-    FACTOR_REPRODUCED either way, and is otherwise smaller or larger; a share has no "no difference"."""
+    """The word for a share the study states outright (a percentage of its WAL, of an index's pages): ours
+    reproduces it within FACTOR_REPRODUCED either way, and is otherwise smaller or larger; a share has no "no
+    difference"."""
     if theirs is None or mine is None or theirs <= 0:
         return NOT_MEASURED
     if mine <= 0:
         return NOT_REPRODUCED
     return _within_factor(mine / theirs)
+
+
+def direction_agreement(claim: str, mine: float | None) -> str:
+    """The word for a direction the study states without a figure ("larger", "smaller" or "same" than the
+    baseline): reproduced when our ratio to the baseline points that way, beyond SAME_BAND (or within it,
+    for "same"), otherwise not reproduced."""
+    if mine is None or mine < 0 or math.isnan(mine):
+        return NOT_MEASURED
+    band = math.log1p(SAME_BAND)
+    effect = math.inf if mine == math.inf else (-math.inf if mine == 0 else math.log(mine))
+    found = "same" if abs(effect) <= band else ("larger" if effect > 0 else "smaller")
+    return REPRODUCED if found == claim else NOT_REPRODUCED
 
 
 def _within_factor(ours_over_theirs: float) -> str:

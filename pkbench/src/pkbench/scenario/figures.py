@@ -5,7 +5,7 @@ the WAL, the key index's distinct blocks in the WAL)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pkbench.analysis.metrics import STRATEGY_METRICS, WORKLOAD_METRICS, Figure, Metric, figure, key_index
@@ -27,6 +27,15 @@ FPI_SHARE = "wal-fpi-share"
 # MiB: a study over fixed 4-hour runs compares totals, which our fixed-length windows compare alike.
 DISTINCT_INDEX_BLOCKS = "wal-distinct-index-blocks"
 WAL_WINDOW = "wal-window"
+# The share of the key index's pages a density step found deleted (pgstatindex), in percent of all its pages
+# with the metapage, as VACUUM VERBOSE counts them: what deleting the older half freed whole (seed 002).
+INDEX_PAGES_DELETED = "index-pages-deleted-share"
+# Read from the window's sampled time series, not from results.json (summary/waits.py computes them, in
+# percent): the share of active backend samples waiting on reading a data file, and the share of shared
+# buffers at a usage count of at most 1 (seed 000's two charts).
+WAIT_DATAFILEREAD = "wait-datafileread-share"
+LOW_USAGE_BUFFERS = "low-usage-buffers-share"
+SAMPLED_METRICS = (WAIT_DATAFILEREAD, LOW_USAGE_BUFFERS)
 EXTRA_METRICS = {
     WINDOW_TIME: "workload",
     STEP_TIME: "step",
@@ -35,6 +44,9 @@ EXTRA_METRICS = {
     FPI_SHARE: "workload",
     DISTINCT_INDEX_BLOCKS: "workload",
     WAL_WINDOW: "workload",
+    INDEX_PAGES_DELETED: "step",
+    WAIT_DATAFILEREAD: "workload",
+    LOW_USAGE_BUFFERS: "workload",
 }
 
 
@@ -55,6 +67,9 @@ class PublishedFigure:
     # base_workload): compared as it is, not as a ratio to another strategy.
     share: bool = False
     base_workload: str | None = None
+    # A study that states only which way a strategy differs from relative_to, with no figure (its results
+    # are charts): "larger", "smaller" or "same" per strategy, in place of values.
+    direction: Mapping[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -69,6 +84,7 @@ class PublishedFigure:
             "note": self.note,
             "share": self.share,
             "base_workload": self.base_workload,
+            "direction": dict(self.direction),
         }
 
 
@@ -76,8 +92,14 @@ def registry() -> dict[str, Metric]:
     return {m.key: m for m in (*WORKLOAD_METRICS, *STRATEGY_METRICS)}
 
 
-def ours(item: PublishedFigure, strategy: StrategyResult) -> Figure:
-    """Our figure for ITEM in one strategy's results."""
+def ours(
+    item: PublishedFigure, strategy: StrategyResult, sampled: Mapping[str, Mapping[str, float]] | None = None
+) -> Figure:
+    """Our figure for ITEM in one strategy's results; SAMPLED holds the figures read from its windows' time
+    series (workload -> metric -> value), which results.json does not."""
+    if item.metric in SAMPLED_METRICS:
+        value = (sampled or {}).get(str(item.workload), {}).get(item.metric)
+        return Figure(value) if value is not None else Figure(None, "no sampled time series of the window")
     if item.metric == STEP_TIME:
         return figure(strategy.step_durations_s, str(item.step))
     if item.metric == INSERT_PER_MILLION and item.step:
@@ -90,6 +112,8 @@ def ours(item: PublishedFigure, strategy: StrategyResult) -> Figure:
         if prefill is None or not prefill.rows or prefill.duration_s is None:
             return Figure(None, "no headline fill inserted rows")
         return Figure(float(prefill.duration_s) / float(prefill.rows) * 1e6)
+    if item.metric == INDEX_PAGES_DELETED:
+        return deleted_share(strategy.density.get(str(item.step)), key_index(strategy))
     if item.metric == KEY_INDEX_SIZE:
         sizes = strategy.snapshots.get(str(item.snapshot))
         if item.snapshot == PREFILL_SNAPSHOT:
@@ -127,6 +151,19 @@ def ours(item: PublishedFigure, strategy: StrategyResult) -> Figure:
     return Figure(100 * found.value / of_base.value)
 
 
+def deleted_share(density: Mapping[str, Any] | None, index: str | None) -> Figure:
+    """Deleted pages of INDEX in percent of all its pages (the metapage too), from a density step's
+    figures."""
+    figures = (density or {}).get(index) if index else None
+    if not isinstance(figures, Mapping):
+        return Figure(None, "the density step did not measure the key index")
+    parts = [figures.get(k) for k in ("leaf_pages", "internal_pages", "empty_pages", "deleted_pages")]
+    if not all(isinstance(p, int) for p in parts):
+        return Figure(None, "pgstatindex gave no page counts")
+    deleted, pages = float(parts[3] or 0), sum(int(p or 0) for p in parts) + 1
+    return Figure(100 * deleted / pages)
+
+
 def unit_of(item: PublishedFigure) -> str:
     """The unit of our figure for ITEM (the study's may differ: GB against our MiB)."""
     if item.metric in (WINDOW_TIME, STEP_TIME, INSERT_PER_MILLION):
@@ -135,6 +172,6 @@ def unit_of(item: PublishedFigure) -> str:
         return "MiB"
     if item.metric == DISTINCT_INDEX_BLOCKS:
         return "blocks"
-    if item.share:
+    if item.share or item.metric in SAMPLED_METRICS:
         return "%"
     return registry()[item.metric].unit

@@ -17,7 +17,7 @@ import math
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -33,13 +33,16 @@ from pkbench.scenario.agreement import NOT_REPRODUCED as NOT_REPRODUCED
 from pkbench.scenario.agreement import REPRODUCED as REPRODUCED
 from pkbench.scenario.agreement import SAME_BAND as SAME_BAND
 from pkbench.scenario.agreement import SMALLER as SMALLER
-from pkbench.scenario.agreement import agreement, share_agreement
+from pkbench.scenario.agreement import agreement, direction_agreement, share_agreement
 from pkbench.scenario.figures import DISTINCT_INDEX_BLOCKS as DISTINCT_INDEX_BLOCKS
 from pkbench.scenario.figures import EXTRA_METRICS as EXTRA_METRICS
 from pkbench.scenario.figures import FPI_SHARE as FPI_SHARE
+from pkbench.scenario.figures import INDEX_PAGES_DELETED as INDEX_PAGES_DELETED
 from pkbench.scenario.figures import INSERT_PER_MILLION as INSERT_PER_MILLION
 from pkbench.scenario.figures import KEY_INDEX_SIZE as KEY_INDEX_SIZE
+from pkbench.scenario.figures import LOW_USAGE_BUFFERS as LOW_USAGE_BUFFERS
 from pkbench.scenario.figures import STEP_TIME as STEP_TIME
+from pkbench.scenario.figures import WAIT_DATAFILEREAD as WAIT_DATAFILEREAD
 from pkbench.scenario.figures import WAL_WINDOW as WAL_WINDOW
 from pkbench.scenario.figures import WINDOW_TIME as WINDOW_TIME
 from pkbench.scenario.figures import PublishedFigure as PublishedFigure
@@ -53,7 +56,8 @@ class FigureSchema(schema.Strict):
     label: schema.Text
     metric: schema.Text
     unit: schema.Text
-    values: dict[str, float]
+    values: dict[str, float] = Field(default_factory=dict)
+    direction: dict[str, Literal["larger", "smaller", "same"]] = Field(default_factory=dict)
     workload: schema.Text | None = None
     step: schema.Text | None = None
     snapshot: schema.Text | None = None
@@ -150,6 +154,15 @@ def _figure(
 ) -> PublishedFigure:
     if item.metric not in metrics:
         raise PkbenchError(f"{at}: unknown metric {item.metric!r} (known: {', '.join(sorted(metrics))})")
+    for strategy in item.direction:
+        if strategy not in strategies or strategy == item.relative_to:
+            raise PkbenchError(
+                f"{at}: direction: {strategy!r} is not a strategy other than {item.relative_to}"
+            )
+    if item.direction and (item.values or item.share):
+        raise PkbenchError(f"{at}: a direction stands for values; it takes neither values nor share")
+    if not item.direction and not item.values:
+        raise PkbenchError(f"{at}: give values, or a direction per strategy")
     for strategy, value in item.values.items():
         if strategy not in strategies:
             raise PkbenchError(f"{at}: unknown strategy {strategy!r}")
@@ -161,9 +174,9 @@ def _figure(
         raise PkbenchError(f"{at}: a share is in %, not {item.unit!r}")
     if item.base_workload is not None and steps.get(item.base_workload) != "pgbench":
         raise PkbenchError(f"{at}: base_workload {item.base_workload!r} is not a pgbench step here")
-    if not item.share and item.relative_to not in item.values:
+    if not item.share and not item.direction and item.relative_to not in item.values:
         raise PkbenchError(f"{at}: relative_to {item.relative_to!r} must be one of its values")
-    if not item.share and item.values[item.relative_to] == 0:
+    if not item.share and not item.direction and item.values[item.relative_to] == 0:
         raise PkbenchError(f"{at}: the figure of {item.relative_to} (the baseline) must not be 0")
     needed = _needs(item.metric)
     given = {"workload": item.workload, "step": item.step, "snapshot": item.snapshot}
@@ -175,6 +188,8 @@ def _figure(
     if item.metric == INSERT_PER_MILLION and item.step is not None and steps.get(item.step) != "fill":
         raise PkbenchError(f"{at}: step {item.step!r} is not a fill step of this scenario")
     kinds = {"workload": ("pgbench",), "step": ("sql", "fill", "copy"), "snapshot": ("snapshot",)}
+    if item.metric == INDEX_PAGES_DELETED:
+        kinds["step"] = ("density",)
     if needed is not None:
         name = given[needed]
         if name is None:
@@ -195,6 +210,7 @@ def _figure(
         item.note,
         item.share,
         item.base_workload,
+        dict(item.direction),
     )
 
 
@@ -215,6 +231,7 @@ def from_json(data: Any) -> tuple[Published, ...]:
                 f.get("note", ""),
                 bool(f.get("share", False)),
                 f.get("base_workload"),
+                dict(f.get("direction") or {}),
             )
             for f in entry.get("figures") or []
         )
@@ -261,12 +278,22 @@ class Comparison:
     theirs_ratio: float | None
     ours_ratio: float | None
     word: str | None  # None for the baseline itself
+    # The study's direction, where it states one in place of a figure (theirs is then NaN).
+    claim: str | None = None
 
 
-def compare(item: PublishedFigure, strategies: Mapping[str, StrategyResult]) -> list[Comparison]:
+# Per strategy, the figures read from its windows' time series: workload -> metric -> value.
+Sampled = Mapping[str, Mapping[str, Mapping[str, float]]]
+
+
+def compare(
+    item: PublishedFigure, strategies: Mapping[str, StrategyResult], sampled: Sampled | None = None
+) -> list[Comparison]:
     """ITEM against our results (strategy name -> its results), in the study's order."""
     if item.share:
         return _compare_shares(item, strategies)
+    if item.direction:
+        return _compare_directions(item, strategies, sampled or {})
     baseline = strategies.get(item.relative_to)
     base_ours = ours(item, baseline) if baseline is not None else Figure(None, "baseline not run")
     base_theirs = item.values[item.relative_to]
@@ -278,6 +305,25 @@ def compare(item: PublishedFigure, strategies: Mapping[str, StrategyResult]) -> 
         ours_ratio = mine.value / base_ours.value if mine.value is not None and base_ours.value else None
         word = None if name == item.relative_to else agreement(theirs_ratio, ours_ratio)
         rows.append(Comparison(name, value, mine, theirs_ratio, ours_ratio, word))
+    return rows
+
+
+def _compare_directions(
+    item: PublishedFigure, strategies: Mapping[str, StrategyResult], sampled: Sampled
+) -> list[Comparison]:
+    def mine(name: str) -> Figure:
+        strategy = strategies.get(name)
+        return ours(item, strategy, sampled.get(name)) if strategy is not None else Figure(None, "not run")
+
+    base = mine(item.relative_to)
+    rows = [Comparison(item.relative_to, math.nan, base, None, 1.0 if base.value else None, None, "baseline")]
+    for name, claim in item.direction.items():
+        found = mine(name)
+        ratio = found.value / base.value if found.value is not None and base.value else None
+        # A zero share against a zero baseline is no difference; against a positive one, smaller.
+        if found.value is not None and base.value is not None and not base.value:
+            ratio = 1.0 if not found.value else math.inf
+        rows.append(Comparison(name, math.nan, found, None, ratio, direction_agreement(claim, ratio), claim))
     return rows
 
 

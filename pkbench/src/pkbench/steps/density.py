@@ -39,10 +39,14 @@ def parse(where: str, table: Mapping[str, Any]) -> DensityStep:
 
 def run(ctx: StepContext, step: DensityStep) -> None:
     ctx.require_extension(pgstattuple.EXTENSION, step.name)
+    # Reusable pages are a figure more where the server has pg_freespacemap, not a condition of the step.
+    freespace = ctx.ws.ensure_extension(pgstattuple.FREESPACE_EXTENSION) is None
     figures: dict[str, Any] = {}
     with ctx.connect() as conn, ctx.errors_named(step.name, pgstattuple.PgstattupleUnavailable):
         for index in step.indexes:
             figures[index] = pgstattuple.index_density(conn, ctx.render(index))
+            if freespace:
+                figures[index]["reusable_pages"] = pgstattuple.reusable_pages(conn, ctx.render(index))
         for table in step.tables:
             figures[table] = pgstattuple.table_tuples(conn, ctx.render(table))
     ctx.result.density[step.name] = figures

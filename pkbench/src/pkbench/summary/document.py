@@ -13,6 +13,7 @@ from rich.table import Table
 from pkbench.analysis.metrics import STRATEGY_METRICS, WORKLOAD_METRICS, Metric
 from pkbench.probes.machine import busy_machine
 from pkbench.results import RunResult
+from pkbench.summary import pages as pages_summary
 from pkbench.summary import partitioned as partitioned_summary
 from pkbench.summary import replication as replication_summary
 from pkbench.summary import reproductions, waits
@@ -101,6 +102,7 @@ def markdown(run: RunResult) -> str:
     lines += partitioned_summary.markdown(run)
     lines += _figures(run, headline)
     lines += timeline_summary.markdown(run)
+    lines += pages_summary.markdown(run, headline.insert_step)
     lines += waits.section(run.series)
     lines += reproductions.summary_lines(run)
     return "\n".join(lines)

@@ -12,8 +12,8 @@ from pkbench.analysis.metrics import key_index
 from pkbench.errors import PkbenchError
 from pkbench.results import RunResult, StrategyResult, WorkloadResult
 from pkbench.scenario import published
+from pkbench.summary import pages, reproductions, runs, waits
 from pkbench.summary import partitioned as partitioned_summary
-from pkbench.summary import reproductions, runs, waits
 from pkbench.summary import sharded as sharded_summary
 from pkbench.summary import verdicts as verdict_tables
 from pkbench.summary.headline import rows as summary_rows
@@ -183,9 +183,13 @@ def wal_tiers(run: RunResult, directory: Path) -> list[str]:
 
 
 def bloat(run: RunResult, directory: Path) -> list[str]:
-    """bloat: each stage's time, the key index's size and leaf density after it."""
+    """bloat: each stage's time, the key index's size and leaf density after it, its pages VACUUM deleted,
+    and for v1 keys the cycles of their low time bits that the fill spanned on the run's clock."""
     rows = []
+    clock = run.clock.get("virtual_hours_by_strategy") or {}
     for s in _ok(run):
+        hours = ((clock.get(s.name) or {}).get("steps") or {}).get("insert")
+        cycles = pages.v1_cycles(hours) if pages.is_v1(s) and isinstance(hours, int | float) else None
         index = key_index(s) or ""
         steps = s.step_durations_s
         after = {
@@ -198,18 +202,22 @@ def bloat(run: RunResult, directory: Path) -> list[str]:
                 s.name,
                 _generator(s),
                 *(_n(steps.get(step), ",.1f") + " s" for step in ("insert", "vacuum", "copy-4n")),
+                _n(cycles, ",.2f"),
                 _n(_mib(after["after-insert"].get("index_bytes")), ",.0f") + " MiB",
                 _pct(_fraction(after["after-insert"].get("avg_leaf_density"))),
                 _pct(_fraction(after["after-vacuum"].get("avg_leaf_density"))),
                 _n(after["after-vacuum"].get("deleted_pages")),
+                _n(after["after-vacuum"].get("reusable_pages")),
                 _n(_mib(copy_size), ",.0f") + " MiB",
             ]
         )
-    header = ["strategy", "generator", "insert N", "VACUUM", "COPY 4N", "key index after insert"]
+    header = ["strategy", "generator", "insert N", "VACUUM", "COPY 4N", "v1 cycles in the insert"]
     header += [
+        "key index after insert",
         "leaf density after insert",
         "leaf density after delete + VACUUM",
         "pages deleted",
+        "of them reusable",
         "key index after COPY",
     ]
     return markdown_table(header, rows)

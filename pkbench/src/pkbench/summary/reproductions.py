@@ -17,7 +17,7 @@ from pkbench.results import RunResult, StrategyResult
 from pkbench.scenario import builtin, published
 from pkbench.scenario.published import Comparison, Published, PublishedFigure
 from pkbench.server import iolimit
-from pkbench.summary import runs
+from pkbench.summary import runs, waits
 from pkbench.text import MISSING, markdown_table
 
 COUNT_HEADER = [
@@ -36,8 +36,10 @@ RULE = (
     f"ratio's logarithm) lies within a factor of {published.FACTOR_REPRODUCED:g} of the study's either way "
     "(or both show no difference); *same direction, smaller* or *larger*: it points the same way but lies "
     "outside that factor; *not reproduced*: no difference where the study saw one, a difference where it "
-    "saw none, or the other way round. A share the study states outright (a percentage of its WAL) is "
-    f"compared as it is, within the same factor of {published.FACTOR_REPRODUCED:g}. "
+    "saw none, or the other way round. A share the study states outright (a percentage of its WAL, or of an "
+    "index's pages) is "
+    f"compared as it is, within the same factor of {published.FACTOR_REPRODUCED:g}; a direction it states "
+    "without a figure (its results are charts) is reproduced when ours points the same way, beyond the band. "
     "`scenario/agreement.py` decides, and docs/statistics.md describes it with worked examples."
 )
 
@@ -71,12 +73,29 @@ def by_name(run: RunResult) -> dict[str, StrategyResult]:
     return {s.name: s for s in run.strategies if s.status == "ok"}
 
 
+def sampled_of(series: Mapping[str, Sequence[Sequence[object]]]) -> published.Sampled:
+    """The figures a study may state that only the sampled time series hold, per strategy and window: the
+    share of active backends waiting on IO:DataFileRead, and of shared buffers at a low usage count."""
+    found: dict[str, dict[str, dict[str, float]]] = {}
+    windows = waits.by_window(series.get("wait_events", []), series.get("usagecount", []))
+    for (strategy, workload), window in windows.items():
+        figures = found.setdefault(strategy, {}).setdefault(workload, {})
+        if (io := window.share("IO:DataFileRead")) is not None:
+            figures[published.WAIT_DATAFILEREAD] = 100 * io
+        if window.low_usage_share is not None:
+            figures[published.LOW_USAGE_BUFFERS] = 100 * window.low_usage_share
+    return found
+
+
 def figure_rows(
-    study: Published, item: PublishedFigure, strategies: Mapping[str, StrategyResult]
+    study: Published,
+    item: PublishedFigure,
+    strategies: Mapping[str, StrategyResult],
+    sampled: published.Sampled | None = None,
 ) -> list[list[str]]:
     """One row per strategy of ITEM: theirs and ours, in their units, both ratios, and the word."""
     rows = []
-    for found in published.compare(item, strategies):
+    for found in published.compare(item, strategies, sampled):
         rows.append(_row(study, item, found))
     return rows
 
@@ -89,12 +108,15 @@ def _row(study: Published, item: PublishedFigure, found: Comparison) -> list[str
     )
     word = f"baseline ({item.relative_to})" if found.word is None else found.word
     name = study.name_of(found.strategy)
+    theirs = f"{_number(found.theirs)} {item.unit}"
+    if found.claim is not None:
+        theirs = MISSING if found.claim == "baseline" else f"{found.claim} ({item.relative_to} = 1)"
     return [
         item.label,
         found.strategy if name == found.strategy else f"{found.strategy} ({name})",
-        f"{_number(found.theirs)} {item.unit}",
+        theirs,
         ours,
-        "(a share)" if item.share else _ratio(found.theirs_ratio),
+        "(a direction)" if item.direction else "(a share)" if item.share else _ratio(found.theirs_ratio),
         "(a share)" if item.share else _ratio(found.ours_ratio),
         word,
     ]
@@ -118,9 +140,11 @@ def study_header(study: Published, level: str = "##") -> list[str]:
     ]
 
 
-def figure_table(study: Published, strategies: Mapping[str, StrategyResult]) -> list[str]:
+def figure_table(
+    study: Published, strategies: Mapping[str, StrategyResult], sampled: published.Sampled | None = None
+) -> list[str]:
     """The study's figures beside ours, or a line saying it published none in its text."""
-    rows = [row for item in study.figures for row in figure_rows(study, item, strategies)]
+    rows = [row for item in study.figures for row in figure_rows(study, item, strategies, sampled)]
     if not rows:
         return ["The study states no figure in its text that a run measures (its results are charts).", ""]
     notes = [f"- {item.label}: {item.note}." for item in study.figures if item.note]
@@ -130,14 +154,14 @@ def figure_table(study: Published, strategies: Mapping[str, StrategyResult]) -> 
 def measured(run: RunResult) -> list[tuple[Published, list[PublishedFigure]]]:
     """Each study of the run with the figures this run measured for at least one strategy: a figure read
     from a step of another scale (war's study window in a default run) is left out of the run's own pages."""
-    strategies = by_name(run)
+    strategies, sampled = by_name(run), sampled_of(run.series)
     return [
         (
             study,
             [
                 item
                 for item in study.figures
-                if any(found.ours.available for found in published.compare(item, strategies))
+                if any(found.ours.available for found in published.compare(item, strategies, sampled))
             ],
         )
         for study in studies_of(run)
@@ -149,12 +173,12 @@ def summary_lines(run: RunResult) -> list[str]:
     studies = measured(run)
     if not studies:
         return []
-    strategies = by_name(run)
+    strategies, sampled = by_name(run), sampled_of(run.series)
     lines = ["## Published figures beside ours", "", RULE, ""]
     for study, figures in studies:
         lines += study_header(study, "###")
         if figures or not study.figures:
-            lines += figure_table(replace(study, figures=tuple(figures)), strategies)
+            lines += figure_table(replace(study, figures=tuple(figures)), strategies, sampled)
         else:
             scale = run.scenario.get("scale", "default")
             lines += [
@@ -166,12 +190,12 @@ def summary_lines(run: RunResult) -> list[str]:
 
 def console_rows(run: RunResult) -> list[list[str]]:
     """The same rows for the console table, each led by the study's seed."""
-    strategies = by_name(run)
+    strategies, sampled = by_name(run), sampled_of(run.series)
     return [
         [study.study, *row]
         for study, figures in measured(run)
         for item in figures
-        for row in figure_rows(study, item, strategies)
+        for row in figure_rows(study, item, strategies, sampled)
     ]
 
 
@@ -180,11 +204,11 @@ REPORT_HEADER = ["Strategy", "Seed", "Figure", "Study's name", *HEADER[2:]]
 
 def report_rows(run: RunResult) -> list[tuple[str, list[str]]]:
     """The rows for the HTML report: our strategy name (for its colour), then the cells of REPORT_HEADER."""
-    strategies = by_name(run)
+    strategies, sampled = by_name(run), sampled_of(run.series)
     rows = []
     for study, figures in measured(run):
         for item in figures:
-            for found in published.compare(item, strategies):
+            for found in published.compare(item, strategies, sampled):
                 row = _row(study, item, found)
                 rows.append(
                     (found.strategy, [study.study, item.label, study.name_of(found.strategy), *row[2:]])
@@ -245,16 +269,16 @@ def page(directories: Sequence[Path], command: str, notes: str = "") -> str:
     words: dict[str, list[str]] = {}
     for directory in directories:
         run = results.load(directory)
-        strategies = by_name(run)
+        strategies, sampled = by_name(run), sampled_of(results.read_series(directory))
         for study in studies_of(run):
             headers.setdefault(study.study, study_header(study))
             runs.setdefault(study.study, []).extend(
-                [*run_lines(directory, run), *figure_table(study, strategies)]
+                [*run_lines(directory, run), *figure_table(study, strategies, sampled)]
             )
             words.setdefault(study.study, []).extend(
                 str(found.word)
                 for item in study.figures
-                for found in published.compare(item, strategies)
+                for found in published.compare(item, strategies, sampled)
                 if found.word is not None
             )
     kinds = (
