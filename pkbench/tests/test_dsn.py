@@ -364,7 +364,7 @@ def test_a_second_run_on_a_schema_in_use_is_refused_and_leaves_it_alone(
         "pkbench_shared",
         "--out",
         str(tmp_path / "out2"),
-        timeout=120,
+        timeout=300,
     )
     assert second.returncode != 0
     assert second.stderr.strip() == (
