@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from pkbench.analysis import calibration
 from pkbench.analysis.verdict import TPS as TPS_KIND
 from pkbench.analysis.verdict import RatioVerdict, ratio_verdict
 from pkbench.pgbench import output
@@ -114,12 +115,12 @@ def test_calibration_counts_resolved_aa_verdicts_and_takes_the_median_half_width
     same = aa_verdict([1.01, 0.99, 1.02, 0.98, 1.00, 1.01])
     off = aa_verdict([1.05, 1.06, 1.04, 1.05, 1.07, 1.06])
     assert not same.resolved and off.resolved
-    found = interleaved.calibration("interleaved", [same, same, off])
+    found = calibration.calibration("interleaved", [same, same, off])
     assert (found.runs, found.false_positives) == (3, 1)
     assert found.false_positive_rate == pytest.approx(1 / 3)
     assert found.median_half_width == pytest.approx(same.half_width())
     assert found.words().startswith(
-        "interleaved: 1 of 3 A/A runs resolved a difference (33% false positives)"
+        "interleaved: 1 of 3 A/A runs resolved a difference (33% false positives, 95% interval 6%-79%)"
     )
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import psycopg
 
+from pkbench.analysis import calibration
 from pkbench.run import interleaved
 from pkbench.server.builds import find_pgbench, find_server_bindir
 from pkbench.server.embedded import EmbeddedCluster
@@ -64,7 +65,7 @@ def test_interleaved_rounds_and_an_aa_calibration(server_tmpdir: Path) -> None:
                 interleaved.verdicts(measure(["bigint", "bigint-copy"], Path(work) / f"aa{n}"), "bigint")
                 for n in range(2)
             ]
-            found = interleaved.calibration("interleaved", [run["bigint-copy"] for run in runs])
+            found = calibration.calibration("interleaved", [run["bigint-copy"] for run in runs])
             assert found.runs == 2
             assert found.median_half_width is not None and found.median_half_width > 0
             assert found.words().startswith(f"interleaved: {found.false_positives} of 2 A/A runs")

@@ -84,6 +84,8 @@ def test_an_insert_writes_wal_repeatably_and_costs_cpu(preloaded: EmbeddedCluste
         assert figures.shared_blocks_hit is not None and figures.shared_blocks_hit >= 2
         assert figures.shared_blocks_dirtied is not None
         assert figures.backend_cpu_ms is not None and figures.backend_cpu_ms > 0
+        assert figures.statement_time_ms is not None and figures.statement_time_ms > 0
+        assert figures.sources["statement_time_ms"].startswith("pg_stat_statements")
         assert figures.os_read_bytes is not None and figures.storage_read_bytes is not None
         assert figures.unavailable == []
     assert first.wal_bytes is not None and second.wal_bytes is not None
@@ -115,6 +117,7 @@ def test_without_pg_stat_statements_the_database_counts_and_reasons(tmp_path: Pa
     assert figures.shared_blocks_dirtied is None and figures.shared_blocks_written is None
     reasons = {u.metric: u.reason for u in figures.unavailable}
     assert "pg_stat_statements is not in shared_preload_libraries" in reasons["shared_blocks_dirtied"]
+    assert figures.statement_time_ms is None and "pg_stat_statements" in reasons["statement_time_ms"]
 
 
 def test_a_server_that_is_not_local_says_so(preloaded: EmbeddedCluster) -> None:

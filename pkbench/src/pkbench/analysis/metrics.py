@@ -8,6 +8,7 @@ STRATEGY_METRICS: adding a figure is one entry here plus the probe that measures
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -174,6 +175,14 @@ WORK_FIGURES = (
         "buffers written / tx",
     ),
     ("backend-cpu", "backend CPU", "ms", "backend_cpu_ms", "{:,.3f}", "backend CPU ms / tx"),
+    (
+        "statement-time",
+        "statement execution time",
+        "ms",
+        "statement_time_ms",
+        "{:,.3f}",
+        "statement ms / tx",
+    ),
     ("os-read", "bytes read from the OS", "bytes", "os_read_bytes", "{:,.0f}", "OS read bytes / tx"),
 )
 
@@ -332,6 +341,34 @@ LOAD_METRIC = Metric(
     compared=False,
     verdict=verdict.LOAD_TIME,
 )
+
+
+# The work figures an interleaved window measures for each strategy (pg_stat_statements by query id), with
+# the words of their verdicts: what one transaction cost.
+_INTERLEAVED_WORK = {
+    "statement-time": verdict.FigureKind(
+        False, "more execution time per transaction", "less execution time per transaction"
+    ),
+    **{
+        f"buffers-{kind}": verdict.FigureKind(
+            False, f"more buffers {kind} per transaction", f"fewer buffers {kind} per transaction"
+        )
+        for kind in ("hit", "read", "dirtied", "written")
+    },
+}
+
+
+def interleaved_metrics() -> list[Metric]:
+    """The figures judged in interleaved windows, where only a strategy's own share of the window says
+    anything: its latency mean (pgbench's per-script report), its statements' execution time, buffers and
+    WAL per transaction (pg_stat_statements by query id)."""
+    by_key = {m.key: m for m in WORKLOAD_METRICS}
+    return [
+        dataclasses.replace(by_key["latency-mean"], verdict=verdict.LATENCY),
+        by_key["wal"],
+        by_key["fpi"],
+        *(dataclasses.replace(by_key[key], verdict=kind) for key, kind in _INTERLEAVED_WORK.items()),
+    ]
 
 
 def verdict_metrics() -> list[Metric]:

@@ -91,6 +91,8 @@ _TOP = {
 _SCRIPT_HEADER = re.compile(r"^SQL script \d+: (.+)$")
 _SCRIPT_WEIGHT = re.compile(r"^ - weight: (\d+)")
 _SCRIPT_TRANSACTIONS = re.compile(r"^ - (\d+) transactions \([^,]*, tps = ([\d.]+)\)")
+# pgbench 17 and later print a script's tps on a line of its own.
+_SCRIPT_PROCESSED = re.compile(r"^ - number of transactions actually processed: (\d+) \(tps = ([\d.]+)\)")
 _SCRIPT_LATENCY = re.compile(r"^ - latency average = ([\d.]+) ms")
 # "   0.359   0  INSERT ..." (pgbench 15+: latency, failures, text); older versions print no failures column.
 _STATEMENT = re.compile(r"^\s+([\d.]+)\s+(?:(\d+)\s+)?(\S.*)$")
@@ -135,7 +137,7 @@ def parse_summary(stdout: str, stderr: str = "") -> Summary:
                 found = pattern.match(line)
                 if found:
                     current[key] = found[1]
-            found = _SCRIPT_TRANSACTIONS.match(line)
+            found = _SCRIPT_TRANSACTIONS.match(line) or _SCRIPT_PROCESSED.match(line)
             if found:
                 current["transactions"], current["tps"] = found[1], found[2]
             continue

@@ -37,7 +37,8 @@ ENDED_BACKENDS_TIMEOUT_S = 10.0
 _STATEMENTS = """
 SELECT coalesce(sum(shared_blks_hit), 0)::bigint, coalesce(sum(shared_blks_read), 0)::bigint,
        coalesce(sum(shared_blks_dirtied), 0)::bigint, coalesce(sum(shared_blks_written), 0)::bigint,
-       coalesce(sum(wal_bytes), 0)::bigint, coalesce(sum(wal_fpi), 0)::bigint
+       coalesce(sum(wal_bytes), 0)::bigint, coalesce(sum(wal_fpi), 0)::bigint,
+       coalesce(sum(total_exec_time), 0)
   FROM pg_stat_statements(false)
  WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
 """
@@ -53,6 +54,7 @@ class StatementTotals:
     shared_blocks_written: int
     wal_bytes: int
     wal_fpi: int
+    exec_time_ms: float
     deallocations: (
         int | None
     )  # entries evicted so far (pg_stat_statements_info): any in a window loses counts
@@ -118,6 +120,11 @@ def read_snapshot(
         children=children,
         unavailable=tuple(unavailable),
     )
+
+
+def postmaster_pid(conn: Connection) -> int | None:
+    """The postmaster of the server CONN is on, when /proc shows it (a server on this machine)."""
+    return _postmaster_pid(conn, PROC)[0]
 
 
 def _postmaster_pid(conn: Connection, proc: Path) -> tuple[int | None, str]:
@@ -186,9 +193,10 @@ def _ended_processes(postmaster: int, proc: Path, unavailable: list[Unavailable]
     return EndedProcesses(ticks, read_chars, storage)
 
 
-def _statement_totals(
-    conn: Connection, create_extension: bool, unavailable: list[Unavailable]
-) -> StatementTotals | None:
+def statement_statistics(conn: Connection, create_extension: bool) -> str | None:
+    """None when pg_stat_statements can be read in this database, else why not. ``create_extension`` creates
+    it where the library is loaded but the extension is not (an embedded cluster; never on a server pkbench
+    does not own)."""
     # pg_settings hides shared_preload_libraries from a user without pg_read_all_settings (NULL: unknown);
     # then querying the extension tells whether the library is loaded.
     row = conn.execute(
@@ -198,17 +206,22 @@ def _statement_totals(
     ).fetchone()
     assert row is not None
     loaded, installed = row[0] is not False, bool(row[1])
-    reason = None
     if not loaded:
-        reason = "pg_stat_statements is not in shared_preload_libraries"
-    elif not installed and create_extension:
+        return "pg_stat_statements is not in shared_preload_libraries"
+    if not installed and create_extension:
         try:
             conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
-            installed = True
         except psycopg.Error as error:
-            reason = f"CREATE EXTENSION pg_stat_statements: {first_line(error)}"
+            return f"CREATE EXTENSION pg_stat_statements: {first_line(error)}"
     elif not installed:
-        reason = "the pg_stat_statements extension is not created in this database"
+        return "the pg_stat_statements extension is not created in this database"
+    return None
+
+
+def _statement_totals(
+    conn: Connection, create_extension: bool, unavailable: list[Unavailable]
+) -> StatementTotals | None:
+    reason = statement_statistics(conn, create_extension)
     if reason is None:
         try:
             totals = conn.execute(_STATEMENTS).fetchone()
@@ -217,10 +230,12 @@ def _statement_totals(
             reason = f"pg_stat_statements: {first_line(error)}"
         else:
             assert totals is not None
-            hit, read, dirtied, written, wal_bytes, wal_fpi = (int(str(v)) for v in totals)
+            hit, read, dirtied, written, wal_bytes, wal_fpi = (int(str(v)) for v in totals[:6])
             deallocations = int(str(info[0])) if info else None
-            return StatementTotals(hit, read, dirtied, written, wal_bytes, wal_fpi, deallocations)
-    for metric in ("shared_blocks_dirtied", "shared_blocks_written"):
+            return StatementTotals(
+                hit, read, dirtied, written, wal_bytes, wal_fpi, float(str(totals[6])), deallocations
+            )
+    for metric in ("shared_blocks_dirtied", "shared_blocks_written", "statement_time_ms"):
         unavailable.append(Unavailable(metric, f"{reason}; pg_stat_database does not count them"))
     return None
 
@@ -267,7 +282,7 @@ def per_transaction(before: WorkSnapshot, after: WorkSnapshot, transactions: int
     if before.statements is not None and after.statements is not None:
         old, new = before.statements, after.statements
         if old.deallocations is not None and new.deallocations != old.deallocations:
-            for name in ("shared_blocks_dirtied", "shared_blocks_written"):
+            for name in ("shared_blocks_dirtied", "shared_blocks_written", "statement_time_ms"):
                 unavailable.append(
                     Unavailable(name, "pg_stat_statements evicted entries in the window (raise its max)")
                 )
@@ -286,6 +301,8 @@ def per_transaction(before: WorkSnapshot, after: WorkSnapshot, transactions: int
             )
             put("wal_bytes", new.wal_bytes - old.wal_bytes, _FROM_STATEMENTS)
             put("wal_fpi", new.wal_fpi - old.wal_fpi, _FROM_STATEMENTS)
+            values["statement_time_ms"] = round((new.exec_time_ms - old.exec_time_ms) / transactions, 6)
+            sources["statement_time_ms"] = _FROM_STATEMENTS
     if "shared_blocks_hit" not in values and before.database_blocks and after.database_blocks:
         put("shared_blocks_hit", after.database_blocks[0] - before.database_blocks[0], _FROM_DATABASE)
         put("shared_blocks_read", after.database_blocks[1] - before.database_blocks[1], _FROM_DATABASE)

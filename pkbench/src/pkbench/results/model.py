@@ -81,6 +81,8 @@ class WorkPerTransaction:
     wal_bytes: float | None = None
     wal_fpi: float | None = None
     backend_cpu_ms: float | None = None
+    # total_exec_time of the statements (pg_stat_statements): backends' time executing them, CPU and waits.
+    statement_time_ms: float | None = None
     os_read_bytes: float | None = None  # rchar of the ended backends
     storage_read_bytes: float | None = None  # read_bytes of the ended backends
     # Figure name -> where it was read (pg_stat_statements, pg_stat_database, pg_stat_wal, /proc).

@@ -1,32 +1,28 @@
 """`pkbench run --interleave`: the paired rounds' stages and setup, but each round's window measured once for
 all strategies at the same instant (run.interleaved), so a slowdown of the machine falls on all of them.
 
-Only a strategy's time per transaction says anything in such a window (pgbench picks scripts by weight), so
-the window keeps that one figure, and the verdicts are on it: the latency mean of each strategy against the
-baseline's from the same window, over the rounds.
+Only a strategy's cost per transaction says anything in such a window (pgbench picks scripts by weight), so
+the window keeps those figures, and the verdicts are on them, each strategy against the baseline's from the
+same window, over the rounds: its latency mean, and where pg_stat_statements can tell the strategies'
+statements apart (probes.statements), their execution time, buffers and WAL per transaction.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from pkbench.analysis import judge, metrics, verdict
 from pkbench.errors import PkbenchError
-from pkbench.results import WorkloadResult
+from pkbench.probes import Connection, machine, statements, work
+from pkbench.results import StrategyResult, Unavailable, WorkloadResult, WorkPerTransaction
 from pkbench.run import interleaved
 from pkbench.run.paired import PairedRounds
 from pkbench.server.target import Target
 from pkbench.server.workspace import Workspace
 from pkbench.steps import PgbenchStep
 from pkbench.steps.context import StepContext
-
-# The verdict of the interleaved design: the latency mean, which the paired design reports but does not judge.
-MEAN_LATENCY = dataclasses.replace(
-    next(m for m in metrics.WORKLOAD_METRICS if m.key == "latency-mean"), verdict=verdict.LATENCY
-)
 
 
 @runtime_checkable
@@ -39,13 +35,46 @@ class StrategyPass(Protocol):
     context: StepContext | None
 
 
-def window_sql(step: PgbenchStep, one_pass: StrategyPass) -> interleaved.Mix:
-    """A strategy's scripts of a window with their weights, each in the strategy's own schema."""
+def window_sql(step: PgbenchStep, one_pass: StrategyPass, strategy: str) -> tuple[interleaved.Mix, int]:
+    """A strategy's scripts of a window with their weights, each in the strategy's own schema and its SQL
+    commands tagged with its name for pg_stat_statements; and the most SQL commands one of them runs."""
     context = one_pass.context
     if context is None:
         raise PkbenchError(f"{one_pass.ws.schema} has no context to render {step.name}")
     path = one_pass.ws.search_path
-    return [(s.name, s.weight, interleaved.scoped(context.render(s.sql), path)) for s in step.scripts]
+    mix: list[tuple[str, int, str]] = []
+    most = 0
+    for script in step.scripts:
+        sql, commands = statements.tagged(context.render(script.sql), strategy)
+        mix.append((script.name, script.weight, interleaved.scoped(sql, path)))
+        most = max(most, commands)
+    return mix, most
+
+
+def _statements(first: StrategyPass, conn: Connection) -> statements.Snapshot | str:
+    """The tagged statements' counters, or why there are none: pg_stat_statements is created only in the
+    embedded cluster, and a user's server's statistics are only read, never reset."""
+    embedded = first.target.server.embedded
+    reason = work.statement_statistics(conn, create_extension=embedded)
+    return reason if reason is not None else statements.read(conn)
+
+
+def _work(
+    before: statements.Snapshot | str,
+    after: statements.Snapshot | str,
+    measured: dict[str, interleaved.StrategyWindow],
+    commands: dict[str, int],
+    clients: int,
+) -> dict[str, WorkPerTransaction]:
+    """Each strategy's work per transaction in the window, or why it is missing."""
+    counts = {name: share.transactions for name, share in measured.items()}
+    if isinstance(before, statements.Snapshot) and isinstance(after, statements.Snapshot):
+        return statements.per_strategy(before, after, counts, commands, clients=clients)
+    reason = before if isinstance(before, str) else str(after)
+    return {
+        name: WorkPerTransaction(count, unavailable=[Unavailable(f, reason) for f in statements.FIGURES])
+        for name, count in counts.items()
+    }
 
 
 def _once(
@@ -79,7 +108,9 @@ class InterleavedRounds(PairedRounds):
         if context is None:
             return
         for window in windows:
-            sql = {name: window_sql(window, p) for name, p in concrete.items()}
+            tagged = {name: window_sql(window, p, name) for name, p in concrete.items()}
+            sql = {name: mix for name, (mix, _) in tagged.items()}
+            commands = {name: count for name, (_, count) in tagged.items()}
             self.reporter.info(f"  {window.name}: {' '.join(sql)} at once")
             workdir = context.out_dir / "pgbench" / "interleaved" / window.name / f"round-{number}"
 
@@ -87,8 +118,23 @@ class InterleavedRounds(PairedRounds):
             warmup = int(context.parameters.get("warmup_s", 0) or 0)
             if warmup > 0:
                 _once(first, context, sql, warmup, workdir / "warmup")
-            measured = _once(first, context, sql, context.int_parameter("duration_s"), workdir / "window")
+            with first.ws.connection.connect() as conn:
+                before = _statements(first, conn)
+                # The embedded server's processes are the benchmark's own, not the machine's other load.
+                postmaster = work.postmaster_pid(conn) if first.target.server.embedded else None
+                servers = [postmaster] if postmaster is not None else []
+                machine_before = machine.snapshot(servers)
+                measured = _once(first, context, sql, context.int_parameter("duration_s"), workdir / "window")
+                machine_after = machine.snapshot(servers)
+                after = _statements(first, conn) if isinstance(before, statements.Snapshot) else before
+            work_by_name = _work(before, after, measured, commands, context.int_parameter("clients"))
+            shared = (
+                machine.window(machine_before, machine_after)
+                if machine_before is not None and machine_after is not None
+                else None
+            )
             for name, share in measured.items():
+                spent = work_by_name[name]
                 self.windows[name].setdefault(window.name, []).append(
                     WorkloadResult(
                         window.name,
@@ -96,6 +142,15 @@ class InterleavedRounds(PairedRounds):
                         duration_s=float(context.int_parameter("duration_s")),
                         transactions=share.transactions,
                         latency_ms={"mean": share.latency_ms_mean},
+                        wal_bytes_per_transaction=spent.wal_bytes,
+                        wal_fpi_per_transaction=spent.wal_fpi,
+                        work_per_transaction=spent,
+                        machine_window=shared,
+                        unavailable=[
+                            Unavailable(f"{u.metric}_per_transaction", u.reason)
+                            for u in spent.unavailable
+                            if u.metric in ("wal_bytes", "wal_fpi")
+                        ],
                     )
                 )
 
@@ -108,13 +163,33 @@ class InterleavedRounds(PairedRounds):
         if baseline is None or baseline not in self.windows:
             return
         base = self.windows[baseline]
+        base_result = self.passes[baseline].result
         for name, by_window in self.windows.items():
             if name == baseline:
                 continue
             for window, rounds in by_window.items():
-                theirs = base.get(window, [])
-                count = min(len(rounds), len(theirs))
-                mine_ms = [r.latency_ms.get("mean") for r in rounds[:count]]
-                base_ms = [r.latency_ms.get("mean") for r in theirs[:count]]
-                found = verdict.ratio_verdict(mine_ms, base_ms, verdict.LATENCY, seed=judge.BOOTSTRAP_SEED)
-                self.judged.append(judge.Judged(name, window, MEAN_LATENCY, found))
+                mine = (self.passes[name].result, rounds)
+                self.judged += _judged(window, mine, (base_result, base.get(window, [])))
+
+
+def _judged(
+    window: str,
+    mine: tuple[StrategyResult, Sequence[WorkloadResult]],
+    theirs: tuple[StrategyResult, Sequence[WorkloadResult]],
+) -> list[judge.Judged]:
+    """A strategy's verdicts in one window against the baseline's, round by round, on every figure the
+    interleaved design measures for each strategy."""
+    count = min(len(mine[1]), len(theirs[1]))
+    found: list[judge.Judged] = []
+    for metric in metrics.interleaved_metrics():
+        assert metric.verdict is not None
+        values = [metric.read(mine[0], r).value for r in mine[1][:count]]
+        base_values = [metric.read(theirs[0], r).value for r in theirs[1][:count]]
+        # A figure equal to the baseline's in every round says nothing (no buffer written), and one that
+        # pg_stat_statements could not attribute is no verdict either.
+        pairs = [(m, b) for m, b in zip(values, base_values, strict=True) if m is not None and b is not None]
+        if not pairs or verdict.same_in_every_round(values, base_values):
+            continue
+        judged = verdict.ratio_verdict(values, base_values, metric.verdict, seed=judge.BOOTSTRAP_SEED)
+        found.append(judge.Judged(mine[0].name, window, metric, judged))
+    return found
