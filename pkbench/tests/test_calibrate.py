@@ -7,8 +7,8 @@ from pathlib import Path
 
 from conftest import cli_in_process, run_cli, short_run
 
+from pkbench.analysis.calibration import summed
 from pkbench.results import Verdict
-from pkbench.run.calibrate import summed
 
 
 def verdict(resolved: bool, half_width: float | None) -> Verdict:
@@ -55,6 +55,11 @@ def test_a_tiny_calibration(tmp_path: Path, server_tmpdir: Path) -> None:
         assert [s["name"] for s in written["strategies"]] == ["bigint", "bigint-copy"]
         assert written["rounds"]["design"] == "interleaved"
         assert {v["strategy"] for v in written["verdicts"]} == {"bigint-copy"}
-    words = (out / "calibration.md").read_text()
+    document = (out / "calibration.md").read_text().splitlines()
+    words = document[2]
     assert "interleaved: " in words and " of 2 A/A runs resolved a difference" in words
-    assert words.splitlines()[-1] in result.stdout
+    assert words in result.stdout
+    # The figures one by one: each window's latency mean judged in both A/A runs.
+    for window in ("lookup-by-data", "lookup-by-key"):
+        assert any(line.startswith(f"| {window} | latency mean | 2 | ") for line in document), document
+    assert f"--out {out.name}`: 2 A/A runs of bigint against bigint-copy" in "\n".join(document)

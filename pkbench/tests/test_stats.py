@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from pkbench import results
-from pkbench.analysis.stats import aggregate, figures, interleaved_order, median, over_repeats
+from pkbench.analysis.stats import aggregate, figures, interleaved_order, median, over_repeats, wilson
 from pkbench.results import (
     PREFILL_SNAPSHOT,
     Prefill,
@@ -144,3 +144,12 @@ def test_a_repeat_that_failed_fails_the_combined_strategy() -> None:
     assert (combined.status, combined.error) == ("failed", "server closed the connection")
     single = repeat(1000.0, 9.0)
     assert over_repeats([single]) is single
+
+
+def test_the_wilson_interval_of_none_of_twenty_is_not_zero_wide() -> None:
+    # No false positive in 20 A/A runs still allows a rate of up to 16% (the textbook value, 0.161).
+    low, high = wilson(0, 20)
+    assert low == 0.0 and high == pytest.approx(0.1611, abs=1e-4)
+    low, high = wilson(1, 20)
+    assert low == pytest.approx(0.0089, abs=1e-4) and high == pytest.approx(0.2361, abs=1e-4)
+    assert wilson(20, 20)[1] == 1.0 and wilson(0, 0) == (0.0, 1.0)

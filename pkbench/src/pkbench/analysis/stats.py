@@ -8,6 +8,7 @@ and ``repeats`` (each repeat's own object). Pure functions: no I/O, no clock.
 from __future__ import annotations
 
 import dataclasses
+import math
 import statistics
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -15,6 +16,22 @@ from typing import Any
 from pkbench.results import RepeatedStrategy, StrategyResult, typed
 
 Number = int | float
+
+
+# The z of a two-sided 95% interval.
+_Z = 1.959963984540054
+
+
+def wilson(successes: int, total: int) -> tuple[float, float]:
+    """The 95% Wilson interval of a proportion (a shard's share of the inserts, A/A runs that resolved a
+    difference): valid for few trials and for none or all of them."""
+    if total == 0:
+        return (0.0, 1.0)
+    p = successes / total
+    z2 = _Z * _Z
+    centre = (p + z2 / (2 * total)) / (1 + z2 / total)
+    half = _Z * math.sqrt(p * (1 - p) / total + z2 / (4 * total * total)) / (1 + z2 / total)
+    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def interleaved_order(strategies: Sequence[str], repeat: int) -> list[tuple[int, str]]:

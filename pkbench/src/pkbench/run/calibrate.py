@@ -5,25 +5,16 @@ intervals' half-widths are the smallest effect the design resolves on this machi
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
+from pkbench.analysis.calibration import summed
 from pkbench.errors import PkbenchError
 from pkbench.reporting import Reporter
-from pkbench.results import Verdict
-from pkbench.run.interleaved import Calibration
+from pkbench.results import RunResult
 from pkbench.run.options import Options, Outcome
-
-
-def summed(design: str, runs: Sequence[Sequence[Verdict]]) -> tuple[Calibration, int, int]:
-    """The A/A runs' verdicts summed up: a run is a false positive when any of its verdicts resolved a
-    difference; also how many verdicts resolved one, of how many."""
-    verdicts = [v for run in runs for v in run]
-    widths = sorted(v.half_width for v in verdicts if v.half_width is not None)
-    median = (widths[(len(widths) - 1) // 2] + widths[len(widths) // 2]) / 2 if widths else None
-    found = Calibration(design, len(runs), sum(1 for run in runs if any(v.resolved for v in run)), median)
-    return found, sum(1 for v in verdicts if v.resolved), len(verdicts)
+from pkbench.summary import calibration
 
 
 def execute(
@@ -37,14 +28,16 @@ def execute(
     if out.exists():
         raise PkbenchError(f"--out {out}: already exists")
     design = "interleaved" if options.interleave else "paired"
-    runs: list[list[Verdict]] = []
+    runs: list[RunResult] = []
     for number in range(1, count + 1):
         reporter.info(f"A/A run {number} of {count} ({design})")
-        outcome = run_one(dataclasses.replace(options, out=out / f"aa-{number}", aa_copy=True), reporter)
+        folder = out / f"{calibration.RUN_PREFIX}{number}"
+        outcome = run_one(dataclasses.replace(options, out=folder, aa_copy=True), reporter)
         if any(s.status != "ok" for s in outcome.run.strategies):
-            raise PkbenchError(f"A/A run {number} did not complete: see {out / f'aa-{number}'}")
-        runs.append(list(outcome.run.verdicts))
-    found, resolved, verdicts = summed(design, runs)
+            raise PkbenchError(f"A/A run {number} did not complete: see {folder}")
+        runs.append(outcome.run)
+    found, resolved, verdicts = summed(design, [list(run.verdicts) for run in runs])
     words = f"{found.words()}. {resolved} of {verdicts} verdicts resolved a difference."
-    (out / "calibration.md").write_text(f"# A/A calibration\n\n{words}\n")
+    document = "".join(f"{line}\n" for line in calibration.lines(runs, out))
+    (out / "calibration.md").write_text(f"# A/A calibration\n\n{words}\n\n{document}")
     return out, words

@@ -14,7 +14,6 @@ can resolve on this machine.
 
 from __future__ import annotations
 
-import statistics
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -164,39 +163,3 @@ def measure_rounds(
             raise PkbenchError(f"interleaved round {number}: {failed}")
         measured.append(attribute(result.summary, list(sql_by_strategy)))
     return measured
-
-
-@dataclass(frozen=True)
-class Calibration:
-    """What A/A runs say of a design on this machine."""
-
-    design: str
-    runs: int
-    false_positives: int  # runs whose verdict resolved a difference between identical strategies
-    median_half_width: float | None  # the smallest effect resolved, as a fraction (0.03 for 3%)
-
-    @property
-    def false_positive_rate(self) -> float:
-        return self.false_positives / self.runs if self.runs else 0.0
-
-    def words(self) -> str:
-        width = (
-            f"the median interval reaches ±{self.median_half_width:.1%}, the smallest effect it resolves"
-            if self.median_half_width is not None
-            else "no interval to say what effect it resolves"
-        )
-        return (
-            f"{self.design}: {self.false_positives} of {self.runs} A/A runs resolved a difference "
-            f"({self.false_positive_rate:.0%} false positives); {width}"
-        )
-
-
-def calibration(design: str, aa_verdicts: Sequence[RatioVerdict]) -> Calibration:
-    """A/A verdicts (the baseline against its copy), one per run, summed up."""
-    widths = [w for w in (v.half_width() for v in aa_verdicts) if w is not None]
-    return Calibration(
-        design=design,
-        runs=len(aa_verdicts),
-        false_positives=sum(1 for v in aa_verdicts if v.resolved),
-        median_half_width=float(statistics.median(widths)) if widths else None,
-    )

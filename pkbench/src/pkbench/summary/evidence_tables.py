@@ -12,7 +12,7 @@ from pkbench.analysis.metrics import key_index
 from pkbench.errors import PkbenchError
 from pkbench.results import RunResult, StrategyResult, WorkloadResult
 from pkbench.scenario import published
-from pkbench.summary import pages, reproductions, runs, waits
+from pkbench.summary import calibration, pages, reproductions, runs, waits
 from pkbench.summary import partitioned as partitioned_summary
 from pkbench.summary import sharded as sharded_summary
 from pkbench.summary import verdicts as verdict_tables
@@ -294,6 +294,10 @@ RUN_TABLES: dict[str, RunTable] = {
     "sharded": sharded,
 }
 FILE_TABLES: dict[str, FileTable] = {"sequuid-per-call": per_call, "sequuid-port-cost": port_cost}
+# From a `pkbench run --calibrate N` directory: its A/A runs in aa-1 ... aa-N.
+CALIBRATION_TABLES: dict[str, FileTable] = {
+    "calibration": lambda source: calibration.lines(calibration.load_runs(source), source)
+}
 
 
 def table(name: str, source: Path) -> list[str]:
@@ -302,8 +306,10 @@ def table(name: str, source: Path) -> list[str]:
         if not source.is_file():
             raise PkbenchError(f"{source} is not there")
         return FILE_TABLES[name](source)
+    if name in CALIBRATION_TABLES:
+        return CALIBRATION_TABLES[name](source)
     if name not in RUN_TABLES:
-        known = ", ".join(sorted([*RUN_TABLES, *FILE_TABLES]))
+        known = ", ".join(sorted([*RUN_TABLES, *FILE_TABLES, *CALIBRATION_TABLES]))
         raise PkbenchError(f"unknown block {name!r} (known: {known})")
     if not (source / "results.json").is_file():
         raise PkbenchError(f"{source}: no committed run there (no results.json)")

@@ -4,6 +4,7 @@ quotes the run (reproductions.md and the generated blocks of the READMEs)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -78,7 +79,24 @@ def _span(values: tuple[float, float]) -> str:
 
 def load_text(run: RunResult) -> str:
     """One sentence on how busy the machine was, from the run's own measurements."""
-    measured = load(run)
+    return load_words(load(run))
+
+
+def load_over(found: Sequence[Load | None]) -> Load | None:
+    """The machine over several runs' windows (the A/A runs of a calibration)."""
+    loads = [f for f in found if f is not None]
+    if not loads:
+        return None
+    return Load(
+        sum(f.windows for f in loads),
+        (min(f.busy[0] for f in loads), max(f.busy[1] for f in loads)),
+        (min(f.other[0] for f in loads), max(f.other[1] for f in loads)),
+        max(f.steal_max for f in loads),
+    )
+
+
+def load_words(measured: Load | None) -> str:
+    """One sentence on how busy the machine was over the measured windows."""
     if measured is None:
         return "The machine's load was not recorded (no measured window): compare ratios, not absolute ones."
     head = (

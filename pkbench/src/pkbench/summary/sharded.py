@@ -7,11 +7,11 @@ The figures are the difference between a table's first and last `shard` count st
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pkbench.analysis.stats import wilson
 from pkbench.results import RunResult
 from pkbench.text import MISSING, binary_size, markdown_table
 
@@ -19,8 +19,6 @@ from pkbench.text import MISSING, binary_size, markdown_table
 CONCENTRATED = 0.9
 # A share within this fraction of 1/N counts as even (34% against 33.3% is even; 45% is not).
 EVEN_BAND = 0.2
-# The z of a two-sided 95% interval.
-_Z = 1.959963984540054
 
 
 @dataclass(frozen=True)
@@ -58,17 +56,6 @@ def split(strategy: str, before: Mapping[str, Any], after: Mapping[str, Any]) ->
         tuple(a["wal_lsn"] - b["wal_lsn"] for b, a in pairs),
         tuple(a["index_bytes"] - b["index_bytes"] for b, a in pairs),
     )
-
-
-def wilson(successes: int, total: int) -> tuple[float, float]:
-    """The 95% Wilson interval of a proportion (the hottest shard's share of the inserts)."""
-    if total == 0:
-        return (0.0, 1.0)
-    p = successes / total
-    z2 = _Z * _Z
-    centre = (p + z2 / (2 * total)) / (1 + z2 / total)
-    half = _Z * math.sqrt(p * (1 - p) / total + z2 / (4 * total * total)) / (1 + z2 / total)
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def verdict(found: Split) -> str:

@@ -1,0 +1,60 @@
+"""The `calibration` block of the documents: an A/A calibration's figures from its committed runs
+(aa-N/results.json), checked and rewritten like every other generated block. Pure file work, no server."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from test_evidence import ROOT, tree
+
+from pkbench.errors import PkbenchError
+from pkbench.summary import evidence, evidence_tables
+
+CALIBRATION = "pkbench/docs/reproductions/calibration-interleaved"
+
+
+def counted(directory: Path) -> tuple[int, int, int, int]:
+    """Straight from the files: A/A runs, runs with a resolved verdict, resolved verdicts, verdicts."""
+    runs = [json.loads(p.read_text()) for p in sorted(directory.glob("aa-*/results.json"))]
+    verdicts = [[v["resolved"] for v in run["verdicts"]] for run in runs]
+    return len(runs), sum(1 for run in verdicts if any(run)), sum(map(sum, verdicts)), sum(map(len, verdicts))
+
+
+@pytest.mark.parametrize(
+    ("design", "least", "figure"),
+    [("interleaved", 20, "statement execution time per transaction"), ("paired", 10, "TPS")],
+)
+def test_the_block_counts_what_the_committed_aa_runs_resolved(design: str, least: int, figure: str) -> None:
+    directory = ROOT / f"pkbench/docs/reproductions/calibration-{design}"
+    lines = evidence_tables.table("calibration", directory)
+    runs, false_positive_runs, resolved, total = counted(directory)
+    assert runs >= least
+    assert f"--out calibration-{design}`: {runs} A/A runs of bigint against bigint-copy" in lines[0]
+    (row,) = [line for line in lines if line.startswith(f"| {design} |")]
+    assert row.startswith(f"| {design} | {runs} | {false_positive_runs / runs:.0%} (")
+    assert f"| {resolved} of {total} |" in row
+    # Every figure the runs judged has a row of its own, the design's own figures among them.
+    assert any(line.startswith(f"| lookup-by-key | {figure} | {runs} |") for line in lines)
+
+
+def test_a_doctored_aa_run_changes_the_block_and_write_follows_it(tmp_path: Path) -> None:
+    copy = tree(tmp_path)
+    directory = copy / CALIBRATION
+    path = directory / "aa-1" / "results.json"
+    data = json.loads(path.read_text())
+    unresolved = next(v for v in data["verdicts"] if not v["resolved"])
+    unresolved["resolved"] = True
+    path.write_text(json.dumps(data))
+    problems = [str(p) for p in evidence.check(copy)]
+    assert f"pkbench/docs/statistics.md: block calibration: differs from what {CALIBRATION} gives" in problems
+    evidence.write(copy)
+    assert evidence.check(copy) == []
+    _, _, resolved, total = counted(directory)
+    assert f"| {resolved} of {total} |" in (copy / "pkbench/docs/statistics.md").read_text()
+
+
+def test_a_directory_without_aa_runs_is_no_calibration(tmp_path: Path) -> None:
+    with pytest.raises(PkbenchError, match="no A/A run there"):
+        evidence_tables.table("calibration", tmp_path)
