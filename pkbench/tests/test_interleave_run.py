@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import OTHER_MAJOR, cli_in_process, run_cli, short_run
@@ -65,6 +66,17 @@ def test_interleave_refuses_isolated_strategies() -> None:
     assert result.stderr.count("\n") == 1 and "--interleave applies to paired rounds" in result.stderr
 
 
+def unavailable(written: dict[str, Any]) -> list[tuple[str, str, int, list[Any]]]:
+    """Why a round of a window has no work figures: shown when a verdict lacks a round."""
+    return [
+        (s["name"], w["name"], number, r["work_per_transaction"]["unavailable"])
+        for s in written["strategies"]
+        for w in s["workloads"]
+        for number, r in enumerate(w.get("rounds") or [], 1)
+        if (r.get("work_per_transaction") or {}).get("unavailable")
+    ]
+
+
 def test_a_tiny_interleaved_war_run(tmp_path: Path, server_tmpdir: Path) -> None:
     out = tmp_path / "run"
     result = run_cli(
@@ -91,7 +103,7 @@ def test_a_tiny_interleaved_war_run(tmp_path: Path, server_tmpdir: Path) -> None
     # are sure to have both rounds.
     for v in measured:
         if v["metric"] in ("latency-mean", "statement-time", "wal", "buffers-hit"):
-            assert v["rounds"] == 2 and v["low"] <= v["ratio"] <= v["high"], v
+            assert v["rounds"] == 2 and v["low"] <= v["ratio"] <= v["high"], (v, unavailable(written))
     wal: dict[str, list[float]] = {}
     for strategy in written["strategies"]:
         for workload in strategy["workloads"]:

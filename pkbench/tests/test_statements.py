@@ -29,7 +29,7 @@ def test_every_sql_command_is_tagged_and_meta_commands_are_not() -> None:
     assert statements.strategy_of("SELECT $1") is None
 
 
-def entry(strategy: str, calls: int, wal: int, time_ms: float = 1.0) -> Entry:
+def entry(strategy: str | None, calls: int, wal: int, time_ms: float = 1.0) -> Entry:
     return Entry(strategy, calls, time_ms, 10 * calls, calls, 2 * calls, 0, wal, calls // 10)
 
 
@@ -77,3 +77,13 @@ def test_shared_entries_evictions_and_resets_leave_the_figures_unavailable() -> 
     )
     assert "reset" in reset["bigint"].unavailable[0].reason
     assert {u.metric for u in reset["bigint"].unavailable} == set(statements.FIGURES)
+
+
+def test_an_entry_whose_text_was_unreadable_in_one_snapshot_keeps_its_strategy() -> None:
+    # pg_stat_statements returns a NULL text while it garbage-collects its text file: the entry's counts still
+    # belong to the strategy the other snapshot's text names, whichever snapshot missed it.
+    for old, new in (("bigint", None), (None, "bigint")):
+        before = Snapshot({(10, 1, True): entry(old, 5, 500)}, 0)
+        after = Snapshot({(10, 1, True): entry(new, 105, 10_500)}, 0)
+        found = statements.per_strategy(before, after, {"bigint": 100}, {"bigint": 1}, clients=2)
+        assert found["bigint"].wal_bytes == 100.0 and not found["bigint"].unavailable

@@ -42,7 +42,7 @@ SELECT userid::bigint, queryid, toplevel, calls, total_exec_time, shared_blks_hi
        shared_blks_dirtied, shared_blks_written, wal_bytes::bigint, wal_fpi, query
   FROM pg_stat_statements(true)
  WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
-   AND query LIKE '/* pkbench strategy %'
+   AND (query LIKE '/* pkbench strategy %' OR query IS NULL)
 """
 
 
@@ -110,7 +110,7 @@ def _command_end(script: str, start: int) -> int:
 class Entry:
     """One pg_stat_statements entry of a tagged statement."""
 
-    strategy: str
+    strategy: str | None  # None: the entry's text was unreadable at that moment
     calls: int
     exec_time_ms: float
     shared_blocks_hit: int
@@ -145,8 +145,10 @@ def read(conn: Connection) -> Snapshot | str:
         return f"pg_stat_statements: {first_line(error)}"
     entries: dict[tuple[int, int, bool], Entry] = {}
     for userid, queryid, toplevel, calls, exec_ms, hit, read_, dirtied, written, wal, fpi, query in rows:
-        strategy = strategy_of(str(query))
-        if strategy is None or queryid is None:
+        # pg_stat_statements returns no text while it garbage-collects its text file: such an entry is kept,
+        # and the other snapshot's text names its strategy.
+        strategy = None if query is None else strategy_of(str(query))
+        if (strategy is None and query is not None) or queryid is None:
             continue
         counts = (int(str(v)) for v in (calls, hit, read_, dirtied, written, wal, fpi))
         calls_, hit_, read__, dirtied_, written_, wal_, fpi_ = counts
@@ -175,12 +177,16 @@ def per_strategy(
         broken = "pg_stat_statements evicted entries in the window (raise pg_stat_statements.max)"
     for key, new in after.entries.items():
         old = before.entries.get(key)
-        if new.strategy not in totals:
+        strategy = new.strategy or (old.strategy if old is not None else None)
+        if strategy not in totals:
             continue
-        if old is not None and (new.calls < old.calls or old.strategy != new.strategy):
+        if old is not None and (
+            new.calls < old.calls
+            or (None not in (old.strategy, new.strategy) and old.strategy != new.strategy)
+        ):
             broken = "pg_stat_statements was reset in the window"
             continue
-        sums = totals[new.strategy]
+        sums = totals[strategy]
         sums["calls"] += new.calls - (old.calls if old else 0)
         sums["statement_time_ms"] += new.exec_time_ms - (old.exec_time_ms if old else 0.0)
         for name in FIGURES[1:]:
