@@ -21,7 +21,7 @@ from pkbench.run import interleaved
 from pkbench.run.paired import PairedRounds
 from pkbench.server.target import Target
 from pkbench.server.workspace import Workspace
-from pkbench.steps import PgbenchStep
+from pkbench.steps import PgbenchStep, window_start
 from pkbench.steps.context import StepContext
 
 
@@ -114,10 +114,17 @@ class InterleavedRounds(PairedRounds):
             self.reporter.info(f"  {window.name}: {' '.join(sql)} at once")
             workdir = context.out_dir / "pgbench" / "interleaved" / window.name / f"round-{number}"
 
-            # As in a paired window, the warm-up loads every strategy's pages back and is not measured.
+            # As a paired window: after autovacuum's workers, a warm-up that loads every strategy's pages
+            # back and is not measured, then a checkpoint, so that the full-page images per transaction are
+            # those of a fresh checkpoint in both designs.
+            with first.ws.connection.connect() as conn:
+                if (late := window_start.wait_for_autovacuum(conn)) is not None:
+                    self.reporter.warning(late)
             warmup = int(context.parameters.get("warmup_s", 0) or 0)
             if warmup > 0:
                 _once(first, context, sql, warmup, workdir / "warmup")
+            with first.ws.connection.connect() as conn:
+                no_checkpoint = window_start.checkpoint(conn)
             with first.ws.connection.connect() as conn:
                 before = _statements(first, conn)
                 # The embedded server's processes are the benchmark's own, not the machine's other load.
@@ -147,9 +154,12 @@ class InterleavedRounds(PairedRounds):
                         work_per_transaction=spent,
                         machine_window=shared,
                         unavailable=[
-                            Unavailable(f"{u.metric}_per_transaction", u.reason)
-                            for u in spent.unavailable
-                            if u.metric in ("wal_bytes", "wal_fpi")
+                            *(
+                                Unavailable(f"{u.metric}_per_transaction", u.reason)
+                                for u in spent.unavailable
+                                if u.metric in ("wal_bytes", "wal_fpi")
+                            ),
+                            *([no_checkpoint] if no_checkpoint is not None else []),
                         ],
                     )
                 )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,7 +11,7 @@ from typing import Annotated, Any, Literal
 import psycopg
 
 from pkbench import schema
-from pkbench.errors import PkbenchError, first_line
+from pkbench.errors import PkbenchError
 from pkbench.pgbench import driver as pgbench
 from pkbench.pgbench.output import ProgressSample
 from pkbench.probes import Connection, counters, machine, replication, work
@@ -28,7 +27,7 @@ from pkbench.probes.walinspect import (
 from pkbench.results import Unavailable, WorkloadResult
 from pkbench.server import topology
 from pkbench.server.target import Target
-from pkbench.steps import checkpoints, workload
+from pkbench.steps import checkpoints, window_start, workload
 from pkbench.steps.context import StepContext
 
 
@@ -80,27 +79,6 @@ def parse(where: str, table: Mapping[str, Any]) -> PgbenchStep:
     return PgbenchStep(checked.name, checked.description, scripts, wal_inspect, checked.synchronous_commit)
 
 
-def _wait_until_none(
-    conn: psycopg.Connection[tuple[object, ...]], backends: str, timeout_s: float, poll_s: float
-) -> bool:
-    """Poll pg_stat_activity until no backend of this database matches BACKENDS (a fixed SQL condition);
-    False when some still did after TIMEOUT_S."""
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        row = conn.execute(
-            f"SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND {backends}"
-        ).fetchone()
-        if row is None or int(str(row[0])) == 0:
-            return True
-        time.sleep(poll_s)
-    return False
-
-
-def wait_for_clients_to_leave(conn: psycopg.Connection[tuple[object, ...]], timeout_s: float = 10.0) -> None:
-    """Backends flush their WAL and I/O counters when they exit; read the counters after that."""
-    _wait_until_none(conn, "application_name = 'pgbench' AND usename = current_user", timeout_s, 0.1)
-
-
 def run(ctx: StepContext, step: PgbenchStep) -> None:
     params = ctx.parameters
     duration = ctx.int_parameter("duration_s")
@@ -114,10 +92,14 @@ def run(ctx: StepContext, step: PgbenchStep) -> None:
     if ctx.buffercache_reason:
         result.unavailable.append(Unavailable("buffercache", ctx.buffercache_reason))
     if ctx.checkpoint_before_window:
-        _wait_for_autovacuum(ctx)
+        with ctx.ws.connection.connect() as conn:
+            if (late := window_start.wait_for_autovacuum(conn)) is not None:
+                ctx.reporter.warning(late)
     _warm_up(ctx, step, scripts, workdir / "warmup")
     if ctx.checkpoint_before_window:
-        _checkpoint(ctx, result)
+        with ctx.ws.connection.connect() as conn:
+            if (missing := window_start.checkpoint(conn)) is not None:
+                result.unavailable.append(missing)
     probe = ctx.ws.connection.connect()
     version_num = ctx.target.server.version_num
     # Fixed work (--transactions): the bar counts transactions, as pgbench's progress reports them.
@@ -164,7 +146,7 @@ def run(ctx: StepContext, step: PgbenchStep) -> None:
                 transactions or None,
                 synchronous_commit=step.synchronous_commit,
             )
-        wait_for_clients_to_leave(probe)
+        window_start.wait_for_clients_to_leave(probe)
         work_after, machine_after = _work_snapshot(ctx, probe, work_before)
         after = counters.read(probe, ctx.ws.schema, version_num)
         inspection = wal_inspection(ctx, window, step.wal_inspect, result)
@@ -195,24 +177,6 @@ def run(ctx: StepContext, step: PgbenchStep) -> None:
         f"  {step.name}: {result.tps or 0:,.0f} tps, WAL {result.wal_bytes_per_transaction or 0:,.0f} "
         "bytes/transaction" + (f" ({'; '.join(noise)})" if noise else "")
     )
-
-
-def _wait_for_autovacuum(ctx: StepContext, timeout_s: float = 120.0) -> None:
-    """Tables sharing the cluster are vacuumed when autovacuum decides; a window that starts while a worker
-    runs would pay for another strategy's vacuum, so it waits (a while) for the workers to finish."""
-    with ctx.ws.connection.connect() as conn:
-        if _wait_until_none(conn, "backend_type = 'autovacuum worker'", timeout_s, 0.5):
-            return
-    ctx.reporter.warning(f"  autovacuum still running after {timeout_s:.0f} s; the window starts anyway")
-
-
-def _checkpoint(ctx: StepContext, result: WorkloadResult) -> None:
-    """Every window starts right after a checkpoint, so each pays the full-page images of a fresh one."""
-    with ctx.ws.connection.connect() as conn:
-        try:
-            conn.execute("CHECKPOINT")
-        except psycopg.errors.InsufficientPrivilege as e:
-            result.unavailable.append(Unavailable("checkpoint before the window", first_line(e)))
 
 
 def _work_snapshot(
@@ -305,7 +269,7 @@ def _warm_up(
     if reason:
         raise PkbenchError(f"{step.name} warm-up: {reason}")
     with ctx.ws.connection.connect() as conn:
-        wait_for_clients_to_leave(conn)
+        window_start.wait_for_clients_to_leave(conn)
 
 
 def _record_series(
