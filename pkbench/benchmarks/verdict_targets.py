@@ -29,8 +29,9 @@ from pathlib import Path
 import numpy as np
 
 from pkbench import results
-from pkbench.analysis.verdict import LATENCY, RatioVerdict, median_interval, ratio_verdict
+from pkbench.analysis.verdict import median_interval
 from pkbench.results import RunResult, Verdict, WorkloadResult
+from pkbench.summary import designs
 
 HALF_WIDTH_TARGET = 0.05
 WORK_AGREEMENT_TARGET = 0.03
@@ -178,47 +179,9 @@ def print_noise(runs: list[RunResult]) -> None:
         )
 
 
-def latency_mean_verdicts(run: RunResult) -> dict[tuple[str, str], RatioVerdict]:
-    """Each strategy's latency mean against the baseline's, round by round: what --interleave judges, and
-    what a paired run measured too, so the two designs are compared on one figure."""
-    baseline = run.rounds.baseline if run.rounds is not None else None
-    by_name = {s.name: s for s in run.strategies}
-    base = by_name.get(baseline or "")
-    if base is None:
-        return {}
-    theirs = {w.name: [r.latency_ms.get("mean") for r in (w.rounds or [w])] for w in base.workloads}
-    found = {}
-    for strategy in run.strategies:
-        if strategy is base:
-            continue
-        for w in strategy.workloads:
-            mine = [r.latency_ms.get("mean") for r in (w.rounds or [w])]
-            base_ms = theirs.get(w.name, [])
-            count = min(len(mine), len(base_ms))
-            found[(w.name, strategy.name)] = ratio_verdict(mine[:count], base_ms[:count], LATENCY, seed=1)
-    return found
-
-
 def compare_designs(paired: RunResult, interleaved: RunResult) -> None:
-    print("\nlatency mean ratio to the baseline, 95% interval and half-width: paired | interleaved")
-    one, two = latency_mean_verdicts(paired), latency_mean_verdicts(interleaved)
-    widths: dict[str, list[float]] = {"paired": [], "interleaved": []}
-    for key, a in one.items():
-        b = two.get(key)
-        cells = []
-        for design, v in (("paired", a), ("interleaved", b)):
-            width = v.half_width() if v is not None else None
-            if v is None or v.interval is None or v.ratio is None or width is None:
-                cells.append("no interval")
-                continue
-            widths[design].append(width)
-            cells.append(f"{v.ratio:.3f} ({v.interval.low:.3f}-{v.interval.high:.3f}) ±{width:.1%}")
-        print(f"  {key[0]:<16} {key[1]:<14} {cells[0]:<32} | {cells[1]}")
-    for design, found in widths.items():
-        if found:
-            print(
-                f"  {design}: median half-width ±{statistics.median(found):.1%} over {len(found)} intervals"
-            )
+    print("\nratio to the baseline and its 95% interval, paired against interleaved:")
+    print("\n".join(designs.lines(paired, interleaved)))
 
 
 def main() -> None:

@@ -1,0 +1,76 @@
+"""The `designs` block: a paired and an interleaved run read side by side on the figures both measure, and
+whether their intervals overlap. Pure file work on a committed run, no server."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_evidence import ROOT
+
+from pkbench.errors import PkbenchError
+from pkbench.summary import designs, evidence_tables
+
+PAIRED_RUN = ROOT / "pkbench/docs/reproductions/war-default/results.json"
+
+
+def pair(tmp_path: Path, doctor: Any = None) -> Path:
+    """A directory holding the committed paired run twice, as paired/ and interleaved/, the second changed by
+    DOCTOR (a function of its JSON)."""
+    for design in designs.DESIGNS:
+        (tmp_path / design).mkdir()
+        shutil.copy(PAIRED_RUN, tmp_path / design / "results.json")
+    if doctor is not None:
+        path = tmp_path / "interleaved" / "results.json"
+        data = json.loads(path.read_text())
+        doctor(data)
+        path.write_text(json.dumps(data))
+    return tmp_path
+
+
+def rows(lines: list[str]) -> dict[tuple[str, str, str], list[str]]:
+    found = {}
+    for line in lines[2:]:
+        if not line.startswith("| "):
+            break
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        found[(cells[0], cells[1], cells[2])] = cells[3:]
+    return found
+
+
+def test_the_same_run_twice_overlaps_everywhere(tmp_path: Path) -> None:
+    lines = evidence_tables.table("designs", pair(tmp_path))
+    found = rows(lines)
+    # Every window and strategy of war against bigint, on the latency mean and the two WAL figures.
+    for window in ("lookup-by-data", "lookup-by-key"):
+        for strategy in ("uuid-v4", "uuid-v4-text", "uuid-v7"):
+            for figure in ("latency mean", "WAL bytes per transaction", "full-page images per transaction"):
+                paired, interleaved, agree = found[(window, strategy, figure)]
+                assert paired == interleaved and agree == "yes"
+    assert "paired: the latency mean's median half-width ±" in lines[-1]
+
+
+def test_a_latency_half_again_as_long_in_every_round_is_a_bias(tmp_path: Path) -> None:
+    def slower(data: dict[str, Any]) -> None:
+        for strategy in data["strategies"]:
+            if strategy["name"] == "uuid-v4":
+                for workload in strategy["workloads"]:
+                    for window in workload["rounds"]:
+                        window["latency_ms"]["mean"] *= 1.5
+
+    found = rows(evidence_tables.table("designs", pair(tmp_path, slower)))
+    for window in ("lookup-by-data", "lookup-by-key"):
+        paired, interleaved, agree = found[(window, "uuid-v4", "latency mean")]
+        assert agree == "no"
+        assert float(interleaved.split()[0]) == pytest.approx(1.5 * float(paired.split()[0]), rel=1e-3)
+        assert found[(window, "uuid-v7", "latency mean")][2] == "yes"
+
+
+def test_a_directory_without_both_designs_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "paired").mkdir()
+    shutil.copy(PAIRED_RUN, tmp_path / "paired" / "results.json")
+    with pytest.raises(PkbenchError, match=r"no interleaved/results\.json"):
+        evidence_tables.table("designs", tmp_path)
