@@ -74,6 +74,14 @@ def test_the_sort_memory_shrinks_by_the_factor_and_the_wal_buffers_do_not(large:
     assert parse_size(large.settings["wal_buffers"]) == parse_size(STUDY_WAL_BUFFERS)
 
 
+def test_time_runs_at_the_datas_factor_so_windows_follow_the_loaded_keys(large: scenario.Scenario) -> None:
+    rate = float(large.parameters["clock_rate"])
+    assert rate == 1 / factor(large)
+    # The time-ordered key's prefix lasts 60 virtual seconds: a few real seconds between the load and a window
+    # are minutes on the key's clock, as the study's were.
+    assert 60 / rate < 2
+
+
 def test_the_disk_and_windows_are_slow_disks(large: scenario.Scenario) -> None:
     slow = scenario.load("insert-scaling").at_scale("slow-disk")
     for name in ("duration_s", "clients", "jobs", "fill_workers", "batch_rows", iolimit.PARAMETER):
