@@ -24,7 +24,7 @@ from pkbench.scenario import published
 from pkbench.scenario.published import Published
 from pkbench.server import iolimit
 from pkbench.steps import FillStep, PgbenchStep, SqlStep
-from pkbench.summary import reproductions
+from pkbench.summary import evidence_tables, reproductions
 
 LARGE = "slow-disk-large"
 REPRODUCTIONS = Path(__file__).resolve().parents[1] / "docs" / "reproductions"
@@ -187,3 +187,11 @@ def test_the_presets_steps_run_at_a_tiny_size(
         for row in published.compare(item, strategies):
             if row.strategy in strategies:
                 assert row.ours.value is not None, (item.label, row.strategy, row.ours.reason)
+
+
+def test_the_runs_table_has_only_the_windows_it_ran() -> None:
+    lines = evidence_tables.table("insert-scaling", REPRODUCTIONS / "insert-scaling-slow-disk-large")
+    assert lines[0].count("TPS") == 2 and "1,562,500 rows" in lines[0] and "3,125,000 rows" in lines[0]
+    assert "empty" not in lines[0]
+    body = lines[2:]
+    assert len(body) == 3 and all("| primary key |" in line for line in body)
