@@ -22,7 +22,12 @@ from pkbench.scenario.published import (
     share_agreement,
 )
 
-SEEDS = {"war": ["000"], "insert-scaling": ["001"], "bloat": ["002"], "wal": ["004", "003", "004", "003"]}
+SEEDS = {
+    "war": ["000"],
+    "insert-scaling": ["001", "001"],
+    "bloat": ["002"],
+    "wal": ["004", "003", "004", "003"],
+}
 
 
 @pytest.mark.parametrize(("name", "seeds"), SEEDS.items())
