@@ -29,7 +29,7 @@ def war(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         *short_run(
             strategies=",".join([*(s.name for s in BUILTIN), "my-v4"]),
             rows=ROWS,
-            clients=2,
+            clients=1,
             sample_every=1,
             out=out,
         ),
