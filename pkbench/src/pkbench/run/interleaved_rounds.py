@@ -125,7 +125,6 @@ class InterleavedRounds(PairedRounds):
                 _once(first, context, sql, warmup, workdir / "warmup")
             with first.ws.connection.connect() as conn:
                 no_checkpoint = window_start.checkpoint(conn)
-            with first.ws.connection.connect() as conn:
                 before = _statements(first, conn)
                 # The embedded server's processes are the benchmark's own, not the machine's other load.
                 postmaster = work.postmaster_pid(conn) if first.target.server.embedded else None

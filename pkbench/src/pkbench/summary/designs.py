@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pkbench import results
+from pkbench.analysis import judge
 from pkbench.analysis.verdict import LATENCY, RatioVerdict, ratio_verdict
 from pkbench.errors import PkbenchError
 from pkbench.results import RunResult
@@ -31,7 +32,8 @@ Interval = tuple[float, float, float]  # ratio, low, high
 
 def latency_mean_verdicts(run: RunResult) -> dict[tuple[str, str], RatioVerdict]:
     """Each strategy's latency mean against the baseline's, round by round, by (window, strategy): what
-    --interleave judges, and what a paired run measures too."""
+    --interleave judges, and what a paired run measures too; the bootstrap is seeded as the run's verdicts
+    are (analysis.judge)."""
     baseline = run.rounds.baseline if run.rounds is not None else None
     base = next((s for s in run.strategies if s.name == baseline), None)
     if base is None:
@@ -45,7 +47,9 @@ def latency_mean_verdicts(run: RunResult) -> dict[tuple[str, str], RatioVerdict]
             mine = [r.latency_ms.get("mean") for r in (w.rounds or [w])]
             base_ms = theirs.get(w.name, [])
             count = min(len(mine), len(base_ms))
-            found[(w.name, strategy.name)] = ratio_verdict(mine[:count], base_ms[:count], LATENCY, seed=1)
+            found[(w.name, strategy.name)] = ratio_verdict(
+                mine[:count], base_ms[:count], LATENCY, seed=judge.BOOTSTRAP_SEED
+            )
     return found
 
 
