@@ -5,31 +5,38 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from conftest import cli_in_process, run_cli, short_run
 
 from pkbench.analysis.calibration import summed
 from pkbench.results import Verdict
 
 
-def verdict(resolved: bool, half_width: float | None) -> Verdict:
+def verdict(resolved: bool, half_width: float | None, familywise: bool = False) -> Verdict:
     low, high = (1.02, 1.10) if resolved else (0.95, 1.05)
     words = "resolved" if resolved else "no difference resolved"
     return Verdict(
         "w", "latency-mean", "bigint-copy", "bigint", 1.0, low, high, 0.95, "bootstrap", 8, resolved,
-        None, words, None, half_width,
+        None, words, None, half_width, None, familywise,
     )  # fmt: skip
 
 
-def test_a_run_with_any_resolved_verdict_is_a_false_positive() -> None:
+def test_a_run_is_a_false_positive_when_its_verdicts_taken_together_resolve_a_difference() -> None:
     runs = [
         [verdict(False, 0.04), verdict(True, 0.03)],
         [verdict(False, 0.05), verdict(False, None)],
-        [verdict(False, 0.02)],
+        [verdict(True, 0.02, familywise=True)],
     ]
-    found, resolved, total = summed("interleaved", runs)
-    assert (found.runs, found.false_positives, resolved, total) == (3, 1, 1, 5)
+    found = summed("interleaved", runs)
+    assert (found.runs, found.false_positives, found.any_verdict) == (3, 1, 2)
+    assert (found.verdicts_resolved, found.verdicts) == (2, 5)
+    assert found.false_positive_rate == pytest.approx(1 / 3)
     assert found.median_half_width == 0.035  # of the four intervals there are
-    assert found.words().startswith("interleaved: 1 of 3 A/A runs resolved a difference (33% false")
+    assert found.words().startswith(
+        "interleaved: 1 of 3 A/A runs resolved a difference taken together at 5% familywise (33% false "
+        "positives, 95% interval 6%-79%)"
+    )
+    assert found.words().endswith("Verdict by verdict, 2 of 5 resolved a difference, in 2 of the 3 runs")
 
 
 def test_calibrate_refuses_resume() -> None:

@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pkbench.analysis import calibration
 from pkbench.analysis.verdict import TPS as TPS_KIND
-from pkbench.analysis.verdict import RatioVerdict, ratio_verdict
+from pkbench.analysis.verdict import ratio_verdict
 from pkbench.pgbench import output
 from pkbench.run import interleaved
 
@@ -105,23 +104,6 @@ def test_the_machines_speed_in_separate_windows_would_have_hidden_it() -> None:
     base_elsewhere = [r["bigint"].latency_ms_mean for r in rounds[1:] + rounds[:1]]
     apart = ratio_verdict(v4, base_elsewhere, TPS_KIND)
     assert not apart.resolved
-
-
-def aa_verdict(ratios: list[float]) -> RatioVerdict:
-    return ratio_verdict(ratios, [1.0] * len(ratios), TPS_KIND, seed=1)
-
-
-def test_calibration_counts_resolved_aa_verdicts_and_takes_the_median_half_width() -> None:
-    same = aa_verdict([1.01, 0.99, 1.02, 0.98, 1.00, 1.01])
-    off = aa_verdict([1.05, 1.06, 1.04, 1.05, 1.07, 1.06])
-    assert not same.resolved and off.resolved
-    found = calibration.calibration("interleaved", [same, same, off])
-    assert (found.runs, found.false_positives) == (3, 1)
-    assert found.false_positive_rate == pytest.approx(1 / 3)
-    assert found.median_half_width == pytest.approx(same.half_width())
-    assert found.words().startswith(
-        "interleaved: 1 of 3 A/A runs resolved a difference (33% false positives, 95% interval 6%-79%)"
-    )
 
 
 def test_the_set_of_a_scripts_search_path_is_left_out_of_its_latency() -> None:

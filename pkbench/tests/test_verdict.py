@@ -25,7 +25,10 @@ def test_the_interval_includes_one_when_the_strategies_do_not_differ() -> None:
     assert not result.resolved and result.better is None
     assert result.words.startswith("no difference resolved (")
     low, high = result.interval.low, result.interval.high
-    assert result.words == f"no difference resolved ({low:.2f}-{high:.2f})"
+    # The interval's reach either side of the estimate: the smallest effect this verdict could have seen.
+    width = result.half_width()
+    assert width is not None and 0 < width < 0.095
+    assert result.words == f"no difference resolved ({low:.2f}-{high:.2f}; ±{width:.1%})"
 
 
 def test_the_interval_excludes_one_when_a_strategy_is_slower_every_round() -> None:
@@ -103,7 +106,8 @@ def test_a_t_interval_including_one_is_no_difference_resolved() -> None:
     result = verdict.ratio_verdict([1040.0, 970.0, 1010.0], baseline, TPS)
     assert result.interval is not None and result.interval.includes(1.0)
     assert not result.resolved and result.better is None
-    assert result.words == f"no difference resolved ({result.interval.low:.2f}-{result.interval.high:.2f})"
+    low, high = result.interval.low, result.interval.high
+    assert result.words.startswith(f"no difference resolved ({low:.2f}-{high:.2f}; ±")
     # Two rounds scattering as much have t(1) = 12.7 standard errors: wider still.
     two = verdict.ratio_verdict([1040.0, 970.0], baseline[:2], TPS)
     assert two.interval is not None and not two.resolved

@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pkbench.analysis.stats import wilson
-from pkbench.analysis.verdict import RatioVerdict
 from pkbench.results import Verdict
 
 
@@ -23,7 +22,13 @@ class Calibration:
 
     design: str
     runs: int
-    false_positives: int  # runs whose verdict resolved a difference between identical strategies
+    # Runs whose copy differed from the baseline in its verdicts taken together (Holm, 5% familywise): the
+    # run's own answer, which should be wrong about one time in 20.
+    false_positives: int
+    # Runs where some verdict alone resolved a difference: with fifteen 95% intervals, about half of them.
+    any_verdict: int
+    verdicts_resolved: int
+    verdicts: int
     median_half_width: float | None  # the smallest effect resolved, as a fraction (0.03 for 3%)
 
     @property
@@ -43,31 +48,27 @@ class Calibration:
         )
         low, high = self.rate_interval
         return (
-            f"{self.design}: {self.false_positives} of {self.runs} A/A runs resolved a difference "
-            f"({self.false_positive_rate:.0%} false positives, 95% interval {low:.0%}-{high:.0%}); {width}"
+            f"{self.design}: {self.false_positives} of {self.runs} A/A runs resolved a difference taken "
+            f"together at 5% familywise ({self.false_positive_rate:.0%} false positives, 95% interval "
+            f"{low:.0%}-{high:.0%}); {width}. Verdict by verdict, {self.verdicts_resolved} of "
+            f"{self.verdicts} resolved a difference, in {self.any_verdict} of the {self.runs} runs"
         )
 
 
-def calibration(design: str, aa_verdicts: Sequence[RatioVerdict]) -> Calibration:
-    """A/A verdicts (the baseline against its copy), one per run, summed up."""
-    widths = [w for w in (v.half_width() for v in aa_verdicts) if w is not None]
-    return Calibration(
-        design=design,
-        runs=len(aa_verdicts),
-        false_positives=sum(1 for v in aa_verdicts if v.resolved),
-        median_half_width=_median(widths),
-    )
-
-
-def summed(design: str, runs: Sequence[Sequence[Verdict]]) -> tuple[Calibration, int, int]:
-    """A/A runs' recorded verdicts summed up: a run is a false positive when any of its verdicts resolved a
-    difference; also how many verdicts resolved one, of how many."""
+def summed(design: str, runs: Sequence[Sequence[Verdict]]) -> Calibration:
+    """A/A runs' verdicts, marked familywise (analysis.family), summed up: a run is a false positive when
+    its verdicts taken together resolved a difference."""
     verdicts = [v for run in runs for v in run]
     widths = [v.half_width for v in verdicts if v.half_width is not None]
-    found = Calibration(
-        design, len(runs), sum(1 for run in runs if any(v.resolved for v in run)), _median(widths)
+    return Calibration(
+        design,
+        len(runs),
+        sum(1 for run in runs if any(v.familywise for v in run)),
+        sum(1 for run in runs if any(v.resolved for v in run)),
+        sum(1 for v in verdicts if v.resolved),
+        len(verdicts),
+        _median(widths),
     )
-    return found, sum(1 for v in verdicts if v.resolved), len(verdicts)
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,7 @@ class FigureCalibration:
     metric: str
     verdicts: int
     resolved: int
+    familywise: int  # of those resolved, how many held in the copy's family (Holm)
     median_half_width: float | None
     widest_half_width: float | None
 
@@ -101,6 +103,7 @@ def by_figure(runs: Sequence[Sequence[Verdict]]) -> list[FigureCalibration]:
                 metric,
                 len(verdicts),
                 sum(1 for v in verdicts if v.resolved),
+                sum(1 for v in verdicts if v.familywise),
                 _median(widths),
                 max(widths) if widths else None,
             )

@@ -1,12 +1,15 @@
-"""Verdicts of a paired-rounds run: each headline figure of the metric registry, each strategy against the
-baseline, round by round (pkbench.analysis.verdict does the statistics)."""
+"""Verdicts of a run in rounds: each figure its design judges, each strategy against the baseline, round by
+round (pkbench.analysis.verdict does the statistics). Paired rounds judge the registry's headline figures;
+interleaved windows judge what each strategy's own share of a shared window says (its latency mean, its
+statements' time, buffers and WAL)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pkbench.analysis.metrics import LOAD_METRIC, Metric, verdict_metrics
+from pkbench.analysis import family
+from pkbench.analysis.metrics import LOAD_METRIC, Metric, interleaved_metrics, verdict_metrics
 from pkbench.analysis.verdict import LOAD_TIME, RatioVerdict, ratio_verdict, same_in_every_round
 from pkbench.results import StrategyResult, Verdict, WorkloadResult
 
@@ -27,14 +30,17 @@ def _windows(strategy: StrategyResult) -> dict[str, list[WorkloadResult]]:
     return {w.name: list(w.rounds or [w]) for w in strategy.workloads}
 
 
-def judge(strategies: Sequence[StrategyResult], baseline: str | None) -> list[Judged]:
-    """Every measured strategy but the baseline, for every window both measured, for every headline figure
-    that differed between them in some round (one equal to the baseline's in every round says nothing);
-    first the load, over its parts, where it was loaded in parts."""
+def judge(strategies: Sequence[StrategyResult], baseline: str | None, design: str = "paired") -> list[Judged]:
+    """Every measured strategy but the baseline, for every window both measured, for every figure the
+    design judges that differed between them in some round (one equal to the baseline's in every round says
+    nothing); first the load, over its parts, where it was loaded in parts. In interleaved windows a figure
+    pg_stat_statements could not attribute in any round is no verdict either."""
     by_name = {s.name: s for s in strategies if s.status == "ok" or s.workloads}
     base = by_name.get(baseline or "")
     if base is None:
         return []
+    interleaved = design == "interleaved"
+    figures = interleaved_metrics() if interleaved else verdict_metrics()
     found: list[Judged] = [j for s in by_name.values() if s is not base for j in judge_load(s, base)]
     base_windows = _windows(base)
     for strategy in by_name.values():
@@ -45,11 +51,11 @@ def judge(strategies: Sequence[StrategyResult], baseline: str | None) -> list[Ju
             if theirs_windows is None:
                 continue
             count = min(len(mine_windows), len(theirs_windows))
-            for metric in verdict_metrics():
+            for metric in figures:
                 assert metric.verdict is not None
                 mine = [metric.read(strategy, w).value for w in mine_windows[:count]]
                 theirs = [metric.read(base, w).value for w in theirs_windows[:count]]
-                if same_in_every_round(mine, theirs):
+                if same_in_every_round(mine, theirs) or (interleaved and not _paired_values(mine, theirs)):
                     continue
                 found.append(
                     Judged(
@@ -60,6 +66,10 @@ def judge(strategies: Sequence[StrategyResult], baseline: str | None) -> list[Ju
                     )
                 )
     return found
+
+
+def _paired_values(mine: Sequence[float | None], theirs: Sequence[float | None]) -> bool:
+    return any(m is not None and t is not None for m, t in zip(mine, theirs, strict=True))
 
 
 def load_parts(strategy: StrategyResult) -> list[float | None]:
@@ -102,4 +112,10 @@ def record(judged: Judged, baseline: str) -> Verdict:
         words=v.words,
         strategy_cv=v.strategy_cv,
         half_width=v.half_width(),
+        p_value=family.log_ratio_p_value(v.per_round),
     )
+
+
+def records(judged: Sequence[Judged], baseline: str) -> list[Verdict]:
+    """The verdicts as results.json keeps them, each marked with whether it holds in its strategy's family."""
+    return family.mark([record(j, baseline) for j in judged])

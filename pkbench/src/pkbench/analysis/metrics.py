@@ -379,3 +379,8 @@ def verdict_metrics() -> list[Metric]:
 def report_columns() -> list[Metric]:
     """The workload figures the report's workload table shows, leading its other columns."""
     return [m for m in WORKLOAD_METRICS if m.column is not None]
+
+
+def verdict_title(key: str) -> str:
+    """The title of a judged figure by its registry key (a verdict records the key), the key when unknown."""
+    return next((m.title for m in (LOAD_METRIC, *WORKLOAD_METRICS) if m.key == key), key)

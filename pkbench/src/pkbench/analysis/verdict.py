@@ -89,10 +89,15 @@ class RatioVerdict:
     words: str
 
     def half_width(self) -> float | None:
-        """The interval's largest distance from the estimate, as a fraction of it (0.03 for ±3%)."""
-        if self.interval is None or self.ratio is None or self.ratio <= 0:
-            return None
-        return max(self.interval.high / self.ratio - 1, 1 - self.interval.low / self.ratio)
+        return interval_reach(self.ratio, self.interval)
+
+
+def interval_reach(ratio: float | None, interval: Interval | None) -> float | None:
+    """The interval's largest distance from the estimate, as a fraction of it (0.03 for ±3%): an effect much
+    larger would have been resolved, one smaller can hide in it."""
+    if interval is None or ratio is None or ratio <= 0:
+        return None
+    return max(interval.high / ratio - 1, 1 - interval.low / ratio)
 
 
 def coefficient_of_variation(values: Sequence[float | None]) -> float | None:
@@ -233,7 +238,9 @@ def verdict_words(ratio: float, interval: Interval | None, kind: FigureKind, rou
             f"({_format_range(low, high)} over {rounds} rounds)"
         )
     if interval.includes(1.0):
-        return f"no difference resolved ({_format_range(interval.low, interval.high)})"
+        reach = interval_reach(ratio, interval)
+        seen = "" if reach is None else f"; ±{reach:.0%}" if reach >= 0.095 else f"; ±{reach:.1%}"
+        return f"no difference resolved ({_format_range(interval.low, interval.high)}{seen})"
     # A difference resolved but under half a percent would read "1.00x lower (1.00-1.00)": a third digit
     # says what was resolved.
     digits = 3 if _format_range(low, high) == "1.00-1.00" else 2

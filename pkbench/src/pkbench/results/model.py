@@ -299,6 +299,11 @@ class Verdict:
     words: str
     strategy_cv: float | None  # the strategy's own figure: coefficient of variation across rounds
     half_width: float | None  # the interval's widest side, as a fraction of the ratio
+    # Student's t on the log ratios, two-sided: what the familywise correction ranks (analysis.family).
+    p_value: float | None = None
+    # Whether the verdict holds among all of its strategy's verdicts at 5% familywise (Holm); None in results
+    # of a pkbench that did not judge families.
+    familywise: bool | None = None
 
 
 @dataclass

@@ -9,7 +9,6 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
-from pkbench.analysis.calibration import summed
 from pkbench.errors import PkbenchError
 from pkbench.reporting import Reporter
 from pkbench.results import RunResult
@@ -36,8 +35,4 @@ def execute(
         if any(s.status != "ok" for s in outcome.run.strategies):
             raise PkbenchError(f"A/A run {number} did not complete: see {folder}")
         runs.append(outcome.run)
-    found, resolved, verdicts = summed(design, [list(run.verdicts) for run in runs])
-    words = f"{found.words()}. {resolved} of {verdicts} verdicts resolved a difference."
-    document = "".join(f"{line}\n" for line in calibration.lines(runs, out))
-    (out / "calibration.md").write_text(f"# A/A calibration\n\n{words}\n\n{document}")
-    return out, words
+    return out, calibration.write(runs, out)

@@ -13,10 +13,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-from pkbench.analysis import judge, metrics, verdict
 from pkbench.errors import PkbenchError
 from pkbench.probes import Connection, machine, statements, work
-from pkbench.results import StrategyResult, Unavailable, WorkloadResult, WorkPerTransaction
+from pkbench.results import Unavailable, WorkloadResult, WorkPerTransaction
 from pkbench.run import interleaved
 from pkbench.run.paired import PairedRounds
 from pkbench.server.target import Target
@@ -162,43 +161,3 @@ class InterleavedRounds(PairedRounds):
                         ],
                     )
                 )
-
-    def _combine(self) -> None:
-        super()._combine()
-        # The paired design's figures were not measured in interleaved windows: only the load's stay.
-        windows = {window for by_window in self.windows.values() for window in by_window}
-        self.judged = [j for j in self.judged if j.workload not in windows]
-        baseline = self.record.baseline
-        if baseline is None or baseline not in self.windows:
-            return
-        base = self.windows[baseline]
-        base_result = self.passes[baseline].result
-        for name, by_window in self.windows.items():
-            if name == baseline:
-                continue
-            for window, rounds in by_window.items():
-                mine = (self.passes[name].result, rounds)
-                self.judged += _judged(window, mine, (base_result, base.get(window, [])))
-
-
-def _judged(
-    window: str,
-    mine: tuple[StrategyResult, Sequence[WorkloadResult]],
-    theirs: tuple[StrategyResult, Sequence[WorkloadResult]],
-) -> list[judge.Judged]:
-    """A strategy's verdicts in one window against the baseline's, round by round, on every figure the
-    interleaved design measures for each strategy."""
-    count = min(len(mine[1]), len(theirs[1]))
-    found: list[judge.Judged] = []
-    for metric in metrics.interleaved_metrics():
-        assert metric.verdict is not None
-        values = [metric.read(mine[0], r).value for r in mine[1][:count]]
-        base_values = [metric.read(theirs[0], r).value for r in theirs[1][:count]]
-        # A figure equal to the baseline's in every round says nothing (no buffer written), and one that
-        # pg_stat_statements could not attribute is no verdict either.
-        pairs = [(m, b) for m, b in zip(values, base_values, strict=True) if m is not None and b is not None]
-        if not pairs or verdict.same_in_every_round(values, base_values):
-            continue
-        judged = verdict.ratio_verdict(values, base_values, metric.verdict, seed=judge.BOOTSTRAP_SEED)
-        found.append(judge.Judged(mine[0].name, window, metric, judged))
-    return found

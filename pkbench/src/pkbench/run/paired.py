@@ -200,7 +200,9 @@ class PairedRounds:
     def _combine(self) -> None:
         for name, by_window in self.windows.items():
             self.passes[name].result.workloads = [combine(rounds) for rounds in by_window.values() if rounds]
-        self.judged = judge.judge([p.result for p in self.passes.values()], self.record.baseline)
+        self.judged = judge.judge(
+            [p.result for p in self.passes.values()], self.record.baseline, self.record.design
+        )
 
     def _enough(
         self, windows: Sequence[PgbenchStep], number: int, per_round: float, deadline: float | None

@@ -124,7 +124,7 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
                 the_plan.clock_rate, clock_anchor, time.monotonic() - started, run.strategies, by_name
             )
             if judged is not None:
-                run.verdicts = [judge.record(j, the_plan.baseline or "") for j in judged]
+                run.verdicts = judge.records(judged, the_plan.baseline or "")
             _write(the_plan.out_dir, run)
 
         done: dict[str, list[results.StrategyResult]] = {name: [] for name in by_name}

@@ -9,10 +9,12 @@ from datetime import datetime
 from pathlib import Path
 
 from pkbench import results
-from pkbench.analysis.calibration import by_figure, summed
-from pkbench.analysis.metrics import LOAD_METRIC, WORKLOAD_METRICS
+from pkbench.analysis import judge
+from pkbench.analysis.calibration import Calibration, by_figure, summed
+from pkbench.analysis.metrics import verdict_title
+from pkbench.analysis.stats import wilson
 from pkbench.errors import PkbenchError
-from pkbench.results import RunResult
+from pkbench.results import RunResult, Verdict
 from pkbench.summary import runs as run_words
 from pkbench.text import MISSING, markdown_table
 
@@ -30,6 +32,21 @@ def load_runs(directory: Path) -> list[RunResult]:
     if not numbered:
         raise PkbenchError(f"{directory}: no A/A run there ({RUN_PREFIX}N/results.json)")
     return [results.load(path) for _, path in numbered]
+
+
+def judged_again(run: RunResult) -> list[Verdict]:
+    """The run's verdicts judged again from its rounds, marked familywise: the same verdicts as recorded (the
+    bootstrap is seeded), so that A/A runs recorded before families were judged count as well."""
+    baseline = run.rounds.baseline if run.rounds is not None else None
+    design = run.rounds.design if run.rounds is not None else "paired"
+    return judge.records(judge.judge(run.strategies, baseline, design), baseline or "")
+
+
+def calibrated(aa_runs: Sequence[RunResult]) -> tuple[Calibration, list[list[Verdict]]]:
+    """The A/A runs summed up, and each run's verdicts."""
+    first = aa_runs[0].rounds
+    verdicts = [judged_again(run) for run in aa_runs]
+    return summed(first.design if first is not None else "paired", verdicts), verdicts
 
 
 def _width(value: float | None) -> str:
@@ -54,9 +71,8 @@ def lines(aa_runs: Sequence[RunResult], directory: Path) -> list[str]:
     """What the calibration in DIRECTORY found, from its A/A runs."""
     first, last = aa_runs[0], aa_runs[-1]
     rounds = first.rounds
-    design = rounds.design if rounds is not None else "paired"
-    verdicts = [list(run.verdicts) for run in aa_runs]
-    found, resolved, total = summed(design, verdicts)
+    found, verdicts = calibrated(aa_runs)
+    design = found.design
     names = [s.name for s in first.strategies]
     machine, server = first.machine, first.server
     load = run_words.load_over([run_words.load(run) for run in aa_runs])
@@ -72,6 +88,7 @@ def lines(aa_runs: Sequence[RunResult], directory: Path) -> list[str]:
             "design",
             "A/A runs",
             "runs with a false positive",
+            "runs with a verdict alone resolved",
             "verdicts resolved",
             "median half-width",
         ],
@@ -80,20 +97,29 @@ def lines(aa_runs: Sequence[RunResult], directory: Path) -> list[str]:
                 design,
                 str(found.runs),
                 _rate(found.false_positives, found.runs, found.rate_interval),
-                f"{resolved} of {total}",
+                _rate(found.any_verdict, found.runs, wilson(found.any_verdict, found.runs)),
+                f"{found.verdicts_resolved} of {found.verdicts}",
                 _width(found.median_half_width),
             ]
         ],
     )
-    titles = {m.key: m.title for m in (LOAD_METRIC, *WORKLOAD_METRICS)}
     figures = markdown_table(
-        ["window", "figure", "verdicts", "resolved a difference", "median half-width", "widest"],
+        [
+            "window",
+            "figure",
+            "verdicts",
+            "resolved a difference",
+            "held taken together",
+            "median half-width",
+            "widest",
+        ],
         [
             [
                 f.workload,
-                titles.get(f.metric, f.metric),
+                verdict_title(f.metric),
                 str(f.verdicts),
                 _rate(f.resolved, f.verdicts, f.interval),
+                str(f.familywise),
                 _width(f.median_half_width),
                 _width(f.widest_half_width),
             ]
@@ -105,9 +131,20 @@ def lines(aa_runs: Sequence[RunResult], directory: Path) -> list[str]:
         "",
         *overall,
         "",
-        "A run is a false positive when any of its verdicts resolved a difference between the two identical "
-        "strategies; at 95% confidence a verdict alone should resolve one about one time in 20. Rates "
-        "carry their 95% Wilson interval; a half-width is the smallest effect a verdict's interval resolves.",
+        "A run is a false positive when the copy's verdicts taken together resolved a difference from the "
+        "baseline at 5% familywise (Holm over Student's t on the log ratios, the run's own answer), which "
+        "should happen about one time in 20; at 95% confidence a verdict alone resolves one about one time "
+        "in 20 too, so a run of a dozen verdicts often has one. Rates carry their 95% Wilson interval; a "
+        "half-width is the smallest effect a verdict's interval resolves.",
         "",
         *figures,
     ]
+
+
+def write(aa_runs: Sequence[RunResult], directory: Path) -> str:
+    """calibration.md in DIRECTORY, from its A/A runs; the calibration in words."""
+    found, _ = calibrated(aa_runs)
+    words = f"{found.words()}."
+    document = "".join(f"{line}\n" for line in lines(aa_runs, directory))
+    (directory / "calibration.md").write_text(f"# A/A calibration\n\n{words}\n\n{document}")
+    return words

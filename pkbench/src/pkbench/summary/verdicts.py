@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pkbench.analysis.metrics import LOAD_METRIC, WORKLOAD_METRICS
+from pkbench.analysis.family import Family, families
+from pkbench.analysis.metrics import LOAD_METRIC, WORKLOAD_METRICS, verdict_title
 from pkbench.analysis.verdict import MIN_BOOTSTRAP_ROUNDS
 from pkbench.probes.machine import busy_machine
 from pkbench.results import RunResult
@@ -63,6 +64,13 @@ def heading(run: RunResult) -> str | None:
         method = "the geometric mean of the per-round ratios and its 95% interval (Student's t on their logs)"
     else:
         method = "the ratio of the one round (no interval)"
+    # Runs of an older pkbench recorded their words without it.
+    reach = (
+        "; the ± after an interval that resolves no difference is how far it reaches from the estimate, the "
+        "smallest effect it could have resolved"
+        if any("; ±" in v.words for v in run.verdicts)
+        else ""
+    )
     design = (
         "; every strategy's script interleaved in one pgbench window per round (--interleave), judged on "
         "its latency mean and, from pg_stat_statements, its statements' execution time, buffers and WAL per "
@@ -72,15 +80,42 @@ def heading(run: RunResult) -> str | None:
     )
     return (
         f"Against {baseline}, over {count} paired round{'s' if count != 1 else ''}{design}: {method}; a "
-        "figure equal to the baseline's in every round is left out"
+        f"figure equal to the baseline's in every round is left out{reach}"
+    )
+
+
+def family_lines(run: RunResult) -> list[str]:
+    """What each strategy's verdicts say taken together, at 5% familywise (analysis.family)."""
+    found = families(run.verdicts)
+    if not found:
+        return []
+    return [
+        "Taken together, each strategy's verdicts at 5% familywise (Holm over Student's t on the log ratios, "
+        "so that chance alone makes a copy identical to the baseline differ in about one run of 20 at most): "
+        + "; ".join(family_words(f) for f in found)
+        + "."
+    ]
+
+
+def family_words(found: Family) -> str:
+    if not found.holding:
+        return (
+            f"{found.strategy}: no difference from {found.baseline} resolved on any of its "
+            f"{found.figures} figures"
+        )
+    named = ", ".join(f"{v.workload} {verdict_title(v.metric)}" for v in found.holding)
+    return (
+        f"{found.strategy}: differs from {found.baseline} on {len(found.holding)} of its {found.figures} "
+        f"figures ({named})"
     )
 
 
 def noise_lines(run: RunResult) -> list[str]:
-    """How much the figures moved between rounds, and what to do when a verdict is left unresolved."""
+    """What the verdicts say taken together, how much the figures moved between rounds, and what to do when
+    a verdict is left unresolved."""
     verdicts = run.verdicts
     rounds = run.rounds
-    lines: list[str] = []
+    lines: list[str] = family_lines(run)
     first = next((v.workload for v in verdicts), None)
     cvs = {
         v.strategy: float(v.strategy_cv)

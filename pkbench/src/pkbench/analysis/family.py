@@ -1,0 +1,86 @@
+"""A strategy's verdicts taken as one family.
+
+Each verdict is a 95% interval, so a strategy judged on fifteen figures resolves a difference on one of them
+by chance in about half of all runs, an identical copy of the baseline included (docs/statistics.md, the A/A
+calibration). Holm's step-down over the verdicts of one strategy against the baseline keeps the chance that
+any of them resolves a difference by chance at 5%. It ranks p-values from Student's t on each verdict's log
+ratios: a bootstrap of the median over five rounds gives only a few distinct p-values (0, or 0.11 and up), too
+coarse to rank. A figure holds for the family when its p-value passes its Holm threshold and its own interval
+excludes 1, so the family never claims more than the verdict tables show. Pure functions.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from pkbench.results import Verdict
+
+FAMILYWISE_ALPHA = 0.05
+
+
+def log_ratio_p_value(ratios: Sequence[float]) -> float | None:
+    """Two-sided p-value of Student's t test that the log ratios centre on 0 (no difference); None below two
+    ratios or with one not positive. Ratios identical in every round and away from 1 are certain (0.0)."""
+    import numpy as np
+    from scipy import stats
+
+    if len(ratios) < 2 or min(ratios) <= 0:
+        return None
+    logs = np.log(np.asarray(ratios, dtype=float))
+    if np.ptp(logs) == 0:
+        return 1.0 if logs[0] == 0 else 0.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        p_value = float(stats.ttest_1samp(logs, 0.0).pvalue)
+    return p_value if math.isfinite(p_value) else None
+
+
+def holm(p_values: Sequence[float | None], alpha: float = FAMILYWISE_ALPHA) -> list[bool]:
+    """Which hypotheses Holm's step-down rejects at familywise ``alpha``: the k-th smallest p-value (from 0)
+    against alpha / (m - k), stopping at the first that fails. A missing p-value counts in m and is never
+    rejected."""
+    count = len(p_values)
+    ranks = [math.inf if p is None else p for p in p_values]
+    ranked = sorted(range(count), key=ranks.__getitem__)
+    rejected = [False] * count
+    for rank, index in enumerate(ranked):
+        if ranks[index] > alpha / (count - rank):
+            break
+        rejected[index] = True
+    return rejected
+
+
+def mark(verdicts: Sequence[Verdict]) -> list[Verdict]:
+    """The verdicts with ``familywise`` set: whether each holds in its strategy's family."""
+    marked = list(verdicts)
+    for strategy in dict.fromkeys(v.strategy for v in verdicts):
+        indices = [i for i, v in enumerate(verdicts) if v.strategy == strategy]
+        rejected = holm([verdicts[i].p_value for i in indices])
+        for index, holds in zip(indices, rejected, strict=True):
+            marked[index] = replace(verdicts[index], familywise=holds and verdicts[index].resolved)
+    return marked
+
+
+@dataclass(frozen=True)
+class Family:
+    """One strategy's verdicts against the baseline, taken together."""
+
+    strategy: str
+    baseline: str
+    figures: int
+    holding: tuple[Verdict, ...]  # the verdicts that hold at 5% familywise
+
+
+def families(verdicts: Sequence[Verdict]) -> list[Family]:
+    """Each strategy's family, in the order the verdicts name them; strategies whose verdicts were recorded
+    without the familywise mark (results of an older pkbench) are left out."""
+    found = []
+    for strategy in dict.fromkeys(v.strategy for v in verdicts):
+        mine = [v for v in verdicts if v.strategy == strategy]
+        if any(v.familywise is None for v in mine):
+            continue
+        found.append(Family(strategy, mine[0].baseline, len(mine), tuple(v for v in mine if v.familywise)))
+    return found
