@@ -30,10 +30,9 @@ import numpy as np
 
 from pkbench import results
 from pkbench.analysis.verdict import median_interval
-from pkbench.results import RunResult, Verdict, WorkloadResult
-from pkbench.summary import designs
+from pkbench.results import RunResult, WorkloadResult
+from pkbench.summary import back_to_back, designs
 
-HALF_WIDTH_TARGET = 0.05
 WORK_AGREEMENT_TARGET = 0.03
 # Work figures (WorkPerTransaction fields and WAL per transaction) the two runs should agree on.
 WORK_FIELDS = ("shared_blocks_hit", "shared_blocks_dirtied", "backend_cpu_ms")
@@ -48,18 +47,6 @@ def run_once(out: Path, extra: list[str]) -> tuple[RunResult, float]:
     if done.returncode != 0:
         raise SystemExit(f"verdict_targets: pkbench run exited {done.returncode}")
     return results.load(out), time.monotonic() - started
-
-
-def tps_verdicts(run: RunResult) -> dict[tuple[str, str], Verdict]:
-    return {(v.strategy, v.workload): v for v in run.verdicts if v.metric == "tps"}
-
-
-def interval(verdict: Verdict) -> tuple[float, float, float, float] | None:
-    """(ratio, low, high, half-width) of a verdict with an interval."""
-    v = verdict
-    if v.ratio is None or v.low is None or v.high is None or v.half_width is None:
-        return None
-    return v.ratio, v.low, v.high, v.half_width
 
 
 def work(run: RunResult) -> dict[tuple[str, str, str], float]:
@@ -172,7 +159,7 @@ def print_noise(runs: list[RunResult]) -> None:
     )
     for rounds in PROJECTED_ROUNDS:
         widths = projected_half_widths(pooled, rounds)
-        within = sum(w <= HALF_WIDTH_TARGET for w in widths) / len(widths)
+        within = sum(w <= back_to_back.HALF_WIDTH_TARGET for w in widths) / len(widths)
         print(
             f"  {rounds:>3} rounds: typical half-width ±{statistics.median(widths):.1%}, "
             f"within ±5% in {within:.0%} of trials"
@@ -207,30 +194,14 @@ def main() -> None:
         compare_designs(paired, interleaved)
         return
     if args.again is not None:
-        first, second = results.load(args.again / "run-1"), results.load(args.again / "run-2")
+        first, second = back_to_back.load(args.again)
     else:
         args.out.mkdir(parents=True, exist_ok=False)
-        first, first_s = run_once(args.out / "run-1", args.run_options)
-        second, second_s = run_once(args.out / "run-2", args.run_options)
+        first, first_s = run_once(args.out / back_to_back.RUNS[0], args.run_options)
+        second, second_s = run_once(args.out / back_to_back.RUNS[1], args.run_options)
         print(f"\nwall time: run 1 {first_s / 60:.1f} min, run 2 {second_s / 60:.1f} min")
-    print("\nTPS ratio to the baseline, 95% interval, half-width (target <= 5%), overlap of the two runs:")
-    widths, overlaps = [], []
-    one, two = tps_verdicts(first), tps_verdicts(second)
-    for key in one:
-        a, b = one[key], two.get(key)
-        one_interval, two_interval = interval(a), interval(b) if b is not None else None
-        if one_interval is None or two_interval is None:
-            print(f"  {key[0]:<14} {key[1]:<16} no interval in both runs")
-            continue
-        (ratio_1, low_1, high_1, width_1), (ratio_2, low_2, high_2, width_2) = one_interval, two_interval
-        overlap = low_1 <= high_2 and low_2 <= high_1
-        widths += [width_1, width_2]
-        overlaps.append(overlap)
-        print(
-            f"  {key[0]:<14} {key[1]:<16} run 1 {ratio_1:.3f} ({low_1:.3f}-{high_1:.3f}) "
-            f"±{width_1:.1%}   run 2 {ratio_2:.3f} ({low_2:.3f}-{high_2:.3f}) "
-            f"±{width_2:.1%}   {'overlap' if overlap else 'NO OVERLAP'}"
-        )
+    print("\nTPS ratio to the baseline, 95% interval, half-width, overlap of the two runs:")
+    print("\n".join(back_to_back.lines(first, second)))
     print("\nwork per transaction, run 2 / run 1 (target within 3%):")
     agreements = []
     first_work, second_work = work(first), work(second)
@@ -241,10 +212,6 @@ def main() -> None:
         agreements.append(abs(other / value - 1))
         print(f"  {key[0]:<14} {key[1]:<16} {key[2]:<22} {other / value:.3f}")
     print("\ntargets:")
-    if widths:
-        within = sum(w <= HALF_WIDTH_TARGET for w in widths)
-        print(f"  TPS half-width <= 5%: {within} of {len(widths)} intervals (widest ±{max(widths):.1%})")
-        print(f"  intervals of the two runs overlap: {sum(overlaps)} of {len(overlaps)}")
     if agreements:
         agree = sum(a <= WORK_AGREEMENT_TARGET for a in agreements)
         print(

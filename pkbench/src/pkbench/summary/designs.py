@@ -78,7 +78,7 @@ def half_width(found: Interval) -> float:
     return max(high / ratio - 1, 1 - low / ratio)
 
 
-def _cell(found: Interval | None) -> str:
+def cell(found: Interval | None) -> str:
     if found is None:
         return MISSING
     ratio, low, high = found
@@ -92,7 +92,7 @@ def lines(paired: RunResult, interleaved: RunResult) -> list[str]:
     for key in sorted(one.keys() | two.keys(), key=lambda k: (k[0], k[2] != LATENCY_MEAN, k[2], k[1])):
         a, b = one.get(key), two.get(key)
         agree = MISSING if a is None or b is None else ("yes" if overlap(a, b) else "no")
-        rows.append((key[0], key[1], key[2], _cell(a), _cell(b), agree))
+        rows.append((key[0], key[1], key[2], cell(a), cell(b), agree))
     header = ("Window", "Strategy", "Figure", "paired", "interleaved", "intervals overlap")
     widths = []
     for design, found in zip(DESIGNS, (one, two), strict=True):

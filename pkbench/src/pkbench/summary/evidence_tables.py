@@ -12,7 +12,7 @@ from pkbench.analysis.metrics import key_index
 from pkbench.errors import PkbenchError
 from pkbench.results import RunResult, StrategyResult, WorkloadResult
 from pkbench.scenario import published
-from pkbench.summary import calibration, designs, pages, reproductions, runs, waits
+from pkbench.summary import back_to_back, calibration, designs, pages, reproductions, runs, waits
 from pkbench.summary import partitioned as partitioned_summary
 from pkbench.summary import sharded as sharded_summary
 from pkbench.summary import verdicts as verdict_tables
@@ -301,10 +301,11 @@ RUN_TABLES: dict[str, RunTable] = {
 }
 FILE_TABLES: dict[str, FileTable] = {"sequuid-per-call": per_call, "sequuid-port-cost": port_cost}
 # From a directory of several runs: a `pkbench run --calibrate N` directory (its A/A runs in aa-1 ... aa-N),
-# or one run of each design in paired/ and interleaved/.
+# one run of each design in paired/ and interleaved/, or two runs back to back in run-1/ and run-2/.
 CALIBRATION_TABLES: dict[str, FileTable] = {
     "calibration": lambda source: calibration.lines(calibration.load_runs(source), source),
     "designs": lambda source: designs.lines(*designs.load(source)),
+    "back-to-back": lambda source: back_to_back.lines(*back_to_back.load(source)),
 }
 
 

@@ -1,0 +1,74 @@
+"""Two runs of the same options back to back, kept as `run-1/` and `run-2/` in one directory
+(benchmarks/verdict_targets.py makes them): how stable the verdicts are on this machine. Each TPS verdict's
+interval in both runs, its half-width against the target, and whether the two intervals overlap; then the same
+count over every verdict both runs made. Two identical runs whose intervals do not overlap say the intervals
+are narrower than the machine's run-to-run drift.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from pkbench import results
+from pkbench.analysis.metrics import verdict_title
+from pkbench.errors import PkbenchError
+from pkbench.results import RunResult, Verdict
+from pkbench.summary.designs import Interval, cell, half_width, overlap
+from pkbench.text import MISSING, markdown_table
+
+RUNS = ("run-1", "run-2")
+# The half-width the TPS verdicts of a default run are meant to reach (docs/statistics.md).
+HALF_WIDTH_TARGET = 0.05
+
+
+def intervals(run: RunResult) -> dict[tuple[str, str, str], Interval]:
+    """(window, strategy, metric key) -> the recorded ratio and its interval, for every verdict with one."""
+    found: dict[tuple[str, str, str], Interval] = {}
+    for v in run.verdicts:
+        if v.ratio is not None and v.ratio > 0 and v.low is not None and v.high is not None:
+            found[(v.workload, v.strategy, v.metric)] = (v.ratio, v.low, v.high)
+    return found
+
+
+def tps_verdicts(run: RunResult) -> dict[tuple[str, str], Verdict]:
+    """(strategy, window) -> the run's TPS verdict."""
+    return {(v.strategy, v.workload): v for v in run.verdicts if v.metric == "tps"}
+
+
+def lines(first: RunResult, second: RunResult) -> list[str]:
+    """The TPS table of the two runs, then how many of all their shared verdicts' intervals overlap."""
+    one, two = intervals(first), intervals(second)
+    rows: list[Sequence[str]] = []
+    widths: list[float] = []
+    for key in sorted(k for k in one.keys() | two.keys() if k[2] == "tps"):
+        a, b = one.get(key), two.get(key)
+        widths += [half_width(v) for v in (a, b) if v is not None]
+        agree = MISSING if a is None or b is None else ("yes" if overlap(a, b) else "no")
+        rows.append((key[0], key[1], cell(a), cell(b), agree))
+    shared = sorted(one.keys() & two.keys())
+    apart = [k for k in shared if not overlap(one[k], two[k])]
+    within = sum(1 for w in widths if w <= HALF_WIDTH_TARGET)
+    widest = f" (widest ±{max(widths):.1%})" if widths else ""
+    named = ", ".join(f"{k[1]} {k[0]} {verdict_title(k[2])}" for k in apart)
+    summary = (
+        f"TPS intervals within ±{HALF_WIDTH_TARGET:.0%}: {within} of {len(widths)}{widest}. Of the "
+        f"{len(shared)} verdicts both runs made, the intervals of {len(shared) - len(apart)} overlap"
+        + (f"; not those of {named}." if apart else ".")
+    )
+    return [
+        *markdown_table(("Window", "Strategy", RUNS[0], RUNS[1], "intervals overlap"), rows),
+        "",
+        "Each cell: the strategy's TPS over the baseline's (the median of the per-round ratios) and its 95% "
+        "interval, with its half-width. " + summary,
+    ]
+
+
+def load(source: Path) -> tuple[RunResult, RunResult]:
+    """The two runs kept in SOURCE."""
+    found = []
+    for name in RUNS:
+        if not (source / name / "results.json").is_file():
+            raise PkbenchError(f"{source}: no {name}/results.json (two runs back to back)")
+        found.append(results.load(source / name))
+    return found[0], found[1]
