@@ -9,7 +9,7 @@ CREATE UNLOGGED TABLE gen_random (u uuid);
 CREATE PROCEDURE gen_fill()
 LANGUAGE plpgsql AS $$
 BEGIN
-    INSERT INTO gen_v7 SELECT uuid_generate_v7() FROM generate_series(1, 1000000);
+    INSERT INTO gen_v7 SELECT uuid_generate_v7() FROM generate_series(1, 200000);
     INSERT INTO gen_v6 SELECT uuid_generate_v6() FROM generate_series(1, 100000);
     INSERT INTO gen_ulid SELECT uuid_generate_ulid() FROM generate_series(1, 100000);
     INSERT INTO gen_random SELECT uuid_time_nextval(1, 1) FROM generate_series(1, 100000);

@@ -53,7 +53,7 @@ INSERT INTO fixed VALUES
 SELECT label, id, uuid_timestamp(id) FROM fixed ORDER BY id USING ~<~;
 SELECT label FROM fixed ORDER BY id USING ~>~ LIMIT 3;
 
--- mixed data: 8k v1 at random times with random clock_seq/node, 2k v1 hourly through 2022, 4k random v4, 1k v7,
+-- mixed data: 2k v1 at random times with random clock_seq/node, 2k v1 hourly through 2022, 1k random v4, 1k v7,
 -- the fixed set, and 1k v1 sharing one timestamp (different nodes)
 CREATE FUNCTION pg_temp.ticks_at(instant timestamptz) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT
@@ -62,12 +62,12 @@ CREATE TABLE time_ordered (id uuid NOT NULL);
 INSERT INTO time_ordered
 SELECT pg_temp.v1_at((random() * x'0fffffffffffffff'::bigint)::bigint,
                      '8' || substr(md5(i::text), 1, 3) || '-' || substr(md5(i::text), 5, 12))
-FROM generate_series(1, 8000) AS i;
+FROM generate_series(1, 2000) AS i;
 INSERT INTO time_ordered
 SELECT pg_temp.v1_at(pg_temp.ticks_at(timestamptz '2022-01-01 00:00:00+00' + i * interval '1 hour'),
                      'a' || substr(md5(i::text), 1, 3) || '-' || substr(md5(i::text), 5, 12))
 FROM generate_series(1, 2000) AS i;
-INSERT INTO time_ordered SELECT gen_random_uuid() FROM generate_series(1, 4000);
+INSERT INTO time_ordered SELECT gen_random_uuid() FROM generate_series(1, 1000);
 INSERT INTO time_ordered
 SELECT (lpad(to_hex(i * 1000003), 12, '0') || '7abc8def' || lpad(to_hex(i), 12, '0'))::uuid
 FROM generate_series(1, 1000) AS i;
@@ -120,6 +120,6 @@ REINDEX INDEX time_ordered_id;
 SELECT bt_index_check('time_ordered_id', true);
 SELECT bt_index_parent_check('time_ordered_id', true);
 DELETE FROM time_ordered WHERE uuid_version(id) IS DISTINCT FROM 1;
-INSERT INTO time_ordered SELECT gen_random_uuid() FROM generate_series(1, 2000);
+INSERT INTO time_ordered SELECT gen_random_uuid() FROM generate_series(1, 500);
 SELECT bt_index_check('time_ordered_id', true);
 DROP TABLE time_ordered;
