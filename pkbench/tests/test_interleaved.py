@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from pkbench.analysis import judge
 from pkbench.analysis.verdict import TPS as TPS_KIND
-from pkbench.analysis.verdict import ratio_verdict
+from pkbench.analysis.verdict import RatioVerdict, ratio_verdict
 from pkbench.pgbench import output
+from pkbench.results import StrategyResult, WorkloadResult
 from pkbench.run import interleaved
 
 DATA = Path(__file__).parent / "data"
@@ -81,10 +83,38 @@ def rounds_with(slower: dict[str, float]) -> list[dict[str, interleaved.Strategy
     return rounds
 
 
+def latency_verdicts(rounds: list[dict[str, interleaved.StrategyWindow]]) -> dict[str, RatioVerdict]:
+    """The rounds as an interleaved run records them (each strategy's share of a window: its latency mean),
+    judged as the run judges them."""
+    strategies = [
+        StrategyResult(
+            name,
+            "",
+            "",
+            None,
+            workloads=[
+                WorkloadResult(
+                    "insert",
+                    "",
+                    rounds=[
+                        WorkloadResult("insert", "", latency_ms={"mean": r[name].latency_ms_mean})
+                        for r in rounds
+                    ],
+                )
+            ],
+        )
+        for name in rounds[0]
+    ]
+    return {
+        j.strategy: j.verdict
+        for j in judge.judge(strategies, "bigint", "interleaved")
+        if j.metric.key == "latency-mean"
+    }
+
+
 def test_a_strategy_doctored_ten_percent_slower_is_resolved_as_ten_percent_slower() -> None:
-    judged = interleaved.verdicts(
-        rounds_with({"uuid-v4": 1.10 * RECORDED["bigint"] / RECORDED["uuid-v4"]}), "bigint"
-    )
+    judged = latency_verdicts(rounds_with({"uuid-v4": 1.10 * RECORDED["bigint"] / RECORDED["uuid-v4"]}))
+    assert set(judged) == {"uuid-v4", "uuid-v4-text"}
     v4 = judged["uuid-v4"]
     assert v4.resolved and v4.better is False
     assert v4.ratio == pytest.approx(1.10, abs=0.005)

@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 
 import psycopg
+from test_interleaved import latency_verdicts
 
 from pkbench.run import interleaved
 from pkbench.server.builds import find_pgbench, find_server_bindir
@@ -57,5 +58,5 @@ def test_interleaved_rounds_on_a_real_cluster(server_tmpdir: Path) -> None:
                 counted = conn.execute(f"SELECT count(*) FROM {schema(strategy)}.records").fetchone()  # type: ignore[arg-type]
                 # Every transaction pgbench attributed to a strategy's script inserted into its own schema.
                 assert counted is not None and counted[0] == sum(w[strategy].transactions for w in rounds)
-            judged = interleaved.verdicts(rounds, "bigint")
+            judged = latency_verdicts(rounds)
             assert set(judged) == {"uuid-v4"} and judged["uuid-v4"].rounds == 2

@@ -5,11 +5,7 @@ pgbench picks each transaction's script at random by weight, so a script's trans
 its weight, not its speed: they say nothing about the strategy. What does is the time a transaction of that
 script took, its per-script latency average, read from the same window as every other strategy's. A ratio
 of two strategies' latencies within one window cancels the machine's speed at that moment; rounds of such
-windows give the interval (pkbench.analysis.verdict, the same functions the paired design uses).
-
-A/A calibration runs the baseline against an identical copy of itself: every verdict that resolves a
-difference there is a false positive, and the intervals' half-widths are the smallest effect the design
-can resolve on this machine.
+windows give the interval (pkbench.analysis.judge judges them as it judges paired rounds).
 """
 
 from __future__ import annotations
@@ -18,7 +14,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from pkbench.analysis.verdict import LATENCY, RatioVerdict, ratio_verdict
 from pkbench.errors import PkbenchError
 from pkbench.pgbench import driver
 from pkbench.pgbench.driver import ScriptFile
@@ -109,20 +104,6 @@ def attribute(summary: Summary, strategies: Sequence[str]) -> dict[str, Strategy
     if missing:
         raise ValueError(f"pgbench reported no script for {', '.join(missing)}")
     return found
-
-
-def verdicts(
-    rounds: Sequence[Mapping[str, StrategyWindow]], baseline: str, *, seed: int | None = None
-) -> dict[str, RatioVerdict]:
-    """Every other strategy's latency per transaction against the baseline's, the two read from the same
-    window in every round."""
-    names = [name for name in rounds[0] if name != baseline] if rounds else []
-
-    def latencies(name: str) -> list[float | None]:
-        return [r[name].latency_ms_mean if r[name].transactions else None for r in rounds]
-
-    base = latencies(baseline)
-    return {name: ratio_verdict(latencies(name), base, LATENCY, seed=seed) for name in names}
 
 
 def measure_rounds(
