@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from pkbench.analysis import judge, verdict
+from pkbench.analysis import judge, run_diff, verdict
 from pkbench.analysis.verdict import LATENCY, TPS, WAL_PER_TRANSACTION
 from pkbench.results import Sizes, StrategyResult, WorkloadResult
 
@@ -177,44 +177,44 @@ def test_precision_stops_only_when_every_interval_is_narrow_enough() -> None:
 
 def test_compare_calls_out_a_run_doctored_thirty_percent_slower() -> None:
     doctored = [v * 0.7 for v in BIGINT_TPS]
-    change = verdict.compare_rounds("bigint tps", BIGINT_TPS, doctored, TPS, seed=SEED)
+    change = run_diff.compare_rounds("bigint tps", BIGINT_TPS, doctored, TPS, seed=SEED)
     assert change.resolved
     assert change.ratio == pytest.approx(0.7)
     assert change.worse_by == pytest.approx(0.3)
     assert change.rank_test_p is not None and change.rank_test_p < 0.05
     assert change.words.startswith("1.43x slower (p=")
-    assert verdict.regressions([change], 10) == [change]
-    assert verdict.regressions([change], 35) == []
+    assert run_diff.regressions([change], 10) == [change]
+    assert run_diff.regressions([change], 35) == []
 
 
 def test_compare_calls_out_nothing_for_an_identical_copy() -> None:
-    change = verdict.compare_rounds("bigint tps", BIGINT_TPS, list(BIGINT_TPS), TPS, seed=SEED)
+    change = run_diff.compare_rounds("bigint tps", BIGINT_TPS, list(BIGINT_TPS), TPS, seed=SEED)
     assert not change.resolved
     assert change.ratio == 1.0 and change.rank_test_p == pytest.approx(1.0)
     assert change.words == "no change resolved (1.00x, p=1.000)"
-    assert verdict.regressions([change], 0) == []
+    assert run_diff.regressions([change], 0) == []
 
 
 def test_compare_does_not_call_out_noise_a_fixed_threshold_would() -> None:
     # Medians 12% apart, but the rounds interleave: today's 10% rule would flag it, the rank test does not.
     old = [1000.0, 1400.0, 900.0, 1300.0, 1100.0]
     new = [1250.0, 850.0, 1300.0, 980.0, 1450.0]
-    change = verdict.compare_rounds("tps", old, new, TPS, seed=SEED)
+    change = run_diff.compare_rounds("tps", old, new, TPS, seed=SEED)
     assert change.ratio is not None and abs(change.ratio - 1) > 0.1
     assert not change.resolved
-    assert verdict.regressions([change], 5) == []
+    assert run_diff.regressions([change], 5) == []
 
 
 def test_an_improvement_is_no_regression() -> None:
     wal_old = [410.0, 412.0, 409.0, 411.0, 413.0]
     wal_new = [v * 0.8 for v in wal_old]
-    change = verdict.compare_rounds("wal", wal_old, wal_new, WAL_PER_TRANSACTION, seed=SEED)
+    change = run_diff.compare_rounds("wal", wal_old, wal_new, WAL_PER_TRANSACTION, seed=SEED)
     assert change.resolved and change.worse_by == pytest.approx(-0.2)
-    assert verdict.regressions([change], 10) == []
-    worse = verdict.compare_rounds("wal", wal_old, [v * 1.2 for v in wal_old], WAL_PER_TRANSACTION)
-    assert verdict.regressions([worse], 10) == [worse]
+    assert run_diff.regressions([change], 10) == []
+    worse = run_diff.compare_rounds("wal", wal_old, [v * 1.2 for v in wal_old], WAL_PER_TRANSACTION)
+    assert run_diff.regressions([worse], 10) == [worse]
     with pytest.raises(ValueError, match="fail-on-regression"):
-        verdict.regressions([worse], -1)
+        run_diff.regressions([worse], -1)
 
 
 def test_the_verdict_carries_the_raw_medians_and_their_variation() -> None:
@@ -233,19 +233,19 @@ def test_a_figure_of_zero_against_a_baseline_with_some_is_said_in_words() -> Non
 
 def test_compare_resolves_three_rounds_forty_percent_lower_by_the_t_test() -> None:
     old = BIGINT_TPS[:3]
-    change = verdict.compare_rounds("tps", old, [v * 0.6 for v in old], TPS, seed=SEED)
+    change = run_diff.compare_rounds("tps", old, [v * 0.6 for v in old], TPS, seed=SEED)
     # Three against three: the rank test's smallest p is 0.1, so it alone never resolves this.
     assert change.rank_test_p is not None and change.rank_test_p >= 0.1
     assert change.t_test_p is not None and change.t_test_p < 0.05
     assert change.resolved and change.words.startswith("1.67x slower (p=") and "t on logs" in change.words
-    assert verdict.regressions([change], 10) == [change]
-    same = verdict.compare_rounds("tps", old, list(old), TPS, seed=SEED)
+    assert run_diff.regressions([change], 10) == [change]
+    same = run_diff.compare_rounds("tps", old, list(old), TPS, seed=SEED)
     assert not same.resolved and same.t_test_p == pytest.approx(1.0)
-    assert verdict.regressions([same], 0) == []
+    assert run_diff.regressions([same], 0) == []
 
 
 def test_compare_does_not_resolve_three_rounds_that_overlap() -> None:
-    change = verdict.compare_rounds("tps", [1000.0, 1200.0, 900.0], [950.0, 1150.0, 1050.0], TPS)
+    change = run_diff.compare_rounds("tps", [1000.0, 1200.0, 900.0], [950.0, 1150.0, 1050.0], TPS)
     assert change.t_test_p is not None and change.t_test_p > 0.05 and not change.resolved
 
 

@@ -1,5 +1,5 @@
 """Two runs, figure by figure over the metric registry: what changed, and whether the change is resolved
-over each run's rounds (analysis.verdict.compare_rounds) rather than a difference any noise could make.
+over each run's rounds (compare_rounds) rather than a difference any noise could make.
 
 `pkbench compare` prints the markdown of this diff, writes it beside the comparison report, and with
 --fail-on-regression exits non-zero when a resolved change is worse than the percentage given.
@@ -7,14 +7,145 @@ over each run's rounds (analysis.verdict.compare_rounds) rather than a differenc
 
 from __future__ import annotations
 
+import math
+import statistics
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pkbench.analysis.metrics import WORKLOAD_METRICS, Metric, compared
-from pkbench.analysis.verdict import Change, FigureKind, compare_rounds, regressions
+from pkbench.analysis.verdict import (
+    MIN_BOOTSTRAP_ROUNDS,
+    FigureKind,
+    Interval,
+    factor_words,
+    median_interval,
+)
 from pkbench.errors import PkbenchError
 from pkbench.results import RepeatedStrategy, RunResult, StrategyResult, WorkloadResult
 from pkbench.text import MISSING, markdown_table
+
+RANK_TEST_ALPHA = 0.05
+
+
+@dataclass(frozen=True)
+class Change:
+    """One figure of one strategy in a new run against an old run, over each run's rounds."""
+
+    name: str
+    kind: FigureKind
+    old_median: float | None
+    new_median: float | None
+    ratio: float | None  # new median / old median
+    old_interval: Interval | None
+    new_interval: Interval | None
+    rank_test_p: float | None  # Mann-Whitney U, two-sided
+    resolved: bool
+    t_test_p: float | None = None  # Welch's t on the logs, two-sided: under five rounds in either run
+
+    @property
+    def worse_by(self) -> float | None:
+        """How much worse the new run is, as a fraction (0.3 for 30% slower); negative when better."""
+        if self.ratio is None:
+            return None
+        return 1 - self.ratio if self.kind.higher_is_better else self.ratio - 1
+
+    @property
+    def words(self) -> str:
+        if self.old_median is None or self.new_median is None:
+            return "not measured in both runs"
+        if self.ratio is None:
+            return "unchanged at 0" if self.new_median == 0 else f"from 0 to {self.new_median:.3g}"
+        if self.t_test_p is not None:
+            evidence = f"p={self.t_test_p:.3f}, t on logs"
+        elif self.rank_test_p is not None:
+            evidence = f"p={self.rank_test_p:.3f}"
+        else:
+            evidence = "one round each"
+        if self.resolved:
+            return f"{factor_words(self.ratio, self.kind)} ({evidence})"
+        return f"no change resolved ({self.ratio:.2f}x, {evidence})"
+
+
+def log_t_test(old: Sequence[float], new: Sequence[float]) -> float | None:
+    """Welch's two-sided t test of the two runs' log figures, or None where it cannot be made: under two
+    values in either run, a value not positive, or neither run varying at all (no scale to test against)."""
+    import numpy as np
+    from scipy import stats
+
+    if len(old) < 2 or len(new) < 2 or min(*old, *new) <= 0:
+        return None
+    logs_old, logs_new = np.log(np.asarray(old, dtype=float)), np.log(np.asarray(new, dtype=float))
+    if np.ptp(logs_old) == 0 and np.ptp(logs_new) == 0:
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        p_value = float(stats.ttest_ind(logs_old, logs_new, equal_var=False).pvalue)
+    return p_value if math.isfinite(p_value) else None
+
+
+def compare_rounds(
+    name: str,
+    old: Sequence[float | None],
+    new: Sequence[float | None],
+    kind: FigureKind,
+    *,
+    seed: int | None = None,
+) -> Change:
+    """A figure's rounds in two runs. The change is resolved when the two runs' bootstrap intervals of the
+    median do not overlap, or when a Mann-Whitney U test over the rounds rejects 'same distribution' at 0.05,
+    or, with under five rounds in either run, when Welch's t test on the logs rejects 'same mean' at 0.05.
+
+    Ranges of a few rounds are not compared: two runs of three rounds fail to overlap by chance one time in
+    ten. The rank test alone cannot resolve anything over three rounds against three (its smallest p is
+    2 / C(6, 3) = 0.1), so there the t test weighs how far apart the runs are against how much each varies.
+    """
+    from scipy import stats
+
+    old_values = [v for v in old if v is not None]
+    new_values = [v for v in new if v is not None]
+    if not old_values or not new_values:
+        return Change(name, kind, None, None, None, None, None, None, False)
+    old_median, new_median = float(statistics.median(old_values)), float(statistics.median(new_values))
+    old_interval = median_interval(old_values, seed=seed)
+    new_interval = median_interval(new_values, seed=seed)
+    p_value: float | None = None
+    if len(old_values) >= 2 and len(new_values) >= 2:
+        p_value = float(stats.mannwhitneyu(old_values, new_values, alternative="two-sided").pvalue)
+    few = min(len(old_values), len(new_values)) < MIN_BOOTSTRAP_ROUNDS
+    t_p_value = log_t_test(old_values, new_values) if few else None
+    separate = (
+        old_interval is not None
+        and new_interval is not None
+        and old_interval.method == new_interval.method == "bootstrap"
+        and not old_interval.overlaps(new_interval)
+    )
+    rank_resolved = p_value is not None and p_value < RANK_TEST_ALPHA
+    t_resolved = t_p_value is not None and t_p_value < RANK_TEST_ALPHA
+    ratio = new_median / old_median if old_median else None
+    return Change(
+        name,
+        kind,
+        old_median,
+        new_median,
+        ratio,
+        old_interval,
+        new_interval,
+        p_value,
+        separate or rank_resolved or t_resolved,
+        t_p_value,
+    )
+
+
+def regressions(changes: Sequence[Change], percent: float) -> list[Change]:
+    """The changes that are resolved and worse than ``percent`` (``--fail-on-regression PCT``)."""
+    if percent < 0:
+        raise ValueError(f"--fail-on-regression takes a percentage of at least 0, got {percent}")
+    return [
+        change
+        for change in changes
+        if change.resolved and change.worse_by is not None and change.worse_by * 100 > percent
+    ]
 
 
 def kind_of(metric: Metric) -> FigureKind:

@@ -25,7 +25,7 @@ from pkbench.analysis.metrics import (
     compared,
     figure,
 )
-from pkbench.analysis.verdict import Change as RoundsChange
+from pkbench.analysis.run_diff import Change as RoundsChange
 from pkbench.report import charts, render, steps
 from pkbench.report.loading import Run, load_run, workload_of
 from pkbench.report.palette import strategy_colors
