@@ -34,9 +34,12 @@ def load_runs(directory: Path) -> list[RunResult]:
     return [results.load(path) for _, path in numbered]
 
 
-def judged_again(run: RunResult) -> list[Verdict]:
-    """The run's verdicts judged again from its rounds, marked familywise: the same verdicts as recorded (the
-    bootstrap is seeded), so that A/A runs recorded before families were judged count as well."""
+def marked_verdicts(run: RunResult) -> list[Verdict]:
+    """The run's verdicts with the familywise mark: as recorded, or, where a pkbench that did not judge
+    families recorded them, judged again from the run's rounds (the bootstrap is seeded, so that gives the
+    recorded verdicts back, marked)."""
+    if run.verdicts and all(v.familywise is not None for v in run.verdicts):
+        return list(run.verdicts)
     baseline = run.rounds.baseline if run.rounds is not None else None
     design = run.rounds.design if run.rounds is not None else "paired"
     return judge.records(judge.judge(run.strategies, baseline, design), baseline or "")
@@ -45,7 +48,7 @@ def judged_again(run: RunResult) -> list[Verdict]:
 def calibrated(aa_runs: Sequence[RunResult]) -> tuple[Calibration, list[list[Verdict]]]:
     """The A/A runs summed up, and each run's verdicts."""
     first = aa_runs[0].rounds
-    verdicts = [judged_again(run) for run in aa_runs]
+    verdicts = [marked_verdicts(run) for run in aa_runs]
     return summed(first.design if first is not None else "paired", verdicts), verdicts
 
 
