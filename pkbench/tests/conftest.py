@@ -54,15 +54,17 @@ def short_run(
     strategies: str | None = None,
     out: Path | None = None,
     rows: int | None = 200,
-    duration: int | None = 2,
+    duration: int | None = 1,
     clients: int | None = 1,
     rounds: int | None = 1,
     warmup: int | None = 0,
     sample_every: float | None = None,
+    report: bool = False,
 ) -> tuple[str, ...]:
     """`pkbench run` options for a run that measures something in seconds: a few rows, one client, a
-    two-second window, one paired round without warm-up (war's eight rounds are for verdicts, which these
-    tests do not ask for). None leaves an option to the scenario."""
+    one-second window, one paired round without warm-up (war's eight rounds are for verdicts, which these
+    tests do not ask for), and no report.html unless asked for (drawing it costs each run seconds of CPU; the
+    report tests draw it). None leaves an option to the scenario."""
     given = {
         "--strategies": strategies,
         "--rows": rows,
@@ -75,7 +77,7 @@ def short_run(
     }
     return tuple(
         word for option, value in given.items() if value is not None for word in (option, str(value))
-    )
+    ) + (() if report else ("--no-report",))
 
 
 # The second major version the version-dependent tests run on, besides the installed server. Its build

@@ -23,7 +23,9 @@ def load(out: Path) -> dict[str, Any]:
 
 def test_sigterm_marks_the_run_incomplete_and_resume_finishes_it(server_tmpdir: Path, tmp_path: Path) -> None:
     out = server_tmpdir / "results"
-    arguments = short_run(strategies="bigint,uuid-v4", rows=300, duration=1, rounds=ROUNDS, out=out)
+    arguments = short_run(
+        strategies="bigint,uuid-v4", rows=300, duration=1, rounds=ROUNDS, out=out, report=True
+    )
     # Stopped once the second round of the first stage has begun: one round is whole, one is cut off.
     with run_until_window(
         server_tmpdir, arguments, out / "pgbench" / "bigint.round-2" / "lookup-by-data"

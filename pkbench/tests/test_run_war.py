@@ -30,6 +30,9 @@ def war(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
             strategies=",".join([*(s.name for s in BUILTIN), "my-v4"]),
             rows=ROWS,
             clients=1,
+            # Two seconds: pgbench's progress report at one second can race the end of a one-second window,
+            # and every strategy's TPS time series is checked.
+            duration=2,
             sample_every=1,
             out=out,
         ),
@@ -159,6 +162,13 @@ def test_summary_table(war: dict[str, Any]) -> None:
         assert f"| {s['name']} |" in text
     assert "than bigint" in text
     assert "Results Summary" in war["_stdout"]
+
+
+def test_no_report_writes_every_file_but_report_html(war: dict[str, Any]) -> None:
+    out: Path = war["_out"]
+    assert "--no-report" in war["command"]
+    assert {p.name for p in out.iterdir()} >= {"results.json", "summary.md", "summary.csv"}
+    assert not (out / "report.html").exists()
 
 
 def test_raw_pgbench_output_is_kept(war: dict[str, Any]) -> None:

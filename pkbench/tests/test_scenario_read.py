@@ -24,7 +24,7 @@ def read_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
         parameters={
             "rows": ROWS,
             "key_sample": KEY_SAMPLE,
-            "duration_s": 2,
+            "duration_s": 1,
             "clients": 2,
             "jobs": 1,
             "brin_pages_per_range": 4,

@@ -38,6 +38,11 @@ from pkbench.summary import document as summary
 @click.option("--scale", metavar="NAME", help="A preset of the scenario: study (its own sizes) or quick.")
 @click.option("--sample-every", type=float, help="Seconds between probe samples (0: no sampling).")
 @click.option("--out", type=click.Path(path_type=Path), help="Results directory (must not exist).")
+@click.option(
+    "--no-report",
+    is_flag=True,
+    help="Write results.json, summary.md and summary.csv only, not report.html (`pkbench report` makes it).",
+)
 @click.option("--dsn", envvar="PKBENCH_DSN", help="Run against this existing server, in a schema of its own.")
 @click.option("--schema", help="With --dsn: the schema to create (default pkbench_<timestamp>).")
 @click.option(
@@ -207,6 +212,7 @@ def _options(
     scale: str | None,
     sample_every: float | None,
     out: Path | None,
+    no_report: bool,
     dsn: str | None,
     schema: str | None,
     keep: bool,
@@ -251,6 +257,7 @@ def _options(
             "rate_tps": rate,
         },
         out=out,
+        report=not no_report,
         dsn=dsn,
         keep=keep,
         pg_bin=pg_bin,

@@ -83,6 +83,8 @@ class Options:
     scale: str | None = None
     # --resume DIR: continue the interrupted run in DIR (its recorded command gives every other option).
     resume: Path | None = None
+    # --no-report: no report.html (plotly takes seconds of CPU to draw it; `pkbench report DIR` can later).
+    report: bool = True
 
 
 # --precision without --max-time: the time it may take at most.

@@ -176,7 +176,8 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
             run.completion = _stopped(run, error, done, options.repeat)
             run.completion.resumed = resumptions
             _write(the_plan.out_dir, run)
-            _write_report(the_plan.out_dir, reporter)
+            if options.report:
+                _write_report(the_plan.out_dir, reporter)
             raise
         failed = [s for s in run.strategies if s.status == "failed"]
         run.completion = results.Completion(
@@ -188,7 +189,8 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
         )
         run.finished_at = _now()
         progress(run.strategies)
-    _write_report(the_plan.out_dir, reporter)
+    if options.report:
+        _write_report(the_plan.out_dir, reporter)
     return Outcome(the_plan.out_dir, run)
 
 
