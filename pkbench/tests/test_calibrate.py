@@ -69,4 +69,4 @@ def test_a_tiny_calibration(tmp_path: Path, server_tmpdir: Path) -> None:
     # The figures one by one: each window's latency mean judged in both A/A runs.
     for window in ("lookup-by-data", "lookup-by-key"):
         assert any(line.startswith(f"| {window} | latency mean | 2 | ") for line in document), document
-    assert f"--out {out.name}`: 2 A/A runs of bigint against bigint-copy" in "\n".join(document)
+    assert f"--out {out.name} --no-report`: 2 A/A runs of bigint against bigint-copy" in "\n".join(document)

@@ -60,6 +60,7 @@ def test_each_client_runs_exactly_its_transactions(tmp_path: Path, server_tmpdir
     out = tmp_path / "results"
     runner.execute(
         Options(
+            report=False,
             scenario=str(scenario),
             strategies=["bigint", "uuid-v4"],
             parameters={"transactions": 40},

@@ -167,6 +167,7 @@ def test_the_presets_steps_run_at_a_tiny_size(
     monkeypatch.setattr(tempfile, "tempdir", str(server_tmpdir))
     tiny = {"rows_small": 3000, "rows": 6000, "batch_rows": 1000, "duration_s": 1, "clients": 2, "jobs": 1}
     options = Options(
+        report=False,
         scenario="insert-scaling",
         scale=LARGE,
         strategies=["uuid-v4-char32", "bigint"],

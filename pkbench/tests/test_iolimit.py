@@ -193,7 +193,9 @@ def test_the_server_commits_at_the_disk_rate_while_measuring_only(
     hierarchy = _blkio_hierarchy()
     # The cluster's directory, and so the disk the limit is on, is under the temporary directory.
     monkeypatch.setattr(tempfile, "tempdir", str(server_tmpdir))
-    runner.execute(Options(scenario=str(scenario), strategies=["bigint"], pg_major=OTHER_MAJOR, out=out))
+    runner.execute(
+        Options(report=False, scenario=str(scenario), strategies=["bigint"], pg_major=OTHER_MAJOR, out=out)
+    )
     data = json.loads((out / "results.json").read_text())
     (strategy,) = data["strategies"]
     assert strategy["status"] == "ok", strategy["error"]

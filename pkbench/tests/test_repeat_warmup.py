@@ -49,6 +49,7 @@ def repeated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, 
     (folder / "tiny.toml").write_text(SCENARIO)
     out = folder / "results"
     options = Options(
+        report=False,
         scenario=str(folder / "tiny.toml"),
         strategies=["bigint", "uuid-v4"],
         parameters={"warmup_s": 1},

@@ -18,7 +18,9 @@ N = 20000
 def bloat(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, dict[str, Any]]]:
     out = tmp_path_factory.mktemp("bloat") / "results"
     runner.execute(
-        Options(scenario="bloat", strategies=["bigint", "uuid-v4"], parameters={"rows": N}, out=out)
+        Options(
+            report=False, scenario="bloat", strategies=["bigint", "uuid-v4"], parameters={"rows": N}, out=out
+        )
     )
     data = json.loads((out / "results.json").read_text())
     return out, {s["name"]: s for s in data["strategies"]}
@@ -105,6 +107,7 @@ def v1_against_v6(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[st
     out = tmp_path_factory.mktemp("bloat-v1") / "results"
     runner.execute(
         Options(
+            report=False,
             scenario="bloat",
             strategies=["uuid-v1", "uuid-v6"],
             parameters={"rows": N},

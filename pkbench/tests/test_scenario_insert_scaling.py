@@ -23,6 +23,7 @@ INDEX_OF = {"pk": "records_pkey", "unique": "records_id_key", "btree": "records_
 def scaling_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     out = tmp_path_factory.mktemp("insert-scaling") / "results"
     options = Options(
+        report=False,
         scenario="insert-scaling",
         strategies=["bigint", "uuid-v4-char32"],
         # rows_small well above what a 1 s window inserts: the fills top the table up to each size.

@@ -19,7 +19,9 @@ N = 20000
 def migrate(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
     out = tmp_path_factory.mktemp("migrate") / "results"
     runner.execute(
-        Options(scenario="migrate", parameters={"rows": N, "duration_s": 3, "clients": 2}, out=out)
+        Options(
+            report=False, scenario="migrate", parameters={"rows": N, "duration_s": 3, "clients": 2}, out=out
+        )
     )
     data = json.loads((out / "results.json").read_text())
     return {s["name"]: s for s in data["strategies"]}

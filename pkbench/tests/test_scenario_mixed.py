@@ -19,6 +19,7 @@ MIXES = ["read-90-insert-10", "read-10-insert-90", "read-50-insert-30-update-20"
 def mixed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
     out = tmp_path_factory.mktemp("mixed") / "results"
     options = Options(
+        report=False,
         scenario="mixed",
         strategies=["bigint", "snowflake"],
         parameters={"rows": ROWS, "key_sample": 500, "duration_s": 2, "clients": 2, "jobs": 1},

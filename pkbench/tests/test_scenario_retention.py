@@ -42,6 +42,7 @@ def retention(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str,
     out = base / "results"
     runner.execute(
         Options(
+            report=False,
             scenario=str(base / "retention.toml"),
             strategies=["uuid-v4", "uuid-v7", WRAPPING],
             config=base / "strategies.toml",

@@ -24,6 +24,7 @@ def wal(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         pytest.skip("the memory tier needs root")
     out = tmp_path_factory.mktemp("wal") / "results"
     options = Options(
+        report=False,
         scenario="wal",
         strategies=["bigint", "uuid-v4", "uuid-v7"],
         # Indexes of hundreds of pages: a 3 s window of random inserts cannot touch them all.

@@ -68,6 +68,7 @@ def run_v1(tmp: Path, rate: float) -> Path:
     out = tmp / f"rate-{rate:g}"
     runner.execute(
         Options(
+            report=False,
             scenario="bloat",
             scale="seed-002",
             strategies=["uuid-v1"],
