@@ -13,8 +13,8 @@ from pathlib import Path
 from pkbench import results
 from pkbench.analysis.metrics import verdict_title
 from pkbench.errors import PkbenchError
-from pkbench.results import RunResult, Verdict
-from pkbench.summary.designs import Interval, cell, half_width, overlap
+from pkbench.results import RunResult
+from pkbench.summary.designs import cell, half_width, overlap, recorded
 from pkbench.text import MISSING, markdown_table
 
 RUNS = ("run-1", "run-2")
@@ -22,23 +22,9 @@ RUNS = ("run-1", "run-2")
 HALF_WIDTH_TARGET = 0.05
 
 
-def intervals(run: RunResult) -> dict[tuple[str, str, str], Interval]:
-    """(window, strategy, metric key) -> the recorded ratio and its interval, for every verdict with one."""
-    found: dict[tuple[str, str, str], Interval] = {}
-    for v in run.verdicts:
-        if v.ratio is not None and v.ratio > 0 and v.low is not None and v.high is not None:
-            found[(v.workload, v.strategy, v.metric)] = (v.ratio, v.low, v.high)
-    return found
-
-
-def tps_verdicts(run: RunResult) -> dict[tuple[str, str], Verdict]:
-    """(strategy, window) -> the run's TPS verdict."""
-    return {(v.strategy, v.workload): v for v in run.verdicts if v.metric == "tps"}
-
-
 def lines(first: RunResult, second: RunResult) -> list[str]:
     """The TPS table of the two runs, then how many of all their shared verdicts' intervals overlap."""
-    one, two = intervals(first), intervals(second)
+    one, two = recorded(first), recorded(second)
     rows: list[Sequence[str]] = []
     widths: list[float] = []
     for key in sorted(k for k in one.keys() | two.keys() if k[2] == "tps"):

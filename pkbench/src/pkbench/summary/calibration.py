@@ -70,11 +70,16 @@ def _minutes(first: RunResult, last: RunResult) -> str:
     return f"wall time {seconds / 60:,.1f} min"
 
 
-def lines(aa_runs: Sequence[RunResult], directory: Path) -> list[str]:
-    """What the calibration in DIRECTORY found, from its A/A runs."""
+def lines(
+    aa_runs: Sequence[RunResult],
+    directory: Path,
+    judged: tuple[Calibration, list[list[Verdict]]] | None = None,
+) -> list[str]:
+    """What the calibration in DIRECTORY found, from its A/A runs (JUDGED: their calibration, when the caller
+    has it already)."""
     first, last = aa_runs[0], aa_runs[-1]
     rounds = first.rounds
-    found, verdicts = calibrated(aa_runs)
+    found, verdicts = judged or calibrated(aa_runs)
     design = found.design
     names = [s.name for s in first.strategies]
     machine, server = first.machine, first.server
@@ -146,8 +151,8 @@ def lines(aa_runs: Sequence[RunResult], directory: Path) -> list[str]:
 
 def write(aa_runs: Sequence[RunResult], directory: Path) -> str:
     """calibration.md in DIRECTORY, from its A/A runs; the calibration in words."""
-    found, _ = calibrated(aa_runs)
-    words = f"{found.words()}."
-    document = "".join(f"{line}\n" for line in lines(aa_runs, directory))
+    judged = calibrated(aa_runs)
+    words = f"{judged[0].words()}."
+    document = "".join(f"{line}\n" for line in lines(aa_runs, directory, judged))
     (directory / "calibration.md").write_text(f"# A/A calibration\n\n{words}\n\n{document}")
     return words

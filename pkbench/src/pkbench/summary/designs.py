@@ -13,76 +13,61 @@ from __future__ import annotations
 import statistics
 from collections.abc import Sequence
 from pathlib import Path
+from typing import cast
 
 from pkbench import results
 from pkbench.analysis import judge
-from pkbench.analysis.verdict import LATENCY, RatioVerdict, ratio_verdict
+from pkbench.analysis.metrics import verdict_title
+from pkbench.analysis.verdict import Interval, IntervalMethod, interval_reach
 from pkbench.errors import PkbenchError
 from pkbench.results import RunResult
 from pkbench.text import MISSING, markdown_table
 
 DESIGNS = ("paired", "interleaved")
-# The recorded verdicts both designs make, by metric key, with the words of the table.
-SHARED_VERDICTS = {"wal": "WAL bytes per transaction", "fpi": "full-page images per transaction"}
-LATENCY_MEAN = "latency mean"
+# The figures both designs measure for each strategy, by metric key.
+SHARED_FIGURES = ("latency-mean", "wal", "fpi")
+LATENCY_MEAN = verdict_title("latency-mean")
+
+Found = tuple[float, Interval]  # a ratio to the baseline and its interval
 
 
-Interval = tuple[float, float, float]  # ratio, low, high
-
-
-def latency_mean_verdicts(run: RunResult) -> dict[tuple[str, str], RatioVerdict]:
-    """Each strategy's latency mean against the baseline's, round by round, by (window, strategy): what
-    --interleave judges, and what a paired run measures too; the bootstrap is seeded as the run's verdicts
-    are (analysis.judge)."""
+def intervals(run: RunResult) -> dict[tuple[str, str, str], Found]:
+    """(window, strategy, figure title) -> the ratio to the baseline and its 95% interval, for the figures
+    both designs measure, judged round by round as --interleave judges them (paired runs measure them too)."""
     baseline = run.rounds.baseline if run.rounds is not None else None
-    base = next((s for s in run.strategies if s.name == baseline), None)
-    if base is None:
-        return {}
-    theirs = {w.name: [r.latency_ms.get("mean") for r in (w.rounds or [w])] for w in base.workloads}
-    found = {}
-    for strategy in run.strategies:
-        if strategy is base:
-            continue
-        for w in strategy.workloads:
-            mine = [r.latency_ms.get("mean") for r in (w.rounds or [w])]
-            base_ms = theirs.get(w.name, [])
-            count = min(len(mine), len(base_ms))
-            found[(w.name, strategy.name)] = ratio_verdict(
-                mine[:count], base_ms[:count], LATENCY, seed=judge.BOOTSTRAP_SEED
+    return {
+        (j.workload, j.strategy, j.metric.title): (j.verdict.ratio, j.verdict.interval)
+        for j in judge.judge(run.strategies, baseline, "interleaved")
+        if j.metric.key in SHARED_FIGURES and j.verdict.ratio is not None and j.verdict.interval is not None
+    }
+
+
+def recorded(run: RunResult) -> dict[tuple[str, str, str], Found]:
+    """(window, strategy, metric key) -> the ratio and interval of every verdict the run recorded with one."""
+    found: dict[tuple[str, str, str], Found] = {}
+    for v in run.verdicts:
+        if v.ratio and v.low is not None and v.high is not None and v.confidence is not None:
+            method = cast(IntervalMethod, v.method)
+            found[(v.workload, v.strategy, v.metric)] = (
+                v.ratio,
+                Interval(v.low, v.high, v.confidence, method),
             )
     return found
 
 
-def intervals(run: RunResult) -> dict[tuple[str, str, str], Interval]:
-    """(window, strategy, figure) -> the ratio to the baseline and its 95% interval, for the figures both
-    designs measure."""
-    found: dict[tuple[str, str, str], Interval] = {}
-    for (window, strategy), v in latency_mean_verdicts(run).items():
-        if v.ratio is not None and v.interval is not None:
-            found[(window, strategy, LATENCY_MEAN)] = (v.ratio, v.interval.low, v.interval.high)
-    for recorded in run.verdicts:
-        figure = SHARED_VERDICTS.get(recorded.metric)
-        if figure is None or None in (recorded.ratio, recorded.low, recorded.high):
-            continue
-        assert recorded.ratio is not None and recorded.low is not None and recorded.high is not None
-        found[(recorded.workload, recorded.strategy, figure)] = (recorded.ratio, recorded.low, recorded.high)
-    return found
+def overlap(one: Found, two: Found) -> bool:
+    return one[1].overlaps(two[1])
 
 
-def overlap(one: Interval, two: Interval) -> bool:
-    return one[1] <= two[2] and two[1] <= one[2]
+def half_width(found: Found) -> float:
+    return interval_reach(*found) or 0.0
 
 
-def half_width(found: Interval) -> float:
-    ratio, low, high = found
-    return max(high / ratio - 1, 1 - low / ratio)
-
-
-def cell(found: Interval | None) -> str:
+def cell(found: Found | None) -> str:
     if found is None:
         return MISSING
-    ratio, low, high = found
-    return f"{ratio:.3f} ({low:.3f}-{high:.3f}), ±{half_width(found):.1%}"
+    ratio, interval = found
+    return f"{ratio:.3f} ({interval.low:.3f}-{interval.high:.3f}), ±{half_width(found):.1%}"
 
 
 def lines(paired: RunResult, interleaved: RunResult) -> list[str]:
