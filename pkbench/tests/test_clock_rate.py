@@ -209,6 +209,7 @@ def test_a_run_records_the_rate_virtual_time_and_real_clock_strategies(
     out = tmp_path / "results"
     result = run_cli(
         "run",
+        "--no-report",
         str(scenario),
         "--clock-rate",
         str(RATE),

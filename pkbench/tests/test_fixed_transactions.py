@@ -85,6 +85,7 @@ def test_war_at_the_study_scale_runs_the_study_window_beside_its_table(
     out = tmp_path / "war"
     done = run_cli(
         "run",
+        "--no-report",
         "war",
         "--scale",
         "study",

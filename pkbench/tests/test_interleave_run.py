@@ -81,6 +81,7 @@ def test_a_tiny_interleaved_war_run(tmp_path: Path, server_tmpdir: Path) -> None
     out = tmp_path / "run"
     result = run_cli(
         "run",
+        "--no-report",
         "war",
         "--interleave",
         *short_run(strategies="bigint,uuid-v4", rows=200, clients=2, rounds=2, out=out),
@@ -136,6 +137,7 @@ def test_on_postgresql_18_the_strategies_statements_share_query_ids(
     out = tmp_path / "run"
     result = run_cli(
         "run",
+        "--no-report",
         "war",
         "--interleave",
         "--pg",

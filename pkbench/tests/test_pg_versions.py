@@ -23,6 +23,7 @@ def test_war_on_another_major_version(tmp_path: Path) -> None:
     out = tmp_path / "out"
     result = run_cli(
         "run",
+        "--no-report",
         "--pg",
         str(OTHER_MAJOR),
         *short_run(strategies="bigint,uuid-v4,uuid-v7", rows=2000, clients=2, sample_every=1, out=out),

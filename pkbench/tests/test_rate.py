@@ -17,6 +17,7 @@ def test_a_rate_limited_run_keeps_to_the_rate_and_records_it(server_tmpdir: Path
     out = server_tmpdir / "out"
     result = run_cli(
         "run",
+        "--no-report",
         "war",
         *short_run(strategies="bigint", clients=2, duration=DURATION_S, out=out),
         "--rate",

@@ -106,6 +106,7 @@ def test_the_replication_scenario_v4_ships_more_wal_than_v7(server_tmpdir: Path,
     out = tmp_path / "out"
     result = run_cli(
         "run",
+        "--no-report",
         "replication",
         # Two strategies, tiny table, seconds-long windows: enough for full-page images to tell v4 from v7.
         *short_run(strategies="uuid-v4,uuid-v7", rows=30000, duration=3, clients=2, out=out),
@@ -289,6 +290,7 @@ def test_standby_dsn_reads_an_existing_standby_and_changes_nothing(
         out = tmp_path / "out"
         result = run_cli(
             "run",
+            "--no-report",
             "war",
             *short_run(strategies="uuid-v4", out=out),
             "--dsn",

@@ -28,8 +28,9 @@ def partitioned() -> Iterator[tuple[dict[str, dict[str, Any]], Path]]:
     # A slower clock than the default keeps a strategy's whole fill in an hour's partition, two at an hour's
     # edge: the retention compares dropping a partition of thousands of rows with deleting them.
     done = run_cli(
-        "run", "partitioned", "--strategies", "bigint,uuid-v4,uuid-v7,ulid", "--rows", str(ROWS),
-        "--set", "batch_rows=4000", "--clock-rate", "1000", "--out", str(out), tmpdir=server_tmpdir,
+        "run", "--no-report", "partitioned", "--strategies", "bigint,uuid-v4,uuid-v7,ulid",
+        "--rows", str(ROWS), "--set", "batch_rows=4000", "--clock-rate", "1000", "--out", str(out),
+        tmpdir=server_tmpdir,
     )  # fmt: skip
     try:
         assert done.returncode == 0, done.stderr

@@ -99,6 +99,7 @@ def test_range_routing_on_existing_shards_and_nothing_of_the_run_left(
     out = tmp_path / "out"
     result = run_cli(
         "run",
+        "--no-report",
         "sharded",
         "--dsn",
         servers.dsn(),
@@ -160,6 +161,7 @@ def test_a_step_that_fails_after_the_shards_got_their_tables_leaves_nothing(
     out = tmp_path / "out"
     result = run_cli(
         "run",
+        "--no-report",
         "sharded",
         "--dsn",
         servers.dsn(),

@@ -125,6 +125,7 @@ def test_a_window_asks_for_checkpoints_on_schedule(tmp_path: Path) -> None:
     out = tmp_path / "out"
     done = run_cli(
         "run",
+        "--no-report",
         "wal",
         "--strategies",
         "uuid-v4",

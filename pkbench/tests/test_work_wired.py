@@ -76,7 +76,13 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     server_tmp = Path(tempfile.mkdtemp(prefix="pkbench-test-"))
     server_tmp.chmod(0o755)
     result = run_cli(
-        "run", str(base / "work.toml"), "--out", str(base / "results"), tmpdir=server_tmp, timeout=600
+        "run",
+        "--no-report",
+        str(base / "work.toml"),
+        "--out",
+        str(base / "results"),
+        tmpdir=server_tmp,
+        timeout=600,
     )
     server_tmp.rmdir()
     assert result.returncode == 0, result.stderr
