@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 from conftest import cli_in_process, run_cli, short_run
 
-from pkbench.analysis.calibration import summed
+from pkbench.analysis.calibration import run_spread, summed
+from pkbench.analysis.judge import Paired
+from pkbench.analysis.metrics import LOAD_METRIC, WORKLOAD_METRICS
 from pkbench.results import Verdict
 
 
@@ -37,6 +39,40 @@ def test_a_run_is_a_false_positive_when_its_verdicts_taken_together_resolve_a_di
         "positives, 95% interval 6%-79%)"
     )
     assert found.words().endswith("Verdict by verdict, 2 of 5 resolved a difference, in 2 of the 3 runs")
+
+
+def aa_runs(run_offsets: list[float], noise: float, rounds: int = 5) -> list[list[Paired]]:
+    """A/A runs of one figure: in run i every round's ratio is exp(offset_i + noise * z), z fixed per round
+    (seeded), and the load's parts identical in every run."""
+    import numpy as np
+
+    wal = next(m for m in WORKLOAD_METRICS if m.key == "wal")
+    draws = np.random.default_rng(7).standard_normal((len(run_offsets), rounds))
+    runs = []
+    for offset, z in zip(run_offsets, draws, strict=True):
+        mine = tuple(float(np.exp(offset + noise * d)) for d in z)
+        runs.append(
+            [
+                Paired("copy", "prefill", LOAD_METRIC, (1.0, 2.0), (1.0, 2.0)),
+                Paired("copy", "lookup", wal, mine, (1.0,) * rounds),
+            ]
+        )
+    return runs
+
+
+def test_runs_that_differ_beyond_their_rounds_are_told_apart_from_rounds_alone() -> None:
+    import numpy as np
+
+    # Twenty runs whose offsets spread by 3% while their rounds spread by 1%: the runs differ.
+    offsets = list(np.random.default_rng(3).normal(0.0, 0.03, 20))
+    (spread,) = run_spread(aa_runs(offsets, noise=0.01))
+    assert (spread.workload, spread.metric, spread.runs) == ("lookup", "wal", 20)
+    assert spread.holds and spread.f_statistic > 10 and spread.p_value < 0.001
+    assert spread.between_sd == pytest.approx(np.std(offsets, ddof=1), rel=0.2)
+    assert spread.within_sd == pytest.approx(0.01, rel=0.3)
+    # The same rounds with every run alike: the rounds account for the runs' spread.
+    (alike,) = run_spread(aa_runs([0.0] * 20, noise=0.01))
+    assert not alike.holds and alike.p_value > 0.05 and alike.between_sd < 0.005
 
 
 def test_calibrate_refuses_resume() -> None:

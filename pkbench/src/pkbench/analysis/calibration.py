@@ -4,11 +4,15 @@ smallest effect the design resolves here (`pkbench run --calibrate N`, benchmark
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from pkbench.analysis.family import holm
+from pkbench.analysis.judge import Paired
 from pkbench.analysis.stats import wilson
+from pkbench.analysis.verdict import paired_ratios
 from pkbench.results import Verdict
 
 
@@ -109,3 +113,59 @@ def by_figure(runs: Sequence[Sequence[Verdict]]) -> list[FigureCalibration]:
             )
         )
     return found
+
+
+@dataclass(frozen=True)
+class RunSpread:
+    """One figure of one window over the A/A runs: whether its log ratios differ more from run to run than
+    their rounds within a run predict. Each table is loaded once per run, so a part of a figure that stays
+    the same for a whole run (the layout of the load) is sampled by the runs, never by the rounds, and a
+    verdict's interval, made of one run's rounds, leaves it out."""
+
+    workload: str
+    metric: str
+    runs: int
+    f_statistic: float
+    p_value: float
+    between_sd: float  # the run-to-run part's standard deviation, on the log scale (about a fraction)
+    within_sd: float  # a round's standard deviation within a run, pooled over the runs
+    holds: bool = False  # the runs differ at 5% familywise over the figures (Holm)
+
+
+def run_spread(runs: Sequence[Sequence[Paired]]) -> list[RunSpread]:
+    """Each (window, figure) of the A/A runs' paired rounds, in the order the first run has them: a one-way
+    analysis of variance of the per-round log ratios with the runs as groups. Its F is the spread of the run
+    means against the spread the rounds predict for them (about 1 when the rounds say it all); the
+    run-to-run standard deviation is the method-of-moments estimate, zero where F is below 1."""
+    import numpy as np
+    from scipy import stats
+
+    grouped: dict[tuple[str, str], list[np.ndarray]] = {}
+    for run in runs:
+        for figure in run:
+            ratios = paired_ratios(figure.mine, figure.theirs)
+            if len(ratios) >= 2 and min(ratios) > 0:
+                grouped.setdefault((figure.workload, figure.metric.key), []).append(np.log(ratios))
+    found = []
+    for (workload, metric), groups in grouped.items():
+        if len(groups) < 2 or all(np.ptp(g) == 0 for g in groups):
+            continue
+        f_statistic, p_value = (float(x) for x in stats.f_oneway(*groups))
+        if not (math.isfinite(f_statistic) and math.isfinite(p_value)):
+            continue
+        per_run = statistics.mean(len(g) for g in groups)
+        within = statistics.mean(float(np.var(g, ddof=1)) for g in groups)
+        between = per_run * statistics.variance(float(g.mean()) for g in groups)
+        found.append(
+            RunSpread(
+                workload,
+                metric,
+                len(groups),
+                f_statistic,
+                p_value,
+                math.sqrt(max(0.0, (between - within) / per_run)),
+                math.sqrt(within),
+            )
+        )
+    holding = holm([s.p_value for s in found])
+    return [replace(s, holds=h) for s, h in zip(found, holding, strict=True)]

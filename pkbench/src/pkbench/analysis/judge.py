@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from pkbench.analysis import family
 from pkbench.analysis.metrics import LOAD_METRIC, Metric, interleaved_metrics, verdict_metrics
-from pkbench.analysis.verdict import LOAD_TIME, RatioVerdict, ratio_verdict, same_in_every_round
+from pkbench.analysis.verdict import RatioVerdict, ratio_verdict, same_in_every_round
 from pkbench.results import StrategyResult, Verdict, WorkloadResult
 
 # Fixed, so that the same rounds always give the same interval (the report and the summary agree).
@@ -30,7 +30,21 @@ def _windows(strategy: StrategyResult) -> dict[str, list[WorkloadResult]]:
     return {w.name: list(w.rounds or [w]) for w in strategy.workloads}
 
 
-def judge(strategies: Sequence[StrategyResult], baseline: str | None, design: str = "paired") -> list[Judged]:
+@dataclass(frozen=True)
+class Paired:
+    """One figure of one window, the strategy's and the baseline's, round by round (part by part for the
+    load): what a verdict is judged on."""
+
+    strategy: str
+    workload: str
+    metric: Metric
+    mine: tuple[float | None, ...]
+    theirs: tuple[float | None, ...]
+
+
+def paired(
+    strategies: Sequence[StrategyResult], baseline: str | None, design: str = "paired"
+) -> list[Paired]:
     """Every measured strategy but the baseline, for every window both measured, for every figure the
     design judges that differed between them in some round (one equal to the baseline's in every round says
     nothing); first the load, over its parts, where it was loaded in parts. In interleaved windows a figure
@@ -41,7 +55,7 @@ def judge(strategies: Sequence[StrategyResult], baseline: str | None, design: st
         return []
     interleaved = design == "interleaved"
     figures = interleaved_metrics() if interleaved else verdict_metrics()
-    found: list[Judged] = [j for s in by_name.values() if s is not base for j in judge_load(s, base)]
+    found: list[Paired] = [p for s in by_name.values() if s is not base for p in _load(s, base)]
     base_windows = _windows(base)
     for strategy in by_name.values():
         if strategy is base:
@@ -52,20 +66,24 @@ def judge(strategies: Sequence[StrategyResult], baseline: str | None, design: st
                 continue
             count = min(len(mine_windows), len(theirs_windows))
             for metric in figures:
-                assert metric.verdict is not None
-                mine = [metric.read(strategy, w).value for w in mine_windows[:count]]
-                theirs = [metric.read(base, w).value for w in theirs_windows[:count]]
+                mine = tuple(metric.read(strategy, w).value for w in mine_windows[:count])
+                theirs = tuple(metric.read(base, w).value for w in theirs_windows[:count])
                 if same_in_every_round(mine, theirs) or (interleaved and not _paired_values(mine, theirs)):
                     continue
-                found.append(
-                    Judged(
-                        strategy.name,
-                        workload,
-                        metric,
-                        ratio_verdict(mine, theirs, metric.verdict, seed=BOOTSTRAP_SEED),
-                    )
-                )
+                found.append(Paired(strategy.name, workload, metric, mine, theirs))
     return found
+
+
+def judge(strategies: Sequence[StrategyResult], baseline: str | None, design: str = "paired") -> list[Judged]:
+    """The verdict on every figure `paired` finds."""
+    return [_judged(p) for p in paired(strategies, baseline, design)]
+
+
+def _judged(figure: Paired) -> Judged:
+    kind = figure.metric.verdict
+    assert kind is not None
+    verdict = ratio_verdict(figure.mine, figure.theirs, kind, seed=BOOTSTRAP_SEED)
+    return Judged(figure.strategy, figure.workload, figure.metric, verdict)
 
 
 def _paired_values(mine: Sequence[float | None], theirs: Sequence[float | None]) -> bool:
@@ -81,16 +99,26 @@ def load_parts(strategy: StrategyResult) -> list[float | None]:
 
 
 def judge_load(strategy: StrategyResult, base: StrategyResult) -> list[Judged]:
+    """The verdict on the strategy's load against the baseline's, where both were loaded in parts."""
+    return [_judged(p) for p in _load(strategy, base)]
+
+
+def _load(strategy: StrategyResult, base: StrategyResult) -> list[Paired]:
     """The strategy's load against the baseline's, part k against part k: both loaded part k at the same
     size of their tables, one after the other, so the machine's drift moves them together."""
     mine, theirs = load_parts(strategy), load_parts(base)
     count = min(len(mine), len(theirs))
     if not count or base.prefill is None or same_in_every_round(mine[:count], theirs[:count]):
         return []
-    verdict = ratio_verdict(
-        mine[:count], theirs[:count], LOAD_METRIC.verdict or LOAD_TIME, seed=BOOTSTRAP_SEED
-    )
-    return [Judged(strategy.name, base.prefill.step or "load", LOAD_METRIC, verdict)]
+    return [
+        Paired(
+            strategy.name,
+            base.prefill.step or "load",
+            LOAD_METRIC,
+            tuple(mine[:count]),
+            tuple(theirs[:count]),
+        )
+    ]
 
 
 def record(judged: Judged, baseline: str) -> Verdict:
