@@ -69,6 +69,31 @@ def test_a_latency_half_again_as_long_in_every_round_is_a_bias(tmp_path: Path) -
         assert found[(window, "uuid-v7", "latency mean")][2] == "yes"
 
 
+def test_the_scenarios_table_lists_what_does_not_overlap_and_only_that(tmp_path: Path) -> None:
+    def slower(data: dict[str, Any]) -> None:
+        for strategy in data["strategies"]:
+            if strategy["name"] == "uuid-v4":
+                for window in strategy["workloads"][0]["rounds"]:
+                    window["latency_ms"]["mean"] *= 1.5
+
+    (tmp_path / "alike").mkdir()
+    (tmp_path / "slower").mkdir()
+    pair(tmp_path / "alike")
+    pair(tmp_path / "slower", slower)
+    (tmp_path / "not-a-pair").mkdir()
+    lines = evidence_tables.table("designs-by-scenario", tmp_path)
+    table = {
+        line.split(" | ")[0].strip("| "): line.split(" | ") for line in lines[2:] if line.startswith("| ")
+    }
+    assert set(table) == {"alike", "slower"}
+    # Two windows, three strategies against bigint, three figures: 18 compared.
+    assert table["alike"][1:4] == ["2", "18 of 18", "none"]
+    assert table["slower"][2] == "17 of 18"
+    assert table["slower"][3].startswith("lookup-by-data uuid-v4 latency mean ")
+    with pytest.raises(PkbenchError, match="no folder with paired/ and interleaved/ runs"):
+        evidence_tables.table("designs-by-scenario", tmp_path / "not-a-pair")
+
+
 def test_a_directory_without_both_designs_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "paired").mkdir()
     shutil.copy(PAIRED_RUN, tmp_path / "paired" / "results.json")

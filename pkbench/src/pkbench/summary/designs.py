@@ -1,5 +1,6 @@
 """The two designs of a run side by side: one `--paired` and one `--interleave` run of the same options, kept
-as `paired/` and `interleaved/` in one directory (benchmarks/verdict_targets.py --designs makes them).
+as `paired/` and `interleaved/` in one directory (benchmarks/verdict_targets.py --designs makes them), or
+one such directory per scenario (benchmarks/designs_by_scenario.py), read as one table.
 
 Both are read on the figures both measure for each strategy: its latency mean (pgbench's report of its own
 script in an interleaved window; the whole window in a paired one), its WAL and full-page images per
@@ -104,3 +105,58 @@ def load(source: Path) -> tuple[RunResult, RunResult]:
             raise PkbenchError(f"{source}: no {design}/results.json (a --paired and an --interleave run)")
         runs.append(results.load(directory))
     return runs[0], runs[1]
+
+
+def load_scenarios(source: Path) -> list[tuple[str, RunResult, RunResult]]:
+    """Every folder of SOURCE that holds a paired and an interleaved run, by name: one per scenario."""
+    found = [
+        (folder.name, *load(folder)) for folder in sorted(source.iterdir()) if (folder / "paired").is_dir()
+    ]
+    if not found:
+        raise PkbenchError(f"{source}: no folder with paired/ and interleaved/ runs")
+    return found
+
+
+def _median_width(found: dict[tuple[str, str, str], Found], title: str) -> str:
+    widths = [half_width(v) for k, v in found.items() if k[2] == title]
+    return f"±{statistics.median(widths):.1%}" if widths else MISSING
+
+
+def by_scenario(scenarios: Sequence[tuple[str, RunResult, RunResult]]) -> list[str]:
+    """One row per scenario: how many of the figures both designs judged agree within their intervals, and
+    the ones that do not, each as paired against interleaved."""
+    rows: list[Sequence[str]] = []
+    for name, paired, interleaved in scenarios:
+        one, two = intervals(paired), intervals(interleaved)
+        shared = sorted(one.keys() & two.keys())
+        apart = [k for k in shared if not overlap(one[k], two[k])]
+        listed = "; ".join(
+            f"{window} {strategy} {title.lower()} {one[k][0]:.2f} against {two[k][0]:.2f}"
+            for k in apart
+            for window, strategy, title in [k]
+        )
+        rows.append(
+            (
+                name,
+                str(len({k[0] for k in shared})),
+                f"{len(shared) - len(apart)} of {len(shared)}",
+                listed or "none",
+                _median_width(one, LATENCY_MEAN),
+                _median_width(two, LATENCY_MEAN),
+            )
+        )
+    header = (
+        "Scenario",
+        "Windows",
+        "Intervals overlap",
+        "Not overlapping (paired against interleaved)",
+        "Latency mean ± paired",
+        "± interleaved",
+    )
+    return [
+        *markdown_table(header, rows),
+        "",
+        "The figures both designs judge (latency mean, WAL and full-page images per transaction, each "
+        "strategy over the baseline, 95% intervals); a ± is the median half-width of the latency mean's "
+        "intervals.",
+    ]

@@ -301,10 +301,12 @@ RUN_TABLES: dict[str, RunTable] = {
 }
 FILE_TABLES: dict[str, FileTable] = {"sequuid-per-call": per_call, "sequuid-port-cost": port_cost}
 # From a directory of several runs: a `pkbench run --calibrate N` directory (its A/A runs in aa-1 ... aa-N),
-# one run of each design in paired/ and interleaved/, or two runs back to back in run-1/ and run-2/.
+# one run of each design in paired/ and interleaved/ (or a folder of those per scenario), or two runs back to
+# back in run-1/ and run-2/.
 CALIBRATION_TABLES: dict[str, FileTable] = {
     "calibration": lambda source: calibration.lines(calibration.load_runs(source), source),
     "designs": lambda source: designs.lines(*designs.load(source)),
+    "designs-by-scenario": lambda source: designs.by_scenario(designs.load_scenarios(source)),
     "back-to-back": lambda source: back_to_back.lines(*back_to_back.load(source)),
 }
 
