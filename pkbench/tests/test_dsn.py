@@ -94,6 +94,22 @@ def test_runs_in_its_own_schema_without_superuser_and_hides_the_password(
     missing = {u["metric"] for u in data["strategies"][0]["unavailable"]}
     assert "checkpoint before each part of the load" in missing
     assert len(data["strategies"][0]["prefill"]["parts_s"]) == 8
+    # Both strategies' loads drew the same random values in the same order (ctid: the load's rows come
+    # first in each heap), whatever their keys.
+    loaded = [
+        [row[0] for row in admin.execute(f"SELECT data FROM {schema}.records ORDER BY ctid LIMIT 500")]
+        for schema in ("pkbench_dsn_test_bigint", "pkbench_dsn_test_uuid_v4")
+    ]
+    assert loaded[0] == loaded[1] and len(set(loaded[0])) > 250  # of 500 draws from 0-500
+    # And sampled the same rows of them for the lookups by key.
+    sampled = [
+        admin.execute(
+            f"SELECT array_agg(r.data ORDER BY k.n) FROM {schema}.key_sample k"
+            f" JOIN {schema}.records r USING (id)"
+        ).fetchone()
+        for schema in ("pkbench_dsn_test_bigint", "pkbench_dsn_test_uuid_v4")
+    ]
+    assert sampled[0] == sampled[1] and sampled[0] is not None and sampled[0][0]
     assert PASSWORD not in result.stdout + result.stderr
     assert PASSWORD not in files_text(out)
     assert "<redacted>" in data["command"]

@@ -7,7 +7,7 @@ import pytest
 
 from pkbench.analysis import judge
 from pkbench.results import Prefill, StrategyResult
-from pkbench.steps.fill import FillStep, _prefill
+from pkbench.steps.fill import FillStep, _prefill, batch_key
 from pkbench.summary.headline import SAME_SPEED, _speed, relative
 
 LOAD = FillStep("prefill", "rows", "batch_rows", "INSERT ...")
@@ -78,3 +78,13 @@ def test_the_summary_says_same_speed_where_the_parts_resolve_no_difference() -> 
 def test_the_load_is_left_alone_outside_its_parts() -> None:
     assert judge.load_parts(StrategyResult("a", "", "bigint", None)) == []
     assert judge.judge_load(loaded("a", [2.0]), StrategyResult("b", "", "bigint", None)) == []
+
+
+def test_every_batch_of_the_load_has_its_own_seed_and_every_strategy_the_same_ones() -> None:
+    parts = [FillStep(**{**LOAD.__dict__, "part": (number, 8)}) for number in range(1, 9)]
+    keys = [batch_key(step, offset) for step in [LOAD, *parts] for offset in (0, 250_000, 500_000)]
+    assert len(set(keys)) == len(keys)
+    # Nothing of the strategy or the run goes in: the same step and batch give the same key again.
+    assert batch_key(parts[3], 250_000) == batch_key(FillStep(**{**parts[3].__dict__}), 250_000)
+    other = FillStep(**{**LOAD.__dict__, "name": "children"})
+    assert batch_key(other, 0) != batch_key(LOAD, 0)

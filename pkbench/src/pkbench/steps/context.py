@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +18,15 @@ from pkbench.server.target import Target
 from pkbench.server.workspace import Workspace
 
 Value = int | float | str
+
+
+def seed_random(conn: psycopg.Connection[tuple[object, ...]], key: str) -> None:
+    """Seed the session's random() from KEY (a step's name, a batch of it) alone: nothing of the strategy or
+    the run goes in, so every strategy's steps draw the same random values (common random numbers). Two
+    strategies then differ by their keys, not by their draws; with values drawn afresh, two loads of one
+    strategy also differed by the layout their random values left (docs/statistics.md, the A/A
+    calibration)."""
+    conn.execute("SELECT setseed(%s)", (zlib.crc32(key.encode()) / 0xFFFFFFFF * 2 - 1,))
 
 
 @dataclass

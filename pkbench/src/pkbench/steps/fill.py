@@ -12,7 +12,7 @@ import psycopg
 from pkbench import schema
 from pkbench.errors import first_line
 from pkbench.results import Prefill, Unavailable
-from pkbench.steps.context import StepContext, Stopwatch
+from pkbench.steps.context import StepContext, Stopwatch, seed_random
 
 
 @dataclass(frozen=True)
@@ -156,22 +156,32 @@ def _shown(bar: Any, done: int, took: Stopwatch) -> None:
     bar.update(done, f"{done / elapsed:,.0f} rows/s" if elapsed > 0 else "")
 
 
+def batch_key(step: FillStep, offset: int) -> str:
+    """What seeds random() for the batch of STEP that starts at row OFFSET of its part (seed_random)."""
+    part = step.part[0] if step.part is not None else 0
+    return f"{step.name}/{part}/{offset}"
+
+
 def _insert(ctx: StepContext, step: FillStep, total: int, batch: int, workers: int, shown: Any) -> None:
-    """Insert TOTAL rows in batches, from WORKERS sessions at once, each taking the next batch when done."""
+    """Insert TOTAL rows in batches, from WORKERS sessions at once, each taking the next batch when done
+    and seeding random() for it, so every strategy's load draws the same values batch by batch."""
     lock = threading.Lock()
     claimed = [0, 0]  # rows handed out, rows inserted
     errors: list[BaseException] = []
 
-    def claim() -> int:
+    def claim() -> tuple[int, int]:
         with lock:
-            n = 0 if errors else min(batch, total - claimed[0])
+            offset = claimed[0]
+            n = 0 if errors else min(batch, total - offset)
             claimed[0] += n
-            return n
+            return offset, n
 
     def insert() -> None:
         try:
             with ctx.connect() as conn:
-                while (n := claim()) > 0:
+                while (claimed_batch := claim())[1] > 0:
+                    offset, n = claimed_batch
+                    seed_random(conn, batch_key(step, offset))
                     conn.execute(ctx.render(step.statement, batch=n))
                     with lock:
                         claimed[1] += n

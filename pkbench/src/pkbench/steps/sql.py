@@ -12,7 +12,7 @@ from pydantic import Field
 from pkbench import schema
 from pkbench.errors import first_line
 from pkbench.results import Unavailable
-from pkbench.steps.context import StepContext
+from pkbench.steps.context import StepContext, seed_random
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,8 @@ def run(ctx: StepContext, step: SqlStep) -> None:
     with ctx.timed(step.name), ctx.connect() as conn:
         # What the server reports back (VACUUM VERBOSE, for one) is kept in the results directory.
         conn.add_notice_handler(lambda notice: reports.append(f"{notice.severity}: {notice.message_primary}"))
+        # A random sample of keys, a random half deleted: the same draws for every strategy.
+        seed_random(conn, step.name)
         for statement in step.statements:
             conn.execute(ctx.render(statement))
         for statement in step.if_permitted:
