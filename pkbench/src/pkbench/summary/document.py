@@ -187,8 +187,8 @@ def print_table(console: Console, run: RunResult) -> None:
         for verdict_row in verdicts.rows:
             shown.add_row(*verdict_row)
         console.print(shown)
-    for noise_line in verdict_tables.noise_lines(run):
-        console.print(noise_line, highlight=False, markup=False, soft_wrap=True)
+    for line_after in verdict_tables.after_the_tables(run):
+        console.print(line_after, highlight=False, markup=False, soft_wrap=True)
     for paragraph in replication_summary.answers(run):
         console.print(paragraph, highlight=False, markup=False, soft_wrap=True)
     for paragraph in sharded_summary.answers(run) + partitioned_summary.answers(run):

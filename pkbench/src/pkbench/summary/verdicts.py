@@ -110,7 +110,7 @@ def family_words(found: Family) -> str:
     )
 
 
-def noise_lines(run: RunResult) -> list[str]:
+def after_the_tables(run: RunResult) -> list[str]:
     """What the verdicts say taken together, how much the figures moved between rounds, and what to do when
     a verdict is left unresolved."""
     verdicts = run.verdicts
@@ -168,5 +168,5 @@ def markdown(run: RunResult) -> list[str]:
             *markdown_table(table.header, table.rows),
             "",
         ]
-    lines += [*noise_lines(run), ""]
+    lines += [*after_the_tables(run), ""]
     return lines
