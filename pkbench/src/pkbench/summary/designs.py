@@ -131,7 +131,7 @@ def by_scenario(scenarios: Sequence[tuple[str, RunResult, RunResult]]) -> list[s
         shared = sorted(one.keys() & two.keys())
         apart = [k for k in shared if not overlap(one[k], two[k])]
         listed = "; ".join(
-            f"{window} {strategy} {title.lower()} {one[k][0]:.2f} against {two[k][0]:.2f}"
+            f"{window} {strategy} {title} {one[k][0]:.2f} against {two[k][0]:.2f}"
             for k in apart
             for window, strategy, title in [k]
         )
