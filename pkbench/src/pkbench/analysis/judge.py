@@ -76,10 +76,11 @@ def paired(
 
 def judge(strategies: Sequence[StrategyResult], baseline: str | None, design: str = "paired") -> list[Judged]:
     """The verdict on every figure `paired` finds."""
-    return [_judged(p) for p in paired(strategies, baseline, design)]
+    return [judge_one(p) for p in paired(strategies, baseline, design)]
 
 
-def _judged(figure: Paired) -> Judged:
+def judge_one(figure: Paired) -> Judged:
+    """The verdict on one figure `paired` found."""
     kind = figure.metric.verdict
     assert kind is not None
     verdict = ratio_verdict(figure.mine, figure.theirs, kind, seed=BOOTSTRAP_SEED)
@@ -100,7 +101,7 @@ def load_parts(strategy: StrategyResult) -> list[float | None]:
 
 def judge_load(strategy: StrategyResult, base: StrategyResult) -> list[Judged]:
     """The verdict on the strategy's load against the baseline's, where both were loaded in parts."""
-    return [_judged(p) for p in _load(strategy, base)]
+    return [judge_one(p) for p in _load(strategy, base)]
 
 
 def _load(strategy: StrategyResult, base: StrategyResult) -> list[Paired]:

@@ -36,10 +36,14 @@ def intervals(run: RunResult) -> dict[tuple[str, str, str], Found]:
     """(window, strategy, figure title) -> the ratio to the baseline and its 95% interval, for the figures
     both designs measure, judged round by round as --interleave judges them (paired runs measure them too)."""
     baseline = run.rounds.baseline if run.rounds is not None else None
+    # Only the shared figures are judged: a bootstrap per verdict is most of what reading a run costs.
+    shared = [
+        p for p in judge.paired(run.strategies, baseline, "interleaved") if p.metric.key in SHARED_FIGURES
+    ]
     return {
         (j.workload, j.strategy, j.metric.title): (j.verdict.ratio, j.verdict.interval)
-        for j in judge.judge(run.strategies, baseline, "interleaved")
-        if j.metric.key in SHARED_FIGURES and j.verdict.ratio is not None and j.verdict.interval is not None
+        for j in map(judge.judge_one, shared)
+        if j.verdict.ratio is not None and j.verdict.interval is not None
     }
 
 
