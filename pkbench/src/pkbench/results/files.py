@@ -113,12 +113,21 @@ def from_json(data: dict[str, Any]) -> RunResult:
     return run
 
 
+_FIELDS: dict[type[Any], tuple[tuple[str, Any], ...]] = {}
+
+
+def _fields(cls: type[Any]) -> tuple[tuple[str, Any], ...]:
+    """Each field of a model class with its resolved type: resolving the annotations is most of what reading
+    a results.json costs when done per object, and a class's never change."""
+    if cls not in _FIELDS:
+        hints = typing.get_type_hints(cls)
+        _FIELDS[cls] = tuple((f.name, hints[f.name]) for f in dataclasses.fields(cls))
+    return _FIELDS[cls]
+
+
 def typed(cls: type[Any], data: Mapping[str, Any]) -> Any:
     """An object of the results model from its JSON (fields the class lacks are dropped)."""
-    hints = typing.get_type_hints(cls)
-    return cls(
-        **{f.name: _value(hints[f.name], data[f.name]) for f in dataclasses.fields(cls) if f.name in data}
-    )
+    return cls(**{name: _value(hint, data[name]) for name, hint in _fields(cls) if name in data})
 
 
 def _value(hint: Any, value: Any) -> Any:
