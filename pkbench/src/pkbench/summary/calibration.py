@@ -40,9 +40,15 @@ def marked_verdicts(run: RunResult) -> list[Verdict]:
     recorded verdicts back, marked)."""
     if run.verdicts and all(v.familywise is not None for v in run.verdicts):
         return list(run.verdicts)
-    baseline = run.rounds.baseline if run.rounds is not None else None
-    design = run.rounds.design if run.rounds is not None else "paired"
+    baseline, design = _judged_as(run)
     return judge.records(judge.judge(run.strategies, baseline, design), baseline or "")
+
+
+def _judged_as(run: RunResult) -> tuple[str | None, str]:
+    """The baseline and the design the run's verdicts were judged against."""
+    if run.rounds is None:
+        return None, "paired"
+    return run.rounds.baseline, run.rounds.design
 
 
 def calibrated(aa_runs: Sequence[RunResult]) -> tuple[Calibration, list[list[Verdict]]]:
@@ -54,11 +60,7 @@ def calibrated(aa_runs: Sequence[RunResult]) -> tuple[Calibration, list[list[Ver
 
 def spreads(aa_runs: Sequence[RunResult]) -> dict[tuple[str, str], RunSpread]:
     """Each figure's spread from run to run beyond what its rounds predict, by (window, figure)."""
-    figures = []
-    for run in aa_runs:
-        rounds = run.rounds
-        design = rounds.design if rounds is not None else "paired"
-        figures.append(judge.paired(run.strategies, rounds.baseline if rounds else None, design))
+    figures = [judge.paired(run.strategies, *_judged_as(run)) for run in aa_runs]
     return {(s.workload, s.metric): s for s in run_spread(figures)}
 
 

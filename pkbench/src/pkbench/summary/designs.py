@@ -86,7 +86,7 @@ def lines(paired: RunResult, interleaved: RunResult) -> list[str]:
     header = ("Window", "Strategy", "Figure", "paired", "interleaved", "intervals overlap")
     widths = []
     for design, found in zip(DESIGNS, (one, two), strict=True):
-        latency = [half_width(v) for k, v in found.items() if k[2] == LATENCY_MEAN]
+        latency = _latency_widths(found)
         if latency:
             widths.append(
                 f"{design}: the latency mean's median half-width ±{statistics.median(latency):.1%} over "
@@ -121,8 +121,12 @@ def load_scenarios(source: Path) -> list[tuple[str, RunResult, RunResult]]:
     return found
 
 
-def _median_width(found: dict[tuple[str, str, str], Found], title: str) -> str:
-    widths = [half_width(v) for k, v in found.items() if k[2] == title]
+def _latency_widths(found: dict[tuple[str, str, str], Found]) -> list[float]:
+    return [half_width(v) for k, v in found.items() if k[2] == LATENCY_MEAN]
+
+
+def _median_latency_width(found: dict[tuple[str, str, str], Found]) -> str:
+    widths = _latency_widths(found)
     return f"±{statistics.median(widths):.1%}" if widths else MISSING
 
 
@@ -134,19 +138,15 @@ def by_scenario(scenarios: Sequence[tuple[str, RunResult, RunResult]]) -> list[s
         one, two = intervals(paired), intervals(interleaved)
         shared = sorted(one.keys() & two.keys())
         apart = [k for k in shared if not overlap(one[k], two[k])]
-        listed = "; ".join(
-            f"{window} {strategy} {title} {one[k][0]:.2f} against {two[k][0]:.2f}"
-            for k in apart
-            for window, strategy, title in [k]
-        )
+        listed = "; ".join(f"{' '.join(k)} {one[k][0]:.2f} against {two[k][0]:.2f}" for k in apart)
         rows.append(
             (
                 name,
                 str(len({k[0] for k in shared})),
                 f"{len(shared) - len(apart)} of {len(shared)}",
                 listed or "none",
-                _median_width(one, LATENCY_MEAN),
-                _median_width(two, LATENCY_MEAN),
+                _median_latency_width(one),
+                _median_latency_width(two),
             )
         )
     header = (
