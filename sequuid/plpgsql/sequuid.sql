@@ -475,6 +475,84 @@ $$;
 COMMENT ON FUNCTION uuid_time_partitions(text, timestamptz, interval, integer) IS
     'count consecutive time ranges of length step from start, with the uuid bounds [lower, upper) of the v7, ULID or v6 keys made in each';
 
+-- striped keys -------------------------------------------------------------------------------------------------
+-- The stripe field's width, ceil(log2(stripes)), or the error naming the argument
+CREATE FUNCTION sequuid.stripe_bits(stripes integer) RETURNS integer
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+AS $$
+BEGIN
+    IF stripes < 1 OR stripes > 256 THEN
+        RAISE EXCEPTION 'argument "stripes" must be between 1 and 256, not %', stripes
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'Pass about as many stripes as backends insert at once.';
+    END IF;
+    RETURN sequuid.prefix_bits(stripes);
+END
+$$;
+
+-- The striped layout (version 8): the stripe in the leading stripe_bits bits, then v7's 60 bits of time (ticks of
+-- 1/4096 ms), then random bits, flowing around the version nibble and the variant: the first 60 bits of stripe and
+-- time make the first 8 octets as v7's time does, the time's last stripe_bits bits lead the 62 bits after the
+-- variant, and the low bits of low_random fill the rest (zero: the stripe's lower bound of the instant).
+CREATE FUNCTION sequuid.striped(stripe integer, stripe_bits integer, ticks bigint, low_random bigint) RETURNS uuid
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT encode(sequuid.time_octets((stripe::bigint << (60 - stripe_bits)) | (ticks >> stripe_bits), B'1000')
+                  || int8send((1::bigint << 63)
+                              | ((ticks & ((1::bigint << stripe_bits) - 1)) << (62 - stripe_bits))
+                              | (low_random & ((1::bigint << (62 - stripe_bits)) - 1))),
+                  'hex')::uuid
+$$;
+
+-- This backend's number among the server's backends, as pg_stat_get_backend_idset() numbers them (a dense slot,
+-- reused as backends come and go), looked up once per session
+CREATE FUNCTION sequuid.backend_number() RETURNS integer
+    LANGUAGE sql VOLATILE PARALLEL UNSAFE
+AS $$
+    SELECT coalesce(nullif(current_setting('sequuid_plpgsql.backend_number', true), ''),
+                    set_config('sequuid_plpgsql.backend_number',
+                               coalesce((SELECT min(b) FROM pg_stat_get_backend_idset() AS b
+                                         WHERE pg_stat_get_backend_pid(b) = pg_backend_pid()), 0)::text,
+                               false))::integer
+$$;
+
+CREATE FUNCTION uuid_generate_striped(stripes integer) RETURNS uuid
+    LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+AS $$
+DECLARE
+    stripe_bits integer := sequuid.stripe_bits(stripes);
+BEGIN
+    RETURN sequuid.striped(sequuid.backend_number() % stripes, stripe_bits, sequuid.v7_ticks(),
+                           ('x' || encode(substr(uuid_send(gen_random_uuid()), 9), 'hex'))::bit(64)::bigint);
+END
+$$;
+COMMENT ON FUNCTION uuid_generate_striped(integer) IS
+    'version 8 UUID led by the backend''s number mod stripes in ceil(log2(stripes)) bits, then v7''s time (ms + 12-bit fraction) and random bits; strictly increasing per backend';
+
+-- Checked in C's order, every argument before the first row.  No name below may be stripe, lower or upper as a
+-- column: those are the result's variables here.
+CREATE FUNCTION uuid_striped_ranges(stripes integer, from_time timestamptz, to_time timestamptz)
+    RETURNS TABLE (stripe integer, lower uuid, upper uuid)
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+    ROWS 16
+AS $$
+DECLARE
+    stripe_bits integer := sequuid.stripe_bits(stripes);
+    from_us bigint := sequuid.v7_unix_us(from_time, '"from_time"', 'uuid_striped_ranges');
+    to_us bigint := sequuid.v7_unix_us(to_time, '"to_time"', 'uuid_striped_ranges');
+BEGIN
+    IF from_us > to_us THEN
+        RAISE EXCEPTION 'argument "from_time" of uuid_striped_ranges must not be later than argument "to_time"'
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'Swap the two instants.';
+    END IF;
+    RETURN QUERY
+        SELECT s, sequuid.striped(s, stripe_bits, from_us / 1000 * 4096 + from_us % 1000 * 512 / 125, 0),
+               sequuid.striped(s, stripe_bits, to_us / 1000 * 4096 + to_us % 1000 * 512 / 125, 0)
+        FROM generate_series(0, stripes - 1) AS s;
+END
+$$;
+COMMENT ON FUNCTION uuid_striped_ranges(integer, timestamptz, timestamptz) IS
+    'for each stripe, the uuid range [lower, upper) of the uuid_generate_striped(stripes) keys made in [from_time, to_time)';
+
 -- pg_uuidv7's conversions (see README, "Coming from pg_uuidv7"): reading IMMUTABLE; writing VOLATILE, because
 -- without zero it draws random bits.  A timestamp is read and written as UTC.
 CREATE FUNCTION uuid_v7_to_timestamptz(uuid) RETURNS timestamptz
