@@ -21,3 +21,11 @@ CREATE FUNCTION uuid_striped_ranges(stripes integer, from_time timestamptz, to_t
     ROWS 16;
 COMMENT ON FUNCTION uuid_striped_ranges(integer, timestamptz, timestamptz) IS
     'for each stripe, the uuid range [lower, upper) of the uuid_generate_striped(stripes) keys made in [from_time, to_time)';
+
+-- uuid_sequence_nextval and uuid_time_nextval keep their definitions; the library lays their prefix out as
+-- sequential-uuids 1.0.3 does (whole bytes, rescaled block size) since 1.3, which their comments now say.  A 1.0
+-- to 1.2 database served by this library gets the new layout before it updates.
+COMMENT ON FUNCTION uuid_sequence_nextval(regclass, integer, integer) IS
+    'version 8 UUID led by the block of nextval(seq) - 1 in whole bytes, laid out as sequential-uuids 1.0.3 does, rest random';
+COMMENT ON FUNCTION uuid_time_nextval(integer, integer) IS
+    'version 8 UUID led by the block of the Unix time in seconds in whole bytes, laid out as sequential-uuids 1.0.3 does, rest random';

@@ -27,12 +27,12 @@ GRANT USAGE ON SCHEMA sequuid TO PUBLIC;
 
 -- errors -----------------------------------------------------------------------------------------------------
 
-CREATE FUNCTION sequuid.raise_not_positive(argument text, value integer) RETURNS uuid
+-- sequential-uuids 1.0.3's messages, which name the argument in words
+CREATE FUNCTION sequuid.raise_not_positive(message text) RETURNS uuid
     LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
 AS $$
 BEGIN
-    RAISE EXCEPTION 'argument "%" must be at least 1, not %', argument, value
-        USING ERRCODE = 'invalid_parameter_value', HINT = 'Pass a positive integer.';
+    RAISE EXCEPTION '%', message USING ERRCODE = 'invalid_parameter_value';
 END
 $$;
 
@@ -105,14 +105,24 @@ CREATE FUNCTION sequuid.prefix_bits(count integer) RETURNS integer
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $$ SELECT length(ltrim((count - 1)::bit(32)::text, '0')) $$;
 
--- v8 with the sequential-uuids prefix: block big-endian in the leading ceil(log2(block_count)) bits, random bits
+-- sequential-uuids 1.0.3's prefix width: ceil(log2(block_count)), at least 1, rounded up to whole bytes (8 to 32)
+CREATE FUNCTION sequuid.whole_byte_prefix_bits(block_count integer) RETURNS integer
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$ SELECT (sequuid.prefix_bits(greatest(block_count, 2)) + 7) / 8 * 8 $$;
+
+-- ... and its block size, rescaled so that 2^prefix_bits blocks span block_size * block_count values
+CREATE FUNCTION sequuid.rescaled_block_size(block_size integer, block_count integer) RETURNS bigint
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$ SELECT greatest(1, (block_size::bigint * block_count) >> sequuid.whole_byte_prefix_bits(block_count)) $$;
+
+-- v8 with the sequential-uuids prefix: block big-endian in the leading prefix_bits bits (8 to 32), random bits
 -- after it (random() inside the first 32 bits, gen_random_uuid() for the other 90), version 8 (set_bit turns the
 -- version nibble 0100 of gen_random_uuid() into 1000), variant 10 as gen_random_uuid() made it
-CREATE FUNCTION sequuid.prefixed(block bigint, block_count integer) RETURNS uuid
+CREATE FUNCTION sequuid.prefixed(block bigint, prefix_bits integer) RETURNS uuid
     LANGUAGE sql VOLATILE PARALLEL SAFE
 AS $$
-    SELECT encode(substr(int8send((block << (32 - sequuid.prefix_bits(block_count)))
-                                  | floor(random() * (1::bigint << (32 - sequuid.prefix_bits(block_count))))::bigint),
+    SELECT encode(substr(int8send((block << (32 - prefix_bits))
+                                  | floor(random() * (1::bigint << (32 - prefix_bits)))::bigint),
                          5)
                   || substr(set_bit(set_bit(uuid_send(gen_random_uuid()), 54, 0), 55, 1), 5), 'hex')::uuid
 $$;
@@ -198,39 +208,47 @@ $$;
 COMMENT ON FUNCTION uuid_generate_ulid() IS
     'ULID (48-bit ms + 80 random bits) as uuid, monotonic per backend (same ms: previous + 1)';
 
--- (i / block_size) mod block_count with i = nextval(seq) - 1, floored for negative sequences.  That is periodic in
--- nextval with period p = block_size * block_count (below 2^62), so it is computed from nextval mod p, shifted into
--- [0, 2p - 2] where truncating division floors: bigint throughout, no overflow at the sequence's limits, and nextval
--- appears once (a volatile argument used twice would stop the planner from inlining).  numeric did the same ~0.35x
--- gen_random_uuid() slower.  nextval is called only for valid, non-NULL arguments, so bad input moves nothing.
+-- (i / size) mod 2^bits with i = nextval(seq) - 1, floored for negative sequences, in sequential-uuids 1.0.3's
+-- whole-byte prefix with its rescaled block size.  That is periodic in nextval with period p = size * 2^bits
+-- (below 2^63), so it is computed from nextval mod p, shifted into [0, 2p - 2] where truncating division floors:
+-- bigint throughout, no overflow at the sequence's limits, and nextval appears once (a volatile argument used twice
+-- would stop the planner from inlining).  numeric did the same ~0.35x gen_random_uuid() slower.  nextval is called
+-- only for valid, non-NULL arguments, so bad input moves nothing.
 CREATE FUNCTION uuid_sequence_nextval(seq regclass, block_size integer DEFAULT 65536,
                                       block_count integer DEFAULT 65536) RETURNS uuid
     LANGUAGE sql VOLATILE PARALLEL UNSAFE
 AS $$
     SELECT CASE
-        WHEN block_size < 1 THEN sequuid.raise_not_positive('block_size', block_size)
-        WHEN block_count < 1 THEN sequuid.raise_not_positive('block_count', block_count)
+        WHEN block_size < 1 THEN sequuid.raise_not_positive('block size must be a positive integer')
+        WHEN block_count < 1 THEN sequuid.raise_not_positive('number of blocks must be a positive integer')
         WHEN seq IS NOT NULL AND block_size IS NOT NULL AND block_count IS NOT NULL THEN
-            sequuid.prefixed((nextval(seq) % (block_size::bigint * block_count) + block_size::bigint * block_count - 1)
-                             / block_size % block_count,
-                             block_count)
+            sequuid.prefixed((nextval(seq) % (sequuid.rescaled_block_size(block_size, block_count)
+                                              << sequuid.whole_byte_prefix_bits(block_count))
+                              + (sequuid.rescaled_block_size(block_size, block_count)
+                                 << sequuid.whole_byte_prefix_bits(block_count)) - 1)
+                             / sequuid.rescaled_block_size(block_size, block_count)
+                             % (1::bigint << sequuid.whole_byte_prefix_bits(block_count)),
+                             sequuid.whole_byte_prefix_bits(block_count))
         END
 $$;
 COMMENT ON FUNCTION uuid_sequence_nextval(regclass, integer, integer) IS
-    'version 8 UUID led by ((nextval(seq) - 1) / block_size) mod block_count in ceil(log2(block_count)) bits, rest random';
+    'version 8 UUID led by the block of nextval(seq) - 1 in whole bytes, laid out as sequential-uuids 1.0.3 does, rest random';
 
 CREATE FUNCTION uuid_time_nextval(interval_length integer DEFAULT 60, interval_count integer DEFAULT 65536)
     RETURNS uuid
     LANGUAGE sql VOLATILE PARALLEL UNSAFE
 AS $$
     SELECT CASE
-        WHEN interval_length < 1 THEN sequuid.raise_not_positive('interval_length', interval_length)
-        WHEN interval_count < 1 THEN sequuid.raise_not_positive('interval_count', interval_count)
-        ELSE sequuid.prefixed(sequuid.unix_us() / 1000000 / interval_length % interval_count, interval_count)
+        WHEN interval_length < 1 THEN sequuid.raise_not_positive('length of interval must be a positive integer')
+        WHEN interval_count < 1 THEN sequuid.raise_not_positive('number of intervals must be a positive integer')
+        WHEN interval_length IS NOT NULL AND interval_count IS NOT NULL THEN
+            sequuid.prefixed(sequuid.unix_us() / 1000000 / sequuid.rescaled_block_size(interval_length, interval_count)
+                             % (1::bigint << sequuid.whole_byte_prefix_bits(interval_count)),
+                             sequuid.whole_byte_prefix_bits(interval_count))
         END
 $$;
 COMMENT ON FUNCTION uuid_time_nextval(integer, integer) IS
-    'version 8 UUID led by (unix seconds / interval_length) mod interval_count in ceil(log2(interval_count)) bits, rest random';
+    'version 8 UUID led by the block of the Unix time in seconds in whole bytes, laid out as sequential-uuids 1.0.3 does, rest random';
 
 -- utilities ----------------------------------------------------------------------------------------------------
 -- Deterministic: IMMUTABLE, STRICT, PARALLEL SAFE, exactly as in C.

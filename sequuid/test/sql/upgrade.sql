@@ -74,7 +74,8 @@ SELECT extversion, (SELECT default_version FROM pg_available_extensions WHERE na
 FROM pg_extension WHERE extname = 'sequuid';
 CREATE TEMP TABLE fresh AS SELECT * FROM pg_temp.extension_catalog();
 
--- what each update added (nothing is removed or changed: that would show as a row of the older version here)
+-- what each update added, and what it changed (the older row): 1.3 changes only the comments of
+-- uuid_sequence_nextval and uuid_time_nextval, whose layout the library changed
 (SELECT '1.0 to 1.1' AS step, 'added' AS change, * FROM at_1_1 EXCEPT SELECT '1.0 to 1.1', 'added', * FROM at_1_0)
 UNION ALL
 (SELECT '1.0 to 1.1', 'removed or changed', * FROM at_1_0 EXCEPT SELECT '1.0 to 1.1', 'removed or changed', * FROM at_1_1)
