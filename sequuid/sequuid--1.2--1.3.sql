@@ -29,3 +29,13 @@ COMMENT ON FUNCTION uuid_sequence_nextval(regclass, integer, integer) IS
     'version 8 UUID led by the block of nextval(seq) - 1 in whole bytes, laid out as sequential-uuids 1.0.3 does, rest random';
 COMMENT ON FUNCTION uuid_time_nextval(integer, integer) IS
     'version 8 UUID led by the block of the Unix time in seconds in whole bytes, laid out as sequential-uuids 1.0.3 does, rest random';
+
+-- Calendar partitions: with a time zone named as an argument, days and months of step are that zone's calendar
+-- days and months.  The result depends on the arguments alone, as core's timezone(text, timestamptz) does:
+-- IMMUTABLE STRICT PARALLEL SAFE like the four-argument form.
+CREATE FUNCTION uuid_time_partitions(kind text, start timestamptz, step interval, count integer, time_zone text)
+    RETURNS TABLE (range_start timestamptz, range_end timestamptz, lower uuid, upper uuid)
+    AS 'MODULE_PATHNAME', 'sequuid_uuid_time_partitions_zoned'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION uuid_time_partitions(text, timestamptz, interval, integer, text) IS
+    'count consecutive ranges from start, each step long in the calendar of time_zone, with the uuid bounds [lower, upper) of the v7, ULID or v6 keys made in each';

@@ -470,7 +470,7 @@ BEGIN
         RAISE EXCEPTION 'argument "step" must be a fixed length of time, without days or months'
             USING ERRCODE = 'invalid_parameter_value',
                   DETAIL = 'How long a day or a month lasts depends on the TimeZone setting, and bounds must not.',
-                  HINT = 'Count in hours: ''24 hours'' for a day.';
+                  HINT = 'Count in hours (''24 hours'' for a day), or name the time zone of the days and months as argument "time_zone".';
     END IF;
     step_us := extract(epoch FROM step) * 1000000;
     IF step_us <= 0 THEN
@@ -492,6 +492,86 @@ END
 $$;
 COMMENT ON FUNCTION uuid_time_partitions(text, timestamptz, interval, integer) IS
     'count consecutive time ranges of length step from start, with the uuid bounds [lower, upper) of the v7, ULID or v6 keys made in each';
+
+-- Calendar steps in a named time zone, checked in C's order: range i starts at start + i * step on the zone's
+-- clock (month ends clamp from start, a day across a DST change lasts 23 or 25 hours).  IMMUTABLE like core's
+-- timezone(text, timestamptz).  An estimate with 28-day months and two days to spare rules out an end surely past
+-- the layout's range before the exact arithmetic could overflow.
+CREATE FUNCTION uuid_time_partitions(kind text, start timestamptz, step interval, count integer, time_zone text)
+    RETURNS TABLE (range_start timestamptz, range_end timestamptz, lower uuid, upper uuid)
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+DECLARE
+    layout record;
+    start_us bigint;
+    local_start timestamp;
+    step_months bigint := extract(year FROM step)::bigint * 12 + extract(month FROM step)::bigint;
+    step_days bigint := extract(day FROM step)::bigint;
+    -- the time part alone: interval subtraction works field by field
+    step_time_us numeric := extract(epoch FROM step - make_interval(months => (extract(year FROM step) * 12
+                                                                               + extract(month FROM step))::integer,
+                                                                    days => extract(day FROM step)::integer))
+                            * 1000000;
+    last_end_us numeric;
+    empty_range integer;
+BEGIN
+    SELECT * INTO layout FROM sequuid.time_layout(kind);
+    IF layout.layout IS NULL THEN
+        RAISE EXCEPTION 'argument "kind" must name a time-ordered key layout, not "%"', kind
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Pass ''v7'', ''ulid'' or ''v6''; v1 keys are not in time order, their v6 form is.';
+    END IF;
+    IF count < 1 OR count > 100000 THEN
+        RAISE EXCEPTION 'argument "count" must be between 1 and 100000, not %', count
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'For more ranges, call uuid_time_partitions again from the last range_end.';
+    END IF;
+    IF NOT isfinite(step) THEN
+        RAISE EXCEPTION 'argument "step" must be a finite interval'
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'Pass a length of time such as ''1 day'' or ''1 month''.';
+    END IF;
+    IF step_months < 0 OR step_days < 0 OR step_time_us < 0
+       OR (step_months = 0 AND step_days = 0 AND step_time_us = 0) THEN
+        RAISE EXCEPTION 'argument "step" must be positive, with no negative part'
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'Pass a length of time such as ''1 day'' or ''1 month''.';
+    END IF;
+    start_us := sequuid.layout_unix_us(start, layout.layout, '"start"', 'uuid_time_partitions');
+    local_start := start AT TIME ZONE time_zone;
+    IF step_months * count > 120000 OR step_days * count > 3660000 OR step_time_us * count > 3660000 * 86400000000::numeric
+       OR start_us + ((step_months * count * 28 + step_days * count - 2) * 86400000000::numeric + step_time_us * count)
+          > layout.max_unix_us THEN
+        last_end_us := layout.max_unix_us + 1;
+    ELSE
+        last_end_us := extract(epoch FROM (local_start + step * count) AT TIME ZONE time_zone) * 1000000;
+    END IF;
+    IF last_end_us > layout.max_unix_us THEN
+        RAISE EXCEPTION 'arguments "step" and "count" of uuid_time_partitions take the last range past the % range',
+                        layout.name
+            USING ERRCODE = 'datetime_field_overflow',
+                  DETAIL = format('%s holds instants from %s.', layout.name, layout.range_text);
+    END IF;
+    -- an hour step can land twice on one instant where the zone's clocks jump
+    SELECT min(i) + 1 INTO empty_range FROM generate_series(0, count - 1) AS i
+    WHERE (local_start + step * (i + 1)) AT TIME ZONE time_zone <= (local_start + step * i) AT TIME ZONE time_zone;
+    IF empty_range IS NOT NULL THEN
+        RAISE EXCEPTION 'argument "step" of uuid_time_partitions makes an empty range in time zone "%"', time_zone
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = format('Range %s starts and ends at the same instant, where the zone''s clocks jump.',
+                                  empty_range),
+                  HINT = 'Step by whole days or months, or by a fixed length of time without the time zone.';
+    END IF;
+    RETURN QUERY
+        SELECT b.from_t, b.to_t,
+               sequuid.lower_bound(layout.layout, (extract(epoch FROM b.from_t) * 1000000)::bigint),
+               sequuid.lower_bound(layout.layout, (extract(epoch FROM b.to_t) * 1000000)::bigint)
+        FROM generate_series(0, count - 1) AS i,
+             LATERAL (SELECT (local_start + step * i) AT TIME ZONE time_zone AS from_t,
+                             (local_start + step * (i + 1)) AT TIME ZONE time_zone AS to_t) b
+        ORDER BY i;
+END
+$$;
+COMMENT ON FUNCTION uuid_time_partitions(text, timestamptz, interval, integer, text) IS
+    'count consecutive ranges from start, each step long in the calendar of time_zone, with the uuid bounds [lower, upper) of the v7, ULID or v6 keys made in each';
 
 -- striped keys -------------------------------------------------------------------------------------------------
 -- The stripe field's width, ceil(log2(stripes)), or the error naming the argument
