@@ -17,9 +17,10 @@
  * value is the current time, or the previous value plus the minimal step
  * when the clock has not moved far enough (calls faster than it ticks, or
  * a clock that stepped back).  The shared variant keeps the previous value
- * in one atomic 64-bit word advanced by compare-and-swap, so it takes no
- * lock and every value it hands out, in any backend, is larger than every
- * value handed out before it.
+ * in one atomic 64-bit word, advanced by fetch-and-add when calls outrun
+ * the clock and by compare-and-swap when the clock has moved past it, so
+ * it takes no lock and every value it hands out, in any backend, is larger
+ * than every value handed out before it.
  *
  * sequuid/src/clock.c
  *
@@ -177,13 +178,26 @@ sequuid_clock_ascending_ns(void)
 	{
 		uint64		previous_ns = pg_atomic_read_u64(&shared_clock->previous_ns);
 
-		/* a failed exchange reloads previous_ns; recompute and retry */
-		do
+		for (;;)
 		{
-			next_ns = Max(now_ns, (int64) previous_ns + SEQUUID_V7_MINIMAL_STEP_NS);
-		} while (!pg_atomic_compare_exchange_u64(&shared_clock->previous_ns,
-												 &previous_ns, (uint64) next_ns));
-		return next_ns;
+			/*
+			 * When the clock has not passed the last value plus the step
+			 * (calls from many backends outrun its ticks), the next value
+			 * is the last one plus the step, whatever the last one is by
+			 * now: one fetch-and-add claims it and cannot fail, where a
+			 * compare-and-swap would retry whenever another backend got
+			 * there first.  Its result is at least the value read plus
+			 * the step, so at least now_ns.
+			 */
+			if (now_ns <= (int64) previous_ns + SEQUUID_V7_MINIMAL_STEP_NS)
+				return (int64) pg_atomic_fetch_add_u64(&shared_clock->previous_ns,
+													   SEQUUID_V7_MINIMAL_STEP_NS) +
+					SEQUUID_V7_MINIMAL_STEP_NS;
+			/* the clock has moved on: set it, unless another backend moved the value meanwhile */
+			if (pg_atomic_compare_exchange_u64(&shared_clock->previous_ns, &previous_ns, (uint64) now_ns))
+				return now_ns;
+			/* the failed exchange reloaded previous_ns */
+		}
 	}
 
 	next_ns = Max(now_ns, backend_previous_ns + SEQUUID_V7_MINIMAL_STEP_NS);

@@ -57,8 +57,9 @@ bindir_cluster() (
     dir=$(mktemp -d /tmp/sequuid-cluster.XXXXXX)
     owner=()
     if [ "$(id -u)" -eq 0 ]; then
-        chown postgres "$dir"
-        owner=(runuser -u postgres --)
+        # CLUSTER_OS_USER: who runs the server when root starts it (a machine without a postgres user names another)
+        chown "${CLUSTER_OS_USER:-postgres}" "$dir"
+        owner=(runuser -u "${CLUSTER_OS_USER:-postgres}" --)
     fi
     trap '"${owner[@]}" "$bindir/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null 2>&1 || true; rm -rf "$dir"' EXIT
     if ! "${owner[@]}" "$bindir/initdb" -D "$dir/data" -A trust -U postgres --no-sync >"$dir/initdb.log" 2>&1; then
