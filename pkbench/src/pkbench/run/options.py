@@ -14,6 +14,7 @@ import psycopg
 
 from pkbench import results
 from pkbench.errors import PkbenchError
+from pkbench.probes import machine
 from pkbench.results import RunResult, StrategyResult
 from pkbench.run import parameters as parameters_module
 from pkbench.run.parameters import BIGINT_MAX
@@ -138,6 +139,8 @@ def plan(options: Options) -> Plan:
         # The rate in force, for the scenario's SQL ({clock_rate}) and results.json's parameters.
         loaded = loaded.with_parameters({"clock_rate": clock_rate})
     chosen = catalog.select(options.strategies or loaded.strategies)
+    chosen = [strategy.bound(loaded.parameters, machine.cores()) for strategy in chosen]
+    _check_layouts(loaded, chosen)
     if options.aa_copy:
         chosen = _with_copy(options, loaded, chosen)
     out_dir = options.out or Path(f"pkbench-results-{datetime.now().strftime('%Y%m%d-%H%M%S')}")
@@ -204,6 +207,18 @@ def plan(options: Options) -> Plan:
 
 
 COPY_SUFFIX = "-copy"
+
+
+def _check_layouts(loaded: Scenario, chosen: list[Strategy]) -> None:
+    """A hash-partitioned key needs a scenario whose table takes its PARTITION BY ({key_partitioning}): in
+    any other its table would be a plain one, measured under the strategy's name."""
+    partitioned = any("{key_partitioning}" in text for step in loaded.steps for text in step.texts())
+    for strategy in chosen:
+        if strategy.layout == "hash" and not partitioned:
+            raise PkbenchError(
+                f"strategy {strategy.name!r} hash-partitions the scenario's table, and scenario "
+                f"{loaded.name} does not partition it ({{key_partitioning}}); run it in contention"
+            )
 
 
 def _with_copy(options: Options, loaded: Scenario, chosen: list[Strategy]) -> list[Strategy]:

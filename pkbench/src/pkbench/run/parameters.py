@@ -35,6 +35,8 @@ HARNESS_PARAMETERS: dict[str, type] = {
     "duration_s": int,
     "rounds": int,
     "sampling_interval_s": float,
+    # Seconds between samples of the wait events (probes.sampler: at most every sampling interval).
+    "wait_sampling_interval_s": float,
     "warmup_s": float,
     "clock_rate": float,
     "rate_tps": float,

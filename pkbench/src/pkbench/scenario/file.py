@@ -14,6 +14,7 @@ from pydantic import BeforeValidator, Field
 
 from pkbench import schema
 from pkbench.errors import PkbenchError
+from pkbench.probes import machine
 from pkbench.scenario import builtin
 from pkbench.scenario import published as published_module
 from pkbench.scenario.published import Published
@@ -49,7 +50,16 @@ Value = int | float | str
 
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 # Placeholders every SQL text may use besides the scenario's parameters.
-STRATEGY_PLACEHOLDERS = ("key_type", "key_default", "key_order", "key_time_kind")
+STRATEGY_PLACEHOLDERS = (
+    "key_type",
+    "key_default",
+    "key_order",
+    "key_time_kind",
+    # The key's layout (strategies.model.layout_placeholders): a hash-partitioned table, or striped keys.
+    "key_partitioning",
+    "key_partitions",
+    "key_stripes",
+)
 REQUIRED_PARAMETERS = ("rows", "clients", "jobs", "duration_s")
 
 
@@ -157,6 +167,22 @@ class ScenarioFile(schema.Strict):
     topology: TopologySchema = Field(default_factory=TopologySchema)
     scale: dict[str, ScaleSchema] = Field(default_factory=dict)
     published: list[published_module.PublishedSchema] = Field(default_factory=list)
+    # The sweep a run makes when the command line asks for none: a parameter and its values ("cores" allowed).
+    sweep: dict[str, list[int | str]] = Field(default_factory=dict)
+
+
+# A parameter's value counted in the machine's cores: "cores" or "N*cores".
+_CORES = re.compile(r"^\s*(?:(\d+)\s*\*\s*)?cores\s*$")
+
+
+def in_cores(value: Value, cores: int) -> Value:
+    """VALUE, or the number of cores it names ("cores", "4*cores") on a machine of CORES cores (pure)."""
+    if not isinstance(value, str):
+        return value
+    match = _CORES.match(value)
+    if match is None:
+        return value
+    return int(match.group(1) or 1) * cores
 
 
 def _summary(where: str, spec: SummarySchema, steps: list[Step]) -> SummarySpec:
@@ -212,6 +238,8 @@ class Scenario:
     # The scale's preset asks for each strategy alone, as --isolate does.
     isolate: bool = False
     all_steps: tuple[Step, ...] = ()
+    # The sweep a run without --clients (or a swept --set) makes: (parameter, its values), counted in cores.
+    sweep: tuple[str, tuple[int, ...]] | None = None
 
     def at_scale(self, name: str | None) -> Scenario:
         """The scenario at one of its [scale] presets (None: as written), without other scales' steps."""
@@ -223,9 +251,10 @@ class Scenario:
             )
         preset = self.scales.get(chosen, Scale("", {}, {}))
         steps = tuple(s for s in self.all_steps if chosen in self.step_scales.get(s.name, (chosen,)))
+        merged = {**self.parameters, **preset.parameters}
         scenario = replace(
             self,
-            parameters={**self.parameters, **preset.parameters},
+            parameters={name: in_cores(value, machine.cores()) for name, value in merged.items()},
             settings={**self.settings, **preset.settings},
             steps=steps,
             scale=chosen,
@@ -330,6 +359,17 @@ def parse(text: str, source: str) -> Scenario:
         kinds[step.name] = str(table["kind"])
         if "scales" in table:
             step_scales[step.name] = _step_scales(f"{where}, step #{i}", table["scales"], scales)
+    if len(checked.sweep) > 1:
+        raise PkbenchError(f"{where}: sweep: one parameter at a time (got {', '.join(checked.sweep)})")
+    default_sweep = None
+    for parameter, listed in checked.sweep.items():
+        values = tuple(in_cores(value, machine.cores()) for value in listed)
+        if parameter not in checked.parameters or not all(isinstance(v, int) and v >= 1 for v in values):
+            raise PkbenchError(
+                f"{where}: sweep: {parameter} must be a parameter of the scenario, and its values whole "
+                "numbers of at least 1 or counts of cores ('cores', '4*cores')"
+            )
+        default_sweep = (parameter, tuple(int(v) for v in values))
     scenario = Scenario(
         name=checked.name,
         description=checked.description,
@@ -347,8 +387,8 @@ def parse(text: str, source: str) -> Scenario:
         published=published_module.parse(where, checked.published, kinds, (DEFAULT_SCALE, *scales)),
         scales=scales,
         step_scales=step_scales,
+        sweep=default_sweep,
     )
-    scenario.validate()
     return scenario.at_scale(None)
 
 

@@ -15,7 +15,7 @@ from pkbench.errors import PkbenchError
 from pkbench.pgbench import driver as pgbench
 from pkbench.pgbench.output import ProgressSample
 from pkbench.probes import Connection, counters, machine, replication, work
-from pkbench.probes.sampler import Sampler
+from pkbench.probes.sampler import WAIT_EVENT_INTERVAL_S, Sampler
 from pkbench.probes.sizes import table_sizes
 from pkbench.probes.walinspect import (
     WALINSPECT_EXTENSION,
@@ -130,6 +130,7 @@ def run(ctx: StepContext, step: PgbenchStep) -> None:
             ctx.buffercache_reason is None,
             local_server=ctx.target.server.embedded,
             shards=[shard.connection for shard in getattr(ctx.target, "shards", [])],
+            wait_interval_s=float(params.get("wait_sampling_interval_s", WAIT_EVENT_INTERVAL_S)),
         )
         with (
             sampler,
