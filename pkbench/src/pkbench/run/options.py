@@ -24,7 +24,7 @@ from pkbench.server import iolimit, memcap, topology
 from pkbench.server.builds import find_pgbench, find_server_bindir, server_bindir
 from pkbench.server.topology import Topology
 from pkbench.strategies.catalog import Catalog
-from pkbench.strategies.model import Strategy
+from pkbench.strategies.model import Strategy, refuse_unpartitioned
 from pkbench.strategies.user_config import load_config, parse_definition
 
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
@@ -140,7 +140,7 @@ def plan(options: Options) -> Plan:
         loaded = loaded.with_parameters({"clock_rate": clock_rate})
     chosen = catalog.select(options.strategies or loaded.strategies)
     chosen = [strategy.bound(loaded.parameters, machine.cores()) for strategy in chosen]
-    _check_layouts(loaded, chosen)
+    refuse_unpartitioned(chosen, loaded.name, [text for step in loaded.steps for text in step.texts()])
     if options.aa_copy:
         chosen = _with_copy(options, loaded, chosen)
     out_dir = options.out or Path(f"pkbench-results-{datetime.now().strftime('%Y%m%d-%H%M%S')}")
@@ -207,18 +207,6 @@ def plan(options: Options) -> Plan:
 
 
 COPY_SUFFIX = "-copy"
-
-
-def _check_layouts(loaded: Scenario, chosen: list[Strategy]) -> None:
-    """A hash-partitioned key needs a scenario whose table takes its PARTITION BY ({key_partitioning}): in
-    any other its table would be a plain one, measured under the strategy's name."""
-    partitioned = any("{key_partitioning}" in text for step in loaded.steps for text in step.texts())
-    for strategy in chosen:
-        if strategy.layout == "hash" and not partitioned:
-            raise PkbenchError(
-                f"strategy {strategy.name!r} hash-partitions the scenario's table, and scenario "
-                f"{loaded.name} does not partition it ({{key_partitioning}}); run it in contention"
-            )
 
 
 def _with_copy(options: Options, loaded: Scenario, chosen: list[Strategy]) -> list[Strategy]:

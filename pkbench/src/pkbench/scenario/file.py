@@ -14,8 +14,7 @@ from pydantic import BeforeValidator, Field
 
 from pkbench import schema
 from pkbench.errors import PkbenchError
-from pkbench.probes import machine
-from pkbench.scenario import builtin
+from pkbench.scenario import builtin, cores
 from pkbench.scenario import published as published_module
 from pkbench.scenario.published import Published
 from pkbench.server.topology import Topology
@@ -33,6 +32,7 @@ from pkbench.steps import (
     kind_names,
     kind_of,
 )
+from pkbench.strategies.model import LAYOUT_PLACEHOLDERS
 
 __all__ = [
     "CopyStep",
@@ -49,17 +49,8 @@ __all__ = [
 Value = int | float | str
 
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
-# Placeholders every SQL text may use besides the scenario's parameters.
-STRATEGY_PLACEHOLDERS = (
-    "key_type",
-    "key_default",
-    "key_order",
-    "key_time_kind",
-    # The key's layout (strategies.model.layout_placeholders): a hash-partitioned table, or striped keys.
-    "key_partitioning",
-    "key_partitions",
-    "key_stripes",
-)
+# Placeholders every SQL text may use besides the scenario's parameters (the layout's: strategies.model).
+STRATEGY_PLACEHOLDERS = ("key_type", "key_default", "key_order", "key_time_kind", *LAYOUT_PLACEHOLDERS)
 REQUIRED_PARAMETERS = ("rows", "clients", "jobs", "duration_s")
 
 
@@ -171,20 +162,6 @@ class ScenarioFile(schema.Strict):
     sweep: dict[str, list[int | str]] = Field(default_factory=dict)
 
 
-# A parameter's value counted in the machine's cores: "cores" or "N*cores".
-_CORES = re.compile(r"^\s*(?:(\d+)\s*\*\s*)?cores\s*$")
-
-
-def in_cores(value: Value, cores: int) -> Value:
-    """VALUE, or the number of cores it names ("cores", "4*cores") on a machine of CORES cores (pure)."""
-    if not isinstance(value, str):
-        return value
-    match = _CORES.match(value)
-    if match is None:
-        return value
-    return int(match.group(1) or 1) * cores
-
-
 def _summary(where: str, spec: SummarySchema, steps: list[Step]) -> SummarySpec:
     by_name = {step.name: step for step in steps}
 
@@ -251,10 +228,9 @@ class Scenario:
             )
         preset = self.scales.get(chosen, Scale("", {}, {}))
         steps = tuple(s for s in self.all_steps if chosen in self.step_scales.get(s.name, (chosen,)))
-        merged = {**self.parameters, **preset.parameters}
         scenario = replace(
             self,
-            parameters={name: in_cores(value, machine.cores()) for name, value in merged.items()},
+            parameters=cores.resolved({**self.parameters, **preset.parameters}),
             settings={**self.settings, **preset.settings},
             steps=steps,
             scale=chosen,
@@ -359,17 +335,6 @@ def parse(text: str, source: str) -> Scenario:
         kinds[step.name] = str(table["kind"])
         if "scales" in table:
             step_scales[step.name] = _step_scales(f"{where}, step #{i}", table["scales"], scales)
-    if len(checked.sweep) > 1:
-        raise PkbenchError(f"{where}: sweep: one parameter at a time (got {', '.join(checked.sweep)})")
-    default_sweep = None
-    for parameter, listed in checked.sweep.items():
-        values = tuple(in_cores(value, machine.cores()) for value in listed)
-        if parameter not in checked.parameters or not all(isinstance(v, int) and v >= 1 for v in values):
-            raise PkbenchError(
-                f"{where}: sweep: {parameter} must be a parameter of the scenario, and its values whole "
-                "numbers of at least 1 or counts of cores ('cores', '4*cores')"
-            )
-        default_sweep = (parameter, tuple(int(v) for v in values))
     scenario = Scenario(
         name=checked.name,
         description=checked.description,
@@ -387,7 +352,7 @@ def parse(text: str, source: str) -> Scenario:
         published=published_module.parse(where, checked.published, kinds, (DEFAULT_SCALE, *scales)),
         scales=scales,
         step_scales=step_scales,
-        sweep=default_sweep,
+        sweep=cores.default_sweep(where, checked.sweep, checked.parameters),
     )
     return scenario.at_scale(None)
 
@@ -421,20 +386,3 @@ def load(name_or_path: str) -> Scenario:
         f"unknown scenario {name_or_path!r} (built in: {', '.join(builtin_names())}; "
         "or give a path to a .toml file)"
     )
-
-
-def json_schema() -> dict[str, Any]:
-    """The JSON Schema of scenario files (docs/scenario.schema.json), from the models that check them."""
-    document = ScenarioFile.model_json_schema()
-    kinds = [kind.schema.model_json_schema() for kind in KINDS.values()]
-    definitions = document.setdefault("$defs", {})
-    for kind_schema in kinds:
-        definitions.update(kind_schema.pop("$defs", {}))
-    document["properties"]["steps"] = {
-        "type": "array",
-        "minItems": 1,
-        "items": {"oneOf": kinds},
-        "description": "The steps run for each strategy, in order; `kind` picks the step's schema.",
-    }
-    document["title"] = "pkbench scenario"
-    return document

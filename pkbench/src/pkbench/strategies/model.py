@@ -3,7 +3,7 @@ server-side check that a default is one expression of its column type."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -80,6 +80,21 @@ def layout_count(layout: str, parameters: Mapping[str, object], cores: int) -> i
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= LAYOUT_MAX:
         raise PkbenchError(f"parameter {name} must be a whole number from 1 to {LAYOUT_MAX} (got {value!r})")
     return value
+
+
+LAYOUT_PLACEHOLDERS = ("key_partitioning", "key_partitions", "key_stripes")
+
+
+def refuse_unpartitioned(strategies: Sequence[Strategy], scenario: str, texts: Sequence[str]) -> None:
+    """A hash-partitioned key needs a scenario whose table takes its PARTITION BY ({key_partitioning} in one
+    of its SQL TEXTS): in any other its table would be a plain one, measured under the strategy's name."""
+    partitioned = any("{key_partitioning}" in text for text in texts)
+    for strategy in strategies:
+        if strategy.layout == "hash" and not partitioned:
+            raise PkbenchError(
+                f"strategy {strategy.name!r} hash-partitions the scenario's table, and scenario {scenario} "
+                "does not partition it ({key_partitioning}); run it in contention"
+            )
 
 
 def layout_placeholders(strategy: Strategy, parameters: Mapping[str, object], cores: int) -> dict[str, str]:
