@@ -134,6 +134,7 @@ def plan(options: Options) -> Plan:
     parameters_module.check_known(loaded.name, loaded.parameters, given, from_set=False)
     loaded = loaded.with_parameters({**parameters, **given})
     _check_rate(loaded.parameters.get("rate_tps"))
+    parameters_module.check_fraction(loaded.parameters, "log_sampling_rate")
     clock_rate = _clock_rate(options, loaded)
     if "clock_rate" in loaded.parameters or options.clock_rate is not None:
         # The rate in force, for the scenario's SQL ({clock_rate}) and results.json's parameters.

@@ -240,7 +240,12 @@ def _pgbench(
         check_alive=ctx.target.check_alive,
         transactions=transactions,
         rate_tps=rate_tps(ctx.parameters),
+        log_sampling_rate=float(ctx.parameters.get(LOG_SAMPLING_RATE, 1)),
     )
+
+
+# The fraction of transactions pgbench logs for the latency percentiles (its --sampling-rate; 1: every one).
+LOG_SAMPLING_RATE = "log_sampling_rate"
 
 
 def rate_tps(parameters: Mapping[str, object]) -> float | None:
