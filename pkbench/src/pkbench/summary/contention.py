@@ -8,6 +8,7 @@ the TPS with the same intervals (report/sweep_page.py).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +16,7 @@ from typing import Any
 
 from pkbench import results
 from pkbench.analysis.verdict import median_interval
+from pkbench.errors import PkbenchError
 from pkbench.results import RunResult
 from pkbench.results.files import read_series
 from pkbench.summary import waits
@@ -200,6 +202,70 @@ def _cost_cells(mine: Mapping[str, Any], reference: Mapping[str, Any]) -> list[s
         ratio = f" ({value / base:.2f}\u00d7)" if base else ""
         cells.append(pattern.format(value) + ratio)
     return cells
+
+
+def load(source: Path) -> tuple[str, list[Row], dict[Number, RunResult]]:
+    """A committed sweep directory: its swept parameter, its rows and its points' runs."""
+    path = source / "sweep.json"
+    if not path.is_file():
+        raise PkbenchError(f"{source}: no committed sweep there (no sweep.json)")
+    sweep_json = json.loads(path.read_text())
+    rows, runs = read(source, sweep_json)
+    return str(sweep_json["parameter"]), rows, runs
+
+
+def machine_line(parameter: str, runs: Mapping[Number, RunResult]) -> list[str]:
+    """Where and how a sweep ran: the machine, the server, the command, the rounds and windows."""
+    first = next(iter(runs.values()), None)
+    if first is None:
+        return []
+    machine, server = first.machine, first.server
+    parameters = first.scenario.get("parameters") or {}
+    cpu = machine.get("cpu_model") or "unknown CPU"
+    memory = machine.get("memory_bytes")
+    gib = f", {memory / 2**30:.0f} GiB" if isinstance(memory, int) else ""
+    values = ", ".join(str(v) for v in sorted(runs))
+    return [
+        f"{machine.get('cores')} cores ({cpu}{gib}), PostgreSQL {server.get('version', '?')}; "
+        f"`{' '.join(first.command)}`: {parameter} {values}, one run each; "
+        f"{first.rounds.count if first.rounds else 1} paired rounds of {parameters.get('duration_s')}-second "
+        f"windows, {parameters.get('rows'):,} prefilled rows."
+    ]
+
+
+def headline(rows: Sequence[Row], workloads: Sequence[str]) -> list[str]:
+    """Per window of WORKLOADS, one row per strategy: at each swept value its TPS against the baseline and
+    the shares of backends on the page lock and on WAL (the compact table a README quotes)."""
+    lines: list[str] = []
+    values = sorted({r.value for r in rows})
+    for workload in workloads:
+        chosen = [r for r in rows if r.workload == workload]
+        if not chosen:
+            continue
+        by_key = {(r.strategy, r.value): r for r in chosen}
+        body = []
+        for strategy in dict.fromkeys(r.strategy for r in chosen):
+            cells = [strategy]
+            for value in values:
+                row = by_key.get((strategy, value))
+                if row is None or row.tps is None:
+                    cells.append(MISSING)
+                    continue
+                waited = (
+                    f"; waits {row.waits.buffer_content:.0%} BufferContent, {row.waits.wal:.0%} WAL"
+                    if row.waits
+                    else ""
+                )
+                cells.append(f"{row.tps:,.0f} ({_short(row.against_baseline)}{waited})")
+            body.append(cells)
+        lines += ["", f"**{workload}**", ""]
+        lines += markdown_table(["strategy", *(f"{v} clients" for v in values)], body)
+    return lines[1:]
+
+
+def _short(words: str) -> str:
+    """A verdict's words without their interval: "1.29x slower", "no difference resolved", "baseline"."""
+    return words.split(" (", 1)[0]
 
 
 def section(parameter: str, out_dir: Path, sweep_json: Mapping[str, Any]) -> list[str]:
