@@ -27,12 +27,12 @@ GRANT USAGE ON SCHEMA sequuid TO PUBLIC;
 
 -- errors -----------------------------------------------------------------------------------------------------
 
-CREATE FUNCTION sequuid.raise_not_positive(argument text, value integer) RETURNS uuid
+-- sequential-uuids 1.0.3's messages, which name the argument in words
+CREATE FUNCTION sequuid.raise_not_positive(message text) RETURNS uuid
     LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
 AS $$
 BEGIN
-    RAISE EXCEPTION 'argument "%" must be at least 1, not %', argument, value
-        USING ERRCODE = 'invalid_parameter_value', HINT = 'Pass a positive integer.';
+    RAISE EXCEPTION '%', message USING ERRCODE = 'invalid_parameter_value';
 END
 $$;
 
@@ -105,14 +105,24 @@ CREATE FUNCTION sequuid.prefix_bits(count integer) RETURNS integer
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $$ SELECT length(ltrim((count - 1)::bit(32)::text, '0')) $$;
 
--- v8 with the sequential-uuids prefix: block big-endian in the leading ceil(log2(block_count)) bits, random bits
+-- sequential-uuids 1.0.3's prefix width: ceil(log2(block_count)), at least 1, rounded up to whole bytes (8 to 32)
+CREATE FUNCTION sequuid.whole_byte_prefix_bits(block_count integer) RETURNS integer
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$ SELECT (sequuid.prefix_bits(greatest(block_count, 2)) + 7) / 8 * 8 $$;
+
+-- ... and its block size, rescaled so that 2^prefix_bits blocks span block_size * block_count values
+CREATE FUNCTION sequuid.rescaled_block_size(block_size integer, block_count integer) RETURNS bigint
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$ SELECT greatest(1, (block_size::bigint * block_count) >> sequuid.whole_byte_prefix_bits(block_count)) $$;
+
+-- v8 with the sequential-uuids prefix: block big-endian in the leading prefix_bits bits (8 to 32), random bits
 -- after it (random() inside the first 32 bits, gen_random_uuid() for the other 90), version 8 (set_bit turns the
 -- version nibble 0100 of gen_random_uuid() into 1000), variant 10 as gen_random_uuid() made it
-CREATE FUNCTION sequuid.prefixed(block bigint, block_count integer) RETURNS uuid
+CREATE FUNCTION sequuid.prefixed(block bigint, prefix_bits integer) RETURNS uuid
     LANGUAGE sql VOLATILE PARALLEL SAFE
 AS $$
-    SELECT encode(substr(int8send((block << (32 - sequuid.prefix_bits(block_count)))
-                                  | floor(random() * (1::bigint << (32 - sequuid.prefix_bits(block_count))))::bigint),
+    SELECT encode(substr(int8send((block << (32 - prefix_bits))
+                                  | floor(random() * (1::bigint << (32 - prefix_bits)))::bigint),
                          5)
                   || substr(set_bit(set_bit(uuid_send(gen_random_uuid()), 54, 0), 55, 1), 5), 'hex')::uuid
 $$;
@@ -198,39 +208,47 @@ $$;
 COMMENT ON FUNCTION uuid_generate_ulid() IS
     'ULID (48-bit ms + 80 random bits) as uuid, monotonic per backend (same ms: previous + 1)';
 
--- (i / block_size) mod block_count with i = nextval(seq) - 1, floored for negative sequences.  That is periodic in
--- nextval with period p = block_size * block_count (below 2^62), so it is computed from nextval mod p, shifted into
--- [0, 2p - 2] where truncating division floors: bigint throughout, no overflow at the sequence's limits, and nextval
--- appears once (a volatile argument used twice would stop the planner from inlining).  numeric did the same ~0.35x
--- gen_random_uuid() slower.  nextval is called only for valid, non-NULL arguments, so bad input moves nothing.
+-- (i / size) mod 2^bits with i = nextval(seq) - 1, floored for negative sequences, in sequential-uuids 1.0.3's
+-- whole-byte prefix with its rescaled block size.  That is periodic in nextval with period p = size * 2^bits
+-- (below 2^63), so it is computed from nextval mod p, shifted into [0, 2p - 2] where truncating division floors:
+-- bigint throughout, no overflow at the sequence's limits, and nextval appears once (a volatile argument used twice
+-- would stop the planner from inlining).  numeric did the same ~0.35x gen_random_uuid() slower.  nextval is called
+-- only for valid, non-NULL arguments, so bad input moves nothing.
 CREATE FUNCTION uuid_sequence_nextval(seq regclass, block_size integer DEFAULT 65536,
                                       block_count integer DEFAULT 65536) RETURNS uuid
     LANGUAGE sql VOLATILE PARALLEL UNSAFE
 AS $$
     SELECT CASE
-        WHEN block_size < 1 THEN sequuid.raise_not_positive('block_size', block_size)
-        WHEN block_count < 1 THEN sequuid.raise_not_positive('block_count', block_count)
+        WHEN block_size < 1 THEN sequuid.raise_not_positive('block size must be a positive integer')
+        WHEN block_count < 1 THEN sequuid.raise_not_positive('number of blocks must be a positive integer')
         WHEN seq IS NOT NULL AND block_size IS NOT NULL AND block_count IS NOT NULL THEN
-            sequuid.prefixed((nextval(seq) % (block_size::bigint * block_count) + block_size::bigint * block_count - 1)
-                             / block_size % block_count,
-                             block_count)
+            sequuid.prefixed((nextval(seq) % (sequuid.rescaled_block_size(block_size, block_count)
+                                              << sequuid.whole_byte_prefix_bits(block_count))
+                              + (sequuid.rescaled_block_size(block_size, block_count)
+                                 << sequuid.whole_byte_prefix_bits(block_count)) - 1)
+                             / sequuid.rescaled_block_size(block_size, block_count)
+                             % (1::bigint << sequuid.whole_byte_prefix_bits(block_count)),
+                             sequuid.whole_byte_prefix_bits(block_count))
         END
 $$;
 COMMENT ON FUNCTION uuid_sequence_nextval(regclass, integer, integer) IS
-    'version 8 UUID led by ((nextval(seq) - 1) / block_size) mod block_count in ceil(log2(block_count)) bits, rest random';
+    'version 8 UUID led by the block of nextval(seq) - 1 in whole bytes, laid out as sequential-uuids 1.0.3 does, rest random';
 
 CREATE FUNCTION uuid_time_nextval(interval_length integer DEFAULT 60, interval_count integer DEFAULT 65536)
     RETURNS uuid
     LANGUAGE sql VOLATILE PARALLEL UNSAFE
 AS $$
     SELECT CASE
-        WHEN interval_length < 1 THEN sequuid.raise_not_positive('interval_length', interval_length)
-        WHEN interval_count < 1 THEN sequuid.raise_not_positive('interval_count', interval_count)
-        ELSE sequuid.prefixed(sequuid.unix_us() / 1000000 / interval_length % interval_count, interval_count)
+        WHEN interval_length < 1 THEN sequuid.raise_not_positive('length of interval must be a positive integer')
+        WHEN interval_count < 1 THEN sequuid.raise_not_positive('number of intervals must be a positive integer')
+        WHEN interval_length IS NOT NULL AND interval_count IS NOT NULL THEN
+            sequuid.prefixed(sequuid.unix_us() / 1000000 / sequuid.rescaled_block_size(interval_length, interval_count)
+                             % (1::bigint << sequuid.whole_byte_prefix_bits(interval_count)),
+                             sequuid.whole_byte_prefix_bits(interval_count))
         END
 $$;
 COMMENT ON FUNCTION uuid_time_nextval(integer, integer) IS
-    'version 8 UUID led by (unix seconds / interval_length) mod interval_count in ceil(log2(interval_count)) bits, rest random';
+    'version 8 UUID led by the block of the Unix time in seconds in whole bytes, laid out as sequential-uuids 1.0.3 does, rest random';
 
 -- utilities ----------------------------------------------------------------------------------------------------
 -- Deterministic: IMMUTABLE, STRICT, PARALLEL SAFE, exactly as in C.
@@ -474,6 +492,84 @@ END
 $$;
 COMMENT ON FUNCTION uuid_time_partitions(text, timestamptz, interval, integer) IS
     'count consecutive time ranges of length step from start, with the uuid bounds [lower, upper) of the v7, ULID or v6 keys made in each';
+
+-- striped keys -------------------------------------------------------------------------------------------------
+-- The stripe field's width, ceil(log2(stripes)), or the error naming the argument
+CREATE FUNCTION sequuid.stripe_bits(stripes integer) RETURNS integer
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+AS $$
+BEGIN
+    IF stripes < 1 OR stripes > 256 THEN
+        RAISE EXCEPTION 'argument "stripes" must be between 1 and 256, not %', stripes
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'Pass about as many stripes as backends insert at once.';
+    END IF;
+    RETURN sequuid.prefix_bits(stripes);
+END
+$$;
+
+-- The striped layout (version 8): the stripe in the leading stripe_bits bits, then v7's 60 bits of time (ticks of
+-- 1/4096 ms), then random bits, flowing around the version nibble and the variant: the first 60 bits of stripe and
+-- time make the first 8 octets as v7's time does, the time's last stripe_bits bits lead the 62 bits after the
+-- variant, and the low bits of low_random fill the rest (zero: the stripe's lower bound of the instant).
+CREATE FUNCTION sequuid.striped(stripe integer, stripe_bits integer, ticks bigint, low_random bigint) RETURNS uuid
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT encode(sequuid.time_octets((stripe::bigint << (60 - stripe_bits)) | (ticks >> stripe_bits), B'1000')
+                  || int8send((1::bigint << 63)
+                              | ((ticks & ((1::bigint << stripe_bits) - 1)) << (62 - stripe_bits))
+                              | (low_random & ((1::bigint << (62 - stripe_bits)) - 1))),
+                  'hex')::uuid
+$$;
+
+-- This backend's number among the server's backends, as pg_stat_get_backend_idset() numbers them (a dense slot,
+-- reused as backends come and go), looked up once per session
+CREATE FUNCTION sequuid.backend_number() RETURNS integer
+    LANGUAGE sql VOLATILE PARALLEL UNSAFE
+AS $$
+    SELECT coalesce(nullif(current_setting('sequuid_plpgsql.backend_number', true), ''),
+                    set_config('sequuid_plpgsql.backend_number',
+                               coalesce((SELECT min(b) FROM pg_stat_get_backend_idset() AS b
+                                         WHERE pg_stat_get_backend_pid(b) = pg_backend_pid()), 0)::text,
+                               false))::integer
+$$;
+
+CREATE FUNCTION uuid_generate_striped(stripes integer) RETURNS uuid
+    LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+AS $$
+DECLARE
+    stripe_bits integer := sequuid.stripe_bits(stripes);
+BEGIN
+    RETURN sequuid.striped(sequuid.backend_number() % stripes, stripe_bits, sequuid.v7_ticks(),
+                           ('x' || encode(substr(uuid_send(gen_random_uuid()), 9), 'hex'))::bit(64)::bigint);
+END
+$$;
+COMMENT ON FUNCTION uuid_generate_striped(integer) IS
+    'version 8 UUID led by the backend''s number mod stripes in ceil(log2(stripes)) bits, then v7''s time (ms + 12-bit fraction) and random bits; strictly increasing per backend';
+
+-- Checked in C's order, every argument before the first row.  No name below may be stripe, lower or upper as a
+-- column: those are the result's variables here.
+CREATE FUNCTION uuid_striped_ranges(stripes integer, from_time timestamptz, to_time timestamptz)
+    RETURNS TABLE (stripe integer, lower uuid, upper uuid)
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+    ROWS 16
+AS $$
+DECLARE
+    stripe_bits integer := sequuid.stripe_bits(stripes);
+    from_us bigint := sequuid.v7_unix_us(from_time, '"from_time"', 'uuid_striped_ranges');
+    to_us bigint := sequuid.v7_unix_us(to_time, '"to_time"', 'uuid_striped_ranges');
+BEGIN
+    IF from_us > to_us THEN
+        RAISE EXCEPTION 'argument "from_time" of uuid_striped_ranges must not be later than argument "to_time"'
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'Swap the two instants.';
+    END IF;
+    RETURN QUERY
+        SELECT s, sequuid.striped(s, stripe_bits, from_us / 1000 * 4096 + from_us % 1000 * 512 / 125, 0),
+               sequuid.striped(s, stripe_bits, to_us / 1000 * 4096 + to_us % 1000 * 512 / 125, 0)
+        FROM generate_series(0, stripes - 1) AS s;
+END
+$$;
+COMMENT ON FUNCTION uuid_striped_ranges(integer, timestamptz, timestamptz) IS
+    'for each stripe, the uuid range [lower, upper) of the uuid_generate_striped(stripes) keys made in [from_time, to_time)';
 
 -- pg_uuidv7's conversions (see README, "Coming from pg_uuidv7"): reading IMMUTABLE; writing VOLATILE, because
 -- without zero it draws random bits.  A timestamp is read and written as UTC.

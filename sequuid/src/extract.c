@@ -8,6 +8,11 @@
  * core's on purpose, so that upgrading PostgreSQL never makes a call
  * ambiguous.
  *
+ * sequuid_pg18api's uuid_extract_version() and uuid_extract_timestamp()
+ * are core's, for the servers before PostgreSQL 17: the version as
+ * smallint, and the time of v1 (to the microsecond) and v7 (to the
+ * millisecond) only.
+ *
  * sequuid/src/extract.c
  *
  *-------------------------------------------------------------------------
@@ -26,6 +31,15 @@ PG_FUNCTION_INFO_V1(sequuid_uuid_timestamp);
 PG_FUNCTION_INFO_V1(sequuid_ulid_timestamp);
 PG_FUNCTION_INFO_V1(sequuid_uuid_version);
 PG_FUNCTION_INFO_V1(sequuid_uuid_variant);
+PG_FUNCTION_INFO_V1(sequuid_pg18_uuid_extract_version);
+PG_FUNCTION_INFO_V1(sequuid_pg18_uuid_extract_timestamp);
+
+/* the 48-bit Unix millisecond of v7 and ULID */
+static TimestampTz
+unix_ms_timestamp(const unsigned char *data)
+{
+	return timestamptz_from_unix_us((int64) uuid_get_unix_ms(data) * SEQUUID_US_PER_MS);
+}
 
 /*
  * The v7 instant to the microsecond: the last microsecond that starts
@@ -68,7 +82,7 @@ sequuid_ulid_timestamp(PG_FUNCTION_ARGS)
 {
 	pg_uuid_t  *id = PG_GETARG_UUID_P(0);
 
-	PG_RETURN_TIMESTAMPTZ(timestamptz_from_unix_us((int64) uuid_get_unix_ms(id->data) * SEQUUID_US_PER_MS));
+	PG_RETURN_TIMESTAMPTZ(unix_ms_timestamp(id->data));
 }
 
 Datum
@@ -88,4 +102,31 @@ sequuid_uuid_variant(PG_FUNCTION_ARGS)
 	pg_uuid_t  *id = PG_GETARG_UUID_P(0);
 
 	PG_RETURN_INT32(uuid_get_variant_field(id->data));
+}
+
+Datum
+sequuid_pg18_uuid_extract_version(PG_FUNCTION_ARGS)
+{
+	pg_uuid_t  *id = PG_GETARG_UUID_P(0);
+	int			version = uuid_get_rfc_version(id->data);
+
+	if (version < 0)
+		PG_RETURN_NULL();
+	PG_RETURN_INT16((int16) version);
+}
+
+Datum
+sequuid_pg18_uuid_extract_timestamp(PG_FUNCTION_ARGS)
+{
+	pg_uuid_t  *id = PG_GETARG_UUID_P(0);
+
+	switch (uuid_get_rfc_version(id->data))
+	{
+		case 1:
+			PG_RETURN_TIMESTAMPTZ(timestamptz_from_gregorian_100ns(uuid_v1_get_time(id->data)));
+		case 7:
+			PG_RETURN_TIMESTAMPTZ(unix_ms_timestamp(id->data));
+		default:
+			PG_RETURN_NULL();
+	}
 }

@@ -226,6 +226,36 @@ uuid_prefix_bits(uint32 count)
 }
 
 /*
+ * Striped layout (version 8): the stripe in the leading stripe_bits bits
+ * (0 to 8), then v7's 48-bit millisecond and 12-bit fraction, then random
+ * bits.  The version nibble (bits 48-51) and the variant (bits 64-65) stay
+ * where RFC 9562 puts them and the fields flow around them: the first 60
+ * bits of stripe and time fill octets 0-5 and the 12 bits around the
+ * version nibble, the time's last stripe_bits bits lead the 62 bits after
+ * the variant, and random bits fill the rest.  Within one stripe, key
+ * order is time order.  low_random supplies the random bits (only its low
+ * 62 - stripe_bits are used; zero gives the stripe's lower bound of the
+ * instant); uuid_set_version_variant() completes the key.
+ */
+#define SEQUUID_STRIPES_MAX		256
+
+static inline void
+uuid_striped_set(unsigned char *data, uint32 stripe, int stripe_bits,
+				 uint64 unix_ms, uint32 fraction, uint64 low_random)
+{
+	uint64		time60 = (unix_ms << SEQUUID_V7_SUBMS_BITS) | fraction;
+	uint64		head = ((uint64) stripe << (60 - stripe_bits)) | (time60 >> stripe_bits);
+	uint64		spilled = time60 & ((UINT64CONST(1) << stripe_bits) - 1);
+	uint64		tail_random_mask = (UINT64CONST(1) << (62 - stripe_bits)) - 1;
+	uint64		tail = (spilled << (62 - stripe_bits)) | (low_random & tail_random_mask);
+
+	Assert(stripe_bits >= 0 && stripe_bits <= 8);
+	uuid_set_time_48_12(data, head >> 12, (uint32) (head & 0xfff));
+	for (int i = 0; i < 8; i++)
+		data[8 + i] = (unsigned char) (tail >> (56 - 8 * i));
+}
+
+/*
  * The variant field as RFC 9562 Table 1 reads it: its length varies, so
  * the value is that of the leading 1, 2 or 3 bits of octet 8: 0 (0xx,
  * NCS), 2 (10x, RFC 9562), 6 (110, Microsoft) or 7 (111, reserved).

@@ -9,6 +9,9 @@
  * The time comes from the ascending clock (clock.c), so values are
  * strictly increasing per backend, or across the cluster when preloaded.
  *
+ * sequuid_pg18api's uuidv7(shift interval) is here too: the same value,
+ * with PostgreSQL 18's range checks and errors in place of sequuid's.
+ *
  * sequuid/src/v7.c
  *
  *-------------------------------------------------------------------------
@@ -28,6 +31,7 @@
 
 PG_FUNCTION_INFO_V1(uuid_generate_v7);
 PG_FUNCTION_INFO_V1(uuid_generate_v7_shift);
+PG_FUNCTION_INFO_V1(sequuid_pg18_uuidv7_interval);
 
 /*
  * A shift beyond this many years leaves the 48-bit range whatever "now"
@@ -48,6 +52,7 @@ PG_FUNCTION_INFO_V1(uuid_generate_v7_shift);
 	((int64) (DATETIME_MIN_JULIAN - UNIX_EPOCH_JDATE) * USECS_PER_DAY)
 
 static pg_uuid_t *generate_v7(uint64 unix_ms, uint32 sub_ms_ns);
+static pg_uuid_t *generate_v7_shifted(int64 ns, int64 shifted_unix_us);
 static void report_shift_out_of_range(void);
 static void check_shift_estimate(int64 unix_us, const Interval *shift);
 
@@ -60,6 +65,17 @@ generate_v7(uint64 unix_ms, uint32 sub_ms_ns)
 	sequuid_random_bytes(&uuid->data[8], UUID_LEN - 8);
 	uuid_set_version_variant(uuid->data, 7);
 	return uuid;
+}
+
+/*
+ * The v7 value of a shifted time: the shifted microsecond, and the
+ * nanoseconds below the microsecond of the unshifted ascending time.
+ */
+static pg_uuid_t *
+generate_v7_shifted(int64 ns, int64 shifted_unix_us)
+{
+	return generate_v7(shifted_unix_us / SEQUUID_US_PER_MS,
+					   (shifted_unix_us % SEQUUID_US_PER_MS) * SEQUUID_NS_PER_US + ns % SEQUUID_NS_PER_US);
 }
 
 static void
@@ -140,6 +156,42 @@ uuid_generate_v7_shift(PG_FUNCTION_ARGS)
 	if (unix_us < 0 || unix_us / SEQUUID_US_PER_MS > (int64) SEQUUID_UNIX_MS_MAX)
 		report_shift_out_of_range();
 
-	PG_RETURN_UUID_P(generate_v7(unix_us / SEQUUID_US_PER_MS,
-								 (unix_us % SEQUUID_US_PER_MS) * SEQUUID_NS_PER_US + ns % SEQUUID_NS_PER_US));
+	PG_RETURN_UUID_P(generate_v7_shifted(ns, unix_us));
+}
+
+/*
+ * PostgreSQL 18's uuidv7(shift interval), for the servers before it:
+ * core's checks, messages and SQLSTATE.  An infinite shift is refused
+ * first; timestamptz_pl_interval() raises its own "timestamp out of range"
+ * when the sum leaves the timestamptz range; a sum before 1970-01-01 or
+ * after the first microsecond of the 48-bit field's last millisecond
+ * (10889-08-02 05:31:50.655, where 18 draws the line) is refused last.
+ */
+Datum
+sequuid_pg18_uuidv7_interval(PG_FUNCTION_ARGS)
+{
+	Interval   *shift = PG_GETARG_INTERVAL_P(0);
+	int64		ns = sequuid_clock_ascending_ns();
+	TimestampTz shifted;
+	int64		unix_us;
+
+#ifdef INTERVAL_NOT_FINITE
+	if (INTERVAL_NOT_FINITE(shift))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+				 errmsg("interval out of range for UUID version 7"),
+				 errdetail("UUID version 7 does not support infinite intervals.")));
+#endif
+
+	shifted = DatumGetTimestampTz(DirectFunctionCall2(timestamptz_pl_interval,
+													  TimestampTzGetDatum(timestamptz_from_unix_us(ns / SEQUUID_NS_PER_US)),
+													  IntervalPGetDatum(shift)));
+	unix_us = unix_us_from_timestamptz(shifted);
+	if (unix_us < 0 || unix_us > (int64) SEQUUID_UNIX_MS_MAX * SEQUUID_US_PER_MS)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+				 errmsg("timestamp out of range for UUID version 7"),
+				 errdetail("UUID version 7 supports timestamps from 1970-01-01 to approximately year 10889.")));
+
+	PG_RETURN_UUID_P(generate_v7_shifted(ns, unix_us));
 }

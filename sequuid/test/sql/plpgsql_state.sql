@@ -47,18 +47,19 @@ RESET sequuid_plpgsql.v6_state;
 SELECT uuid_version(uuid_generate_v7()) AS v7, uuid_version(uuid_generate_v6()) AS v6,
        abs(extract(epoch FROM uuid_timestamp(uuid_generate_v7()) - clock_timestamp())) < 60 AS v7_from_the_clock;
 
--- uuid_sequence_nextval's block arithmetic at the int8 limits: bigint, from nextval mod block_size * block_count
--- (the numeric form it replaced overflowed at the minimum with block_size 1).  expected is floor((v - 1) / block_size)
--- mod block_count exactly (numeric's / would round the quotient), the prefix the leading 2 or 31 bits
+-- uuid_sequence_nextval's block arithmetic at the int8 limits: bigint, from nextval mod the period size * 2^bits
+-- (the numeric form it replaced overflowed at the minimum with block_size 1).  expected is floor((v - 1) / size)
+-- mod 2^bits exactly (numeric's / would round the quotient), in sequential-uuids 1.0.3's whole-byte layout: 1 x 3 is
+-- one byte of blocks of size 1; 2147483647 x 2147483647 is 32 bits of blocks of (2^31 - 1)^2 / 2^32 = 1073741823
 CREATE SEQUENCE state_seq_limits MINVALUE -9223372036854775808 START -9223372036854775808 CYCLE;
-SELECT v, get_byte(uuid_send(u), 0) >> 6 AS prefix, mod(mod(v::numeric - 1, 3) + 3, 3) AS expected
+SELECT v, get_byte(uuid_send(u), 0) AS prefix, mod(mod(v::numeric - 1, 256) + 256, 256) AS expected
 FROM (SELECT uuid_sequence_nextval('state_seq_limits', 1, 3) AS u, currval('state_seq_limits') AS v
       FROM generate_series(1, 2)) s;
 -- the maximum, then the minimum again (the sequence cycles)
 SELECT setval('state_seq_limits', 9223372036854775806) IS NOT NULL AS moved;
-SELECT v, octets(u, 0, 3)::bigint >> 1 AS prefix,
-       mod(mod(div(v::numeric - 1 - mod(mod(v::numeric - 1, 2147483647) + 2147483647, 2147483647), 2147483647),
-               2147483647) + 2147483647, 2147483647) AS expected
+SELECT v, octets(u, 0, 3)::bigint AS prefix,
+       mod(mod(div(v::numeric - 1 - mod(mod(v::numeric - 1, 1073741823) + 1073741823, 1073741823), 1073741823),
+               4294967296) + 4294967296, 4294967296) AS expected
 FROM (SELECT uuid_sequence_nextval('state_seq_limits', 2147483647, 2147483647) AS u, currval('state_seq_limits') AS v
       FROM generate_series(1, 3)) s;
 DROP SEQUENCE state_seq_limits;

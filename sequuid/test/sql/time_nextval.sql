@@ -3,10 +3,14 @@
 SET search_path = public, regress_helpers;
 
 -- the block (Unix seconds / interval_length) mod interval_count sits in the leading ceil(log2(interval_count))
--- bits: compare with the clock read around each call
+-- bits rounded up to whole bytes, the interval length rescaled to max(1, interval_length * interval_count / 2^bits)
+-- (sequential-uuids 1.0.3's layout): compare with the clock read around each call
 CREATE TEMP TABLE time_sample AS SELECT * FROM sample_calls('uuid_time_nextval()', 200);
--- 1.5 s of calls, so the 1-second blocks move on at least once
+-- 1.5 s of calls each, so the 1-second blocks move on at least once.  (1, 3): one byte, intervals of max(1, 3 / 256) = 1 s, prefixes (Unix seconds mod 256)
 CREATE TEMP TABLE time_small_sample AS SELECT * FROM sample_calls('uuid_time_nextval(1, 3)', 15, 0.1);
+-- (1, 256), 1.0.3's own case: one byte, 1-second intervals; (600, 100): one byte, intervals of 60000 / 256 = 234 s
+CREATE TEMP TABLE time_byte_sample AS SELECT * FROM sample_calls('uuid_time_nextval(1, 256)', 15, 0.1);
+CREATE TEMP TABLE time_rescaled_sample AS SELECT * FROM sample_calls('uuid_time_nextval(600, 100)', 20);
 SELECT count(*) AS calls,
        count(*) FILTER (WHERE octets(u, 0, 1) NOT IN (block(before, 60, 65536), block(after, 60, 65536)))
            AS prefix_off_the_clock,
@@ -14,14 +18,23 @@ SELECT count(*) AS calls,
        count(DISTINCT u) AS distinct_values
 FROM time_sample;
 SELECT count(*) AS calls,
-       count(*) FILTER (WHERE get_byte(uuid_send(u), 0) >> 6 NOT IN (block(before, 1, 3), block(after, 1, 3)))
+       count(*) FILTER (WHERE get_byte(uuid_send(u), 0) NOT IN (block(before, 1, 256), block(after, 1, 256)))
            AS prefix_off_the_clock,
-       count(DISTINCT get_byte(uuid_send(u), 0) >> 6) > 1 AS prefix_moves,
+       count(DISTINCT get_byte(uuid_send(u), 0)) > 1 AS prefix_moves,
        bool_and(version(u) = 8) AS version_8, bool_and(variant(u) = 2) AS variant_10,
        count(DISTINCT u) AS distinct_values
 FROM time_small_sample;
+SELECT count(*) AS calls,
+       count(*) FILTER (WHERE get_byte(uuid_send(u), 0) NOT IN (block(before, 1, 256), block(after, 1, 256)))
+           AS prefix_off_the_clock,
+       count(DISTINCT get_byte(uuid_send(u), 0)) > 1 AS prefix_moves
+FROM time_byte_sample;
+SELECT count(*) AS calls,
+       count(*) FILTER (WHERE get_byte(uuid_send(u), 0) NOT IN (block(before, 234, 256), block(after, 234, 256)))
+           AS prefix_off_the_clock
+FROM time_rescaled_sample;
 
--- bad arguments: 22023 naming the argument
+-- bad arguments: 22023 with sequential-uuids 1.0.3's messages
 SELECT uuid_time_nextval(0);
 \echo :LAST_ERROR_SQLSTATE
 SELECT uuid_time_nextval(60, 0);
