@@ -18,17 +18,18 @@ Intervals = Mapping[tuple[float, str, str], tuple[float | None, float | None]]
 
 
 def _error_bars(
-    points: Sequence[tuple[float, float]], strategy: str, workload: str, intervals: Intervals
+    points: Sequence[tuple[float, float | None]], strategy: str, workload: str, intervals: Intervals
 ) -> dict[str, object] | None:
     """The TPS intervals of POINTS as asymmetric error bars; None when no point has one."""
     found = [intervals.get((x, strategy, workload), (None, None)) for x, _ in points]
     if all(low is None or high is None for low, high in found):
         return None
+    ys = [y or 0.0 for _, y in points]
     return {
         "type": "data",
         "symmetric": False,
-        "array": [0 if high is None else high - y for (_, y), (_, high) in zip(points, found, strict=True)],
-        "arrayminus": [0 if low is None else y - low for (_, y), (low, _) in zip(points, found, strict=True)],
+        "array": [0 if high is None else high - y for y, (_, high) in zip(ys, found, strict=True)],
+        "arrayminus": [0 if low is None else y - low for y, (low, _) in zip(ys, found, strict=True)],
     }
 
 
