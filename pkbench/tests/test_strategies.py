@@ -9,6 +9,7 @@ import pytest
 from pkbench.errors import PkbenchError
 from pkbench.strategies.builtin import BUILTIN
 from pkbench.strategies.catalog import Catalog
+from pkbench.strategies.model import layout_placeholders
 from pkbench.strategies.user_config import load_config, parse_definition
 
 ISSUE_NAMES = {
@@ -38,6 +39,9 @@ ISSUE_NAMES = {
     "ksuid-bytea",
     "typeid",
     "nanoid",
+    # Reliefs for a time-ordered key's one right edge on many cores (the contention scenario).
+    "uuid-v7-hash",
+    "uuid-striped",
 }
 
 
@@ -51,6 +55,30 @@ def test_uuid_v7_falls_back_to_core_uuidv7_on_18() -> None:
     v7 = Catalog().get("uuid-v7")
     assert [g.expression for g in v7.generators] == ["uuid_generate_v7()", "uuidv7()"]
     assert v7.generators[1].min_server_version == 180000
+
+
+def test_a_layout_takes_its_count_from_the_scenario_else_the_cores() -> None:
+    striped = Catalog().get("uuid-striped")
+    assert striped.generators[0].expression == "uuid_generate_striped({stripes})"
+    assert striped.bound({"stripes": 4}, cores=16).generators[0].expression == "uuid_generate_striped(4)"
+    assert striped.bound({}, cores=16).generators[0].expression == "uuid_generate_striped(16)"
+    # More cores than sequuid takes stripes: its most.
+    assert striped.bound({}, cores=512).generators[0].expression == "uuid_generate_striped(256)"
+    hashed = Catalog().get("uuid-v7-hash")
+    assert layout_placeholders(hashed, {"partitions": 8}, cores=2) == {
+        "key_partitioning": "PARTITION BY HASH (id)",
+        "key_partitions": "8",
+        "key_stripes": "0",
+    }
+    plain = Catalog().get("uuid-v7")
+    assert plain.bound({"stripes": 4}, cores=2) is plain
+    assert layout_placeholders(plain, {}, cores=2) == {
+        "key_partitioning": "",
+        "key_partitions": "0",
+        "key_stripes": "0",
+    }
+    with pytest.raises(PkbenchError, match="parameter stripes must be a whole number from 1 to 256"):
+        striped.bound({"stripes": 0}, cores=2)
 
 
 def test_bigint_uses_an_identity_clause_and_the_others_a_default() -> None:

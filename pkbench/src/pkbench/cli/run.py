@@ -282,6 +282,8 @@ def _options(
     )
     if options.strategies == []:
         raise PkbenchError("--strategies: no strategy named")
+    if swept is None and client_count is None:
+        swept = sweep.scenario_default(options)
     return options, swept
 
 

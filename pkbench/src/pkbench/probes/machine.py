@@ -173,6 +173,11 @@ def window(before: MachineSnapshot, after: MachineSnapshot) -> MachineWindow:
     )
 
 
+def cores() -> int:
+    """The cores of the machine pkbench runs on: what a scenario's `cores` defaults are counted in."""
+    return os.cpu_count() or 1
+
+
 def busy_machine(machine: MachineWindow | None) -> list[str]:
     """What the machine did besides the benchmark during a window, when it was enough to move time figures."""
     said = []

@@ -33,11 +33,13 @@ class Sampler:
         *,
         local_server: bool = False,
         shards: Sequence[ConnectionInfo] = (),
+        wait_interval_s: float = WAIT_EVENT_INTERVAL_S,
     ) -> None:
         self.connection = connection
         self.schema = schema
         self.version_num = version_num
         self.interval_s = interval_s
+        self.wait_interval_s = wait_interval_s
         self.buffercache_available = buffercache_available
         self.local_server = local_server
         self.rows: dict[str, list[tuple[object, ...]]] = {
@@ -115,7 +117,7 @@ class Sampler:
                 # The server went away or refused: the runner notices and reports; stop quietly here.
                 self.unavailable.append(Unavailable("timeseries", f"sampling stopped: {first_line(e)}"))
                 return
-            self._stop.wait(min(WAIT_EVENT_INTERVAL_S, self.interval_s))
+            self._stop.wait(min(self.wait_interval_s, self.interval_s))
 
     def _sample_waits(self, elapsed: float) -> None:
         assert self._conn is not None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import plotly.graph_objects as go
@@ -13,10 +13,29 @@ from pkbench.report.render import page, rendered, slug
 from pkbench.summary.sweep import Row
 
 TITLES = {"tps": ("TPS", "transactions per second (tps)"), "p99": ("latency p99", "latency p99 (ms)")}
+# (swept value, strategy, workload) -> the interval of the median TPS over the point's rounds.
+Intervals = Mapping[tuple[float, str, str], tuple[float | None, float | None]]
 
 
-def sweep_charts(parameter: str, rows: Sequence[Row]) -> list[Chart]:
-    """Per workload and figure, a line per strategy over the swept values (a log axis over a wide range)."""
+def _error_bars(
+    points: Sequence[tuple[float, float | None]], strategy: str, workload: str, intervals: Intervals
+) -> dict[str, object] | None:
+    """The TPS intervals of POINTS as asymmetric error bars; None when no point has one."""
+    found = [intervals.get((x, strategy, workload), (None, None)) for x, _ in points]
+    if all(low is None or high is None for low, high in found):
+        return None
+    ys = [y or 0.0 for _, y in points]
+    return {
+        "type": "data",
+        "symmetric": False,
+        "array": [0 if high is None else high - y for y, (_, high) in zip(ys, found, strict=True)],
+        "arrayminus": [0 if low is None else y - low for y, (low, _) in zip(ys, found, strict=True)],
+    }
+
+
+def sweep_charts(parameter: str, rows: Sequence[Row], intervals: Intervals | None = None) -> list[Chart]:
+    """Per workload and figure, a line per strategy over the swept values (a log axis over a wide range);
+    the TPS with error bars where INTERVALS has them (the interval of the median over a point's rounds)."""
     colors = strategy_colors(r.strategy for r in rows)
     values = sorted({r.value for r in rows})
     logarithmic = bool(values) and values[0] > 0 and values[-1] / values[0] >= 10
@@ -36,6 +55,7 @@ def sweep_charts(parameter: str, rows: Sequence[Row]) -> list[Chart]:
                 if missing:
                     chart.na(strategy, f"{title} at {parameter} = {', '.join(map(str, missing))}", None)
                 if points:
+                    bars = _error_bars(points, strategy, workload, intervals or {}) if key == "tps" else None
                     fig.add_trace(
                         go.Scatter(
                             x=[p[0] for p in points],
@@ -43,6 +63,7 @@ def sweep_charts(parameter: str, rows: Sequence[Row]) -> list[Chart]:
                             mode="lines+markers",
                             name=strategy,
                             line={"color": colors[strategy]},
+                            **({"error_y": bars} if bars else {}),
                         )
                     )
             if fig.data:
@@ -57,9 +78,11 @@ def sweep_charts(parameter: str, rows: Sequence[Row]) -> list[Chart]:
     return charts
 
 
-def write_sweep_page(out_dir: Path, parameter: str, rows: Sequence[Row]) -> Path:
+def write_sweep_page(
+    out_dir: Path, parameter: str, rows: Sequence[Row], intervals: Intervals | None = None
+) -> Path:
     path = out_dir / "sweep.html"
-    charts = [rendered(c) for c in sweep_charts(parameter, rows)]
+    charts = [rendered(c) for c in sweep_charts(parameter, rows, intervals)]
     path.write_text(
         page("sweep.html.j2", title=f"pkbench sweep of {parameter}", charts=charts), encoding="utf-8"
     )

@@ -14,6 +14,7 @@ import psycopg
 
 from pkbench import results
 from pkbench.errors import PkbenchError
+from pkbench.probes import machine
 from pkbench.results import RunResult, StrategyResult
 from pkbench.run import parameters as parameters_module
 from pkbench.run.parameters import BIGINT_MAX
@@ -23,7 +24,7 @@ from pkbench.server import iolimit, memcap, topology
 from pkbench.server.builds import find_pgbench, find_server_bindir, server_bindir
 from pkbench.server.topology import Topology
 from pkbench.strategies.catalog import Catalog
-from pkbench.strategies.model import Strategy
+from pkbench.strategies.model import Strategy, refuse_unpartitioned
 from pkbench.strategies.user_config import load_config, parse_definition
 
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
@@ -133,11 +134,14 @@ def plan(options: Options) -> Plan:
     parameters_module.check_known(loaded.name, loaded.parameters, given, from_set=False)
     loaded = loaded.with_parameters({**parameters, **given})
     _check_rate(loaded.parameters.get("rate_tps"))
+    parameters_module.check_fraction(loaded.parameters, "log_sampling_rate")
     clock_rate = _clock_rate(options, loaded)
     if "clock_rate" in loaded.parameters or options.clock_rate is not None:
         # The rate in force, for the scenario's SQL ({clock_rate}) and results.json's parameters.
         loaded = loaded.with_parameters({"clock_rate": clock_rate})
     chosen = catalog.select(options.strategies or loaded.strategies)
+    chosen = [strategy.bound(loaded.parameters, machine.cores()) for strategy in chosen]
+    refuse_unpartitioned(chosen, loaded.name, [text for step in loaded.steps for text in step.texts()])
     if options.aa_copy:
         chosen = _with_copy(options, loaded, chosen)
     out_dir = options.out or Path(f"pkbench-results-{datetime.now().strftime('%Y%m%d-%H%M%S')}")

@@ -35,6 +35,10 @@ HARNESS_PARAMETERS: dict[str, type] = {
     "duration_s": int,
     "rounds": int,
     "sampling_interval_s": float,
+    # Seconds between samples of the wait events (probes.sampler: at most every sampling interval).
+    "wait_sampling_interval_s": float,
+    # The share of transactions pgbench logs for the latency percentiles (steps.pgbench: --sampling-rate).
+    "log_sampling_rate": float,
     "warmup_s": float,
     "clock_rate": float,
     "rate_tps": float,
@@ -44,6 +48,15 @@ HARNESS_PARAMETERS: dict[str, type] = {
     # The memory cap as a size (a [scale] preset's --memory-limit); the option wins when both are given.
     "memory_limit": str,
 }
+
+
+def check_fraction(parameters: Mapping[str, object], name: str) -> None:
+    """A share (pgbench's --sampling-rate): above 0 and at most 1, when given."""
+    value = parameters.get(name)
+    if value is not None and (
+        isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 1
+    ):
+        raise PkbenchError(f"--set {name}: a share above 0 and at most 1 (got {value!r})")
 
 
 def check_numbers(parameters: dict[str, int | float | str | None]) -> None:

@@ -13,12 +13,13 @@ import psycopg
 
 from pkbench import results, steps
 from pkbench.errors import PkbenchError, ServerDied, first_line
+from pkbench.probes import machine
 from pkbench.reporting import Reporter
 from pkbench.scenario.file import Scenario
 from pkbench.server.target import Target
 from pkbench.server.workspace import Workspace
 from pkbench.steps import StepContext
-from pkbench.strategies.model import Generator, Strategy, time_kind
+from pkbench.strategies.model import Generator, Strategy, layout_placeholders, time_kind
 
 
 def choose_generator(strategy: Strategy, ws: Workspace, version_num: int) -> tuple[Generator | None, str]:
@@ -132,7 +133,11 @@ class StrategyPass:
         def render(text: str, **extra: int | float | str) -> str:
             # A scenario may shape its schema by how the keys arrive (partitioned: by the key or by a column).
             kind = time_kind(self.strategy.column_type, generator)
-            keys = {"key_order": self.strategy.order, "key_time_kind": kind}
+            keys = {
+                "key_order": self.strategy.order,
+                "key_time_kind": kind,
+                **layout_placeholders(self.strategy, scenario.parameters, machine.cores()),
+            }
             return scenario.render(text, self.strategy.column_type, generator.column_clause, **keys, **extra)
 
         return StepContext(

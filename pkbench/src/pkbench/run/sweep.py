@@ -18,10 +18,12 @@ from pathlib import Path
 
 from pkbench import results
 from pkbench.errors import PkbenchError
-from pkbench.report.sweep_page import write_sweep_page
 from pkbench.reporting import Reporter
-from pkbench.run.options import Options, Outcome, plan
+from pkbench.run import parameters as parameters_module
+from pkbench.run.options import PKBENCH_CONNECTIONS, Options, Outcome, plan
 from pkbench.run.parameters import OPTION_OF
+from pkbench.scenario import file as scenario_module
+from pkbench.summary import contention
 from pkbench.summary import sweep as sweep_figures
 from pkbench.summary.sweep import Number
 
@@ -98,6 +100,35 @@ def split(clients: str | None, overrides: Sequence[str]) -> tuple[int | None, li
     return single, kept, sweep
 
 
+# PostgreSQL's defaults, where a scenario's settings do not give them.
+_DEFAULT_MAX_CONNECTIONS = 100
+_DEFAULT_RESERVED_CONNECTIONS = 3
+
+
+def scenario_default(options: Options) -> Sweep | None:
+    """The sweep the scenario makes when the command line sets none of its parameter (its `sweep`, counted in
+    this machine's cores); on the embedded server the client counts are capped at the connections its
+    settings allow beside pkbench's own. None when the scenario has no sweep."""
+    loaded = scenario_module.load(options.scenario).at_scale(options.scale)
+    if loaded.sweep is None:
+        return None
+    parameter, values = loaded.sweep
+    set_parameters, set_settings = parameters_module.from_set(options.overrides)
+    if options.parameters.get(parameter) is not None or parameter in set_parameters:
+        return None
+    if parameter == "clients" and options.dsn is None:
+        settings = {**loaded.settings, **set_settings}
+        ceiling = (
+            int(settings.get("max_connections", _DEFAULT_MAX_CONNECTIONS))
+            - int(settings.get("superuser_reserved_connections", _DEFAULT_RESERVED_CONNECTIONS))
+            - PKBENCH_CONNECTIONS
+        )
+        values = tuple(min(value, max(1, ceiling)) for value in values)
+    sweep = Sweep(parameter, tuple(dict.fromkeys(values)))
+    _check(sweep)
+    return sweep
+
+
 def _check(sweep: Sweep) -> None:
     if len(set(sweep.values)) != len(sweep.values):
         raise PkbenchError(f"{sweep.option}: a value is listed twice")
@@ -140,11 +171,11 @@ def execute(
     for number, value in enumerate(sweep.values, 1):
         reporter.info(f"sweep {number}/{len(sweep.values)}: {sweep.parameter} = {value}")
         outcome.points.append((value, run_point(point_options(options, sweep, value, out_dir), reporter)))
-        write(outcome, list(options.command))
+        write(outcome, list(options.command), report=options.report)
     return outcome
 
 
-def write(outcome: SweepOutcome, command: list[str]) -> None:
+def write(outcome: SweepOutcome, command: list[str], *, report: bool = True) -> None:
     """sweep.json, and the sweep's figures from every point run so far."""
     sweep = outcome.sweep
     document = {
@@ -157,5 +188,13 @@ def write(outcome: SweepOutcome, command: list[str]) -> None:
     (outcome.out_dir / "sweep.json").write_text(json.dumps(document, indent=2) + "\n")
     found = sweep_figures.rows(outcome.out_dir, document)
     sweep_figures.write_csv(outcome.out_dir / "sweep.csv", sweep.parameter, found)
-    (outcome.out_dir / "sweep.md").write_text(sweep_figures.markdown(sweep.parameter, sweep.option, found))
-    write_sweep_page(outcome.out_dir, sweep.parameter, found)
+    text = sweep_figures.markdown(sweep.parameter, sweep.option, found)
+    waited = contention.section(sweep.parameter, outcome.out_dir, document)
+    (outcome.out_dir / "sweep.md").write_text(text + "".join(line + "\n" for line in waited))
+    if report:
+        # plotly only when a page is drawn: --no-report runs where it is not installed.
+        from pkbench.report.sweep_page import write_sweep_page
+
+        rows, _ = contention.read(outcome.out_dir, document)
+        intervals = {(r.value, r.strategy, r.workload): (r.tps_low, r.tps_high) for r in rows}
+        write_sweep_page(outcome.out_dir, sweep.parameter, found, intervals)

@@ -14,7 +14,7 @@ from pydantic import BeforeValidator, Field
 
 from pkbench import schema
 from pkbench.errors import PkbenchError
-from pkbench.scenario import builtin
+from pkbench.scenario import builtin, cores
 from pkbench.scenario import published as published_module
 from pkbench.scenario.published import Published
 from pkbench.server.topology import Topology
@@ -32,6 +32,7 @@ from pkbench.steps import (
     kind_names,
     kind_of,
 )
+from pkbench.strategies.model import LAYOUT_PLACEHOLDERS
 
 __all__ = [
     "CopyStep",
@@ -48,8 +49,8 @@ __all__ = [
 Value = int | float | str
 
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
-# Placeholders every SQL text may use besides the scenario's parameters.
-STRATEGY_PLACEHOLDERS = ("key_type", "key_default", "key_order", "key_time_kind")
+# Placeholders every SQL text may use besides the scenario's parameters (the layout's: strategies.model).
+STRATEGY_PLACEHOLDERS = ("key_type", "key_default", "key_order", "key_time_kind", *LAYOUT_PLACEHOLDERS)
 REQUIRED_PARAMETERS = ("rows", "clients", "jobs", "duration_s")
 
 
@@ -157,6 +158,8 @@ class ScenarioFile(schema.Strict):
     topology: TopologySchema = Field(default_factory=TopologySchema)
     scale: dict[str, ScaleSchema] = Field(default_factory=dict)
     published: list[published_module.PublishedSchema] = Field(default_factory=list)
+    # The sweep a run makes when the command line asks for none: a parameter and its values ("cores" allowed).
+    sweep: dict[str, list[int | str]] = Field(default_factory=dict)
 
 
 def _summary(where: str, spec: SummarySchema, steps: list[Step]) -> SummarySpec:
@@ -212,6 +215,8 @@ class Scenario:
     # The scale's preset asks for each strategy alone, as --isolate does.
     isolate: bool = False
     all_steps: tuple[Step, ...] = ()
+    # The sweep a run without --clients (or a swept --set) makes: (parameter, its values), counted in cores.
+    sweep: tuple[str, tuple[int, ...]] | None = None
 
     def at_scale(self, name: str | None) -> Scenario:
         """The scenario at one of its [scale] presets (None: as written), without other scales' steps."""
@@ -225,7 +230,7 @@ class Scenario:
         steps = tuple(s for s in self.all_steps if chosen in self.step_scales.get(s.name, (chosen,)))
         scenario = replace(
             self,
-            parameters={**self.parameters, **preset.parameters},
+            parameters=cores.resolved({**self.parameters, **preset.parameters}),
             settings={**self.settings, **preset.settings},
             steps=steps,
             scale=chosen,
@@ -347,8 +352,8 @@ def parse(text: str, source: str) -> Scenario:
         published=published_module.parse(where, checked.published, kinds, (DEFAULT_SCALE, *scales)),
         scales=scales,
         step_scales=step_scales,
+        sweep=cores.default_sweep(where, checked.sweep, checked.parameters),
     )
-    scenario.validate()
     return scenario.at_scale(None)
 
 
@@ -381,20 +386,3 @@ def load(name_or_path: str) -> Scenario:
         f"unknown scenario {name_or_path!r} (built in: {', '.join(builtin_names())}; "
         "or give a path to a .toml file)"
     )
-
-
-def json_schema() -> dict[str, Any]:
-    """The JSON Schema of scenario files (docs/scenario.schema.json), from the models that check them."""
-    document = ScenarioFile.model_json_schema()
-    kinds = [kind.schema.model_json_schema() for kind in KINDS.values()]
-    definitions = document.setdefault("$defs", {})
-    for kind_schema in kinds:
-        definitions.update(kind_schema.pop("$defs", {}))
-    document["properties"]["steps"] = {
-        "type": "array",
-        "minItems": 1,
-        "items": {"oneOf": kinds},
-        "description": "The steps run for each strategy, in order; `kind` picks the step's schema.",
-    }
-    document["title"] = "pkbench scenario"
-    return document

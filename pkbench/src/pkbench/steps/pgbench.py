@@ -15,7 +15,7 @@ from pkbench.errors import PkbenchError
 from pkbench.pgbench import driver as pgbench
 from pkbench.pgbench.output import ProgressSample
 from pkbench.probes import Connection, counters, machine, replication, work
-from pkbench.probes.sampler import Sampler
+from pkbench.probes.sampler import WAIT_EVENT_INTERVAL_S, Sampler
 from pkbench.probes.sizes import table_sizes
 from pkbench.probes.walinspect import (
     WALINSPECT_EXTENSION,
@@ -130,6 +130,7 @@ def run(ctx: StepContext, step: PgbenchStep) -> None:
             ctx.buffercache_reason is None,
             local_server=ctx.target.server.embedded,
             shards=[shard.connection for shard in getattr(ctx.target, "shards", [])],
+            wait_interval_s=float(params.get("wait_sampling_interval_s", WAIT_EVENT_INTERVAL_S)),
         )
         with (
             sampler,
@@ -239,7 +240,12 @@ def _pgbench(
         check_alive=ctx.target.check_alive,
         transactions=transactions,
         rate_tps=rate_tps(ctx.parameters),
+        log_sampling_rate=float(ctx.parameters.get(LOG_SAMPLING_RATE, 1)),
     )
+
+
+# The fraction of transactions pgbench logs for the latency percentiles (its --sampling-rate; 1: every one).
+LOG_SAMPLING_RATE = "log_sampling_rate"
 
 
 def rate_tps(parameters: Mapping[str, object]) -> float | None:

@@ -152,6 +152,25 @@ BUILTIN: tuple[Strategy, ...] = (
         (_V7_FROM_SEQUUID, _V7_FROM_CORE),
         order="ascending",
     ),
+    # Two reliefs for the one hot right edge of a time-ordered key on many cores (the contention scenario).
+    Strategy(
+        "uuid-v7-hash",
+        "uuid v7 (as uuid-v7) in a table hash-partitioned on the key: one right edge per partition "
+        "(partitions: the scenario's parameter, else the cores)",
+        "uuid",
+        (_V7_FROM_SEQUUID, _V7_FROM_CORE),
+        order="ascending",
+        layout="hash",
+    ),
+    Strategy(
+        "uuid-striped",
+        "sequuid's uuid_generate_striped: version 8, the backend's stripe in the leading bits, then v7's "
+        "time; ascending within a stripe (stripes: the scenario's parameter, else the cores)",
+        "uuid",
+        (_sequuid("uuid_generate_striped({stripes})", "uuid_generate_striped"),),
+        order="striped",
+        layout="striped",
+    ),
     Strategy(
         "uuid-v7-text",
         "uuid v7 stored as 36-character text",

@@ -3,10 +3,13 @@ server-side check that a default is one expression of its column type."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 import psycopg
+
+from pkbench.errors import PkbenchError
 
 
 @dataclass(frozen=True)
@@ -42,8 +45,68 @@ class Strategy:
     builtin: bool = True
     # How its keys arrive in the index: "ascending" (each new key above the last: a sequence, v7, ULID),
     # "wrapping" (a prefix that comes round again: sequential UUIDs, v1's low time bits first), "random",
-    # "mixed" (random, then ascending), or "" when not said (a user's strategy).
+    # "mixed" (random, then ascending), "striped" (ascending within each of several stripes at once), or ""
+    # when not said (a user's strategy).
     order: str = ""
+    # How the key spreads its inserts over more than one insertion point: "hash" (the scenario's table
+    # hash-partitioned on the key, LAYOUT_PARAMETERS["hash"] partitions), "striped" (the generator's keys lead
+    # with one of LAYOUT_PARAMETERS["striped"] stripes), or "" (one index, one right edge).
+    layout: str = ""
+
+    def bound(self, parameters: Mapping[str, object], cores: int) -> Strategy:
+        """The strategy with its layout's count in its generators' expressions ({stripes}): the scenario's
+        parameter of that name, else CORES."""
+        if not self.layout:
+            return self
+        count = layout_count(self.layout, parameters, cores)
+        name = LAYOUT_PARAMETERS[self.layout]
+        generators = tuple(
+            replace(g, expression=g.expression.replace("{" + name + "}", str(count))) for g in self.generators
+        )
+        return replace(self, generators=generators)
+
+
+# The scenario parameter that sets each layout's number of insertion points (its default: the cores).
+LAYOUT_PARAMETERS = {"hash": "partitions", "striped": "stripes"}
+# sequuid's uuid_generate_striped takes 1 to 256 stripes; a hash-partitioned table as many partitions.
+LAYOUT_MAX = 256
+
+
+def layout_count(layout: str, parameters: Mapping[str, object], cores: int) -> int:
+    """How many partitions or stripes LAYOUT spreads its inserts over: the scenario's parameter, else CORES
+    (at most LAYOUT_MAX)."""
+    name = LAYOUT_PARAMETERS[layout]
+    value = parameters.get(name, min(cores, LAYOUT_MAX))
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= LAYOUT_MAX:
+        raise PkbenchError(f"parameter {name} must be a whole number from 1 to {LAYOUT_MAX} (got {value!r})")
+    return value
+
+
+LAYOUT_PLACEHOLDERS = ("key_partitioning", "key_partitions", "key_stripes")
+
+
+def refuse_unpartitioned(strategies: Sequence[Strategy], scenario: str, texts: Sequence[str]) -> None:
+    """A hash-partitioned key needs a scenario whose table takes its PARTITION BY ({key_partitioning} in one
+    of its SQL TEXTS): in any other its table would be a plain one, measured under the strategy's name."""
+    partitioned = any("{key_partitioning}" in text for text in texts)
+    for strategy in strategies:
+        if strategy.layout == "hash" and not partitioned:
+            raise PkbenchError(
+                f"strategy {strategy.name!r} hash-partitions the scenario's table, and scenario {scenario} "
+                "does not partition it ({key_partitioning}); run it in contention"
+            )
+
+
+def layout_placeholders(strategy: Strategy, parameters: Mapping[str, object], cores: int) -> dict[str, str]:
+    """What a scenario's SQL may say of the key's layout: {key_partitioning} (the PARTITION BY clause of a
+    hash-partitioned table, else empty), {key_partitions} and {key_stripes} (their counts, else 0)."""
+    hashed = strategy.layout == "hash"
+    striped = strategy.layout == "striped"
+    return {
+        "key_partitioning": "PARTITION BY HASH (id)" if hashed else "",
+        "key_partitions": str(layout_count("hash", parameters, cores) if hashed else 0),
+        "key_stripes": str(layout_count("striped", parameters, cores) if striped else 0),
+    }
 
 
 # The functions whose keys lead with their time, by the kind sequuid's uuid_time_partitions takes for them.
@@ -65,7 +128,7 @@ def time_kind(column_type: str, generator: Generator) -> str:
 
 
 # The ways keys can arrive in an index (Strategy.order), for a user's strategy to name one of.
-ORDERS = ("ascending", "wrapping", "random", "mixed")
+ORDERS = ("ascending", "wrapping", "random", "mixed", "striped")
 
 
 def check_expression(conn: psycopg.Connection[Any], expression: str, column_type: str) -> str | None:

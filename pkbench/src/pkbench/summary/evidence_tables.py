@@ -12,7 +12,16 @@ from pkbench.analysis.metrics import key_index
 from pkbench.errors import PkbenchError
 from pkbench.results import RunResult, StrategyResult, WorkloadResult
 from pkbench.scenario import published
-from pkbench.summary import back_to_back, calibration, designs, pages, reproductions, runs, waits
+from pkbench.summary import (
+    back_to_back,
+    calibration,
+    contention,
+    designs,
+    pages,
+    reproductions,
+    runs,
+    waits,
+)
 from pkbench.summary import partitioned as partitioned_summary
 from pkbench.summary import sharded as sharded_summary
 from pkbench.summary import verdicts as verdict_tables
@@ -308,7 +317,19 @@ CALIBRATION_TABLES: dict[str, FileTable] = {
     "designs": lambda source: designs.lines(*designs.load(source)),
     "designs-by-scenario": lambda source: designs.by_scenario(designs.load_scenarios(source)),
     "back-to-back": lambda source: back_to_back.lines(*back_to_back.load(source)),
+    # A sweep of the contention scenario (pkbench/bench/many-cores/run): where it ran, its async and sync
+    # inserts by client count, the whole table of sweep.md, and what order costs.
+    "contention-run": lambda source: contention.machine_line(*_sweep(source)[::2]),
+    "contention-headline": lambda source: contention.headline(
+        _sweep(source)[1], ("insert-async", "insert-sync")
+    ),
+    "contention": lambda source: contention.table(*_sweep(source)[:2])[1:],
+    "contention-order-costs": lambda source: contention.order_costs(_sweep(source)[2])[4:],
 }
+
+
+def _sweep(source: Path) -> tuple[str, list[contention.Row], dict[float, RunResult]]:
+    return contention.load(source)
 
 
 def table(name: str, source: Path) -> list[str]:
