@@ -12,6 +12,7 @@ import click
 import psycopg
 
 from pkbench import __version__
+from pkbench.cli.advise import advise
 from pkbench.cli.docs import docs
 from pkbench.cli.exit import EXIT_INTERRUPTED, fail
 from pkbench.cli.results import compare, list_, report, reproductions_
@@ -28,7 +29,7 @@ def cli() -> None:
     """
 
 
-for command in (run, list_, report, reproductions_, compare, docs):
+for command in (run, list_, report, reproductions_, compare, docs, advise):
     cli.add_command(command)
 
 

@@ -339,7 +339,7 @@ READING = (
     "median ratio over the run's paired rounds (the load's: over its parts) and its 95% interval as the run "
     "recorded it; **bold** words are resolved (the interval excludes 1), *no difference resolved* means the "
     "interval includes 1. A size is one measurement at the end of the run, called the same within 3%. R1, "
-    "R2, ... link the committed run each cell comes from."
+    "R2, ... link the run each cell comes from."
 )
 
 
