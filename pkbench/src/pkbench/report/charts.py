@@ -135,23 +135,7 @@ def bar_chart(
         if not y:
             continue
         per_bar = (rounds or {}).get(name) or [[] for _ in y]
-        whiskers = [
-            median_interval(values, seed=BOOTSTRAP_SEED) if len(values) >= 2 else None for values in per_bar
-        ]
-        for interval, values in zip(whiskers, per_bar, strict=True):
-            if interval is not None:
-                said.add(_interval_words(interval, len(values)))
-        error_y = None
-        if any(whiskers):
-            error_y = {
-                "type": "data",
-                "symmetric": False,
-                "array": [max(w.high - v, 0.0) if w else 0.0 for w, v in zip(whiskers, y, strict=True)],
-                "arrayminus": [max(v - w.low, 0.0) if w else 0.0 for w, v in zip(whiskers, y, strict=True)],
-                "color": "#24292f",
-                "thickness": 1.2,
-                "width": 4,
-            }
+        error_y = whiskers(per_bar, y, said)
         fig.add_trace(
             go.Bar(x=x, y=y, name=name, marker_color=colors[name], offsetgroup=name, error_y=error_y)
         )
@@ -177,13 +161,36 @@ def bar_chart(
         if y_range is not None:
             fig.update_yaxes(range=list(y_range))
     if said:
-        chart.notes.insert(
-            0,
-            "Bars: each figure's median over its rounds; whiskers: "
-            + "; or ".join(sorted(said))
-            + "; dots: the rounds.",
-        )
+        chart.notes.insert(0, whiskers_note(said, dots=True))
     return chart
+
+
+def whiskers(per_bar: Sequence[Sequence[float]], y: Sequence[float], said: set[str]) -> dict[str, Any] | None:
+    """Plotly error bars for bars at Y from each bar's figure in every round: the interval of the median over
+    the rounds (none for a bar measured once); how each was made is added to SAID."""
+    found = [median_interval(values, seed=BOOTSTRAP_SEED) if len(values) >= 2 else None for values in per_bar]
+    for interval, values in zip(found, per_bar, strict=True):
+        if interval is not None:
+            said.add(_interval_words(interval, len(values)))
+    if not any(found):
+        return None
+    return {
+        "type": "data",
+        "symmetric": False,
+        "array": [max(w.high - v, 0.0) if w else 0.0 for w, v in zip(found, y, strict=True)],
+        "arrayminus": [max(v - w.low, 0.0) if w else 0.0 for w, v in zip(found, y, strict=True)],
+        "color": "#24292f",
+        "thickness": 1.2,
+        "width": 4,
+    }
+
+
+def whiskers_note(said: set[str], dots: bool) -> str:
+    return (
+        "Bars: each figure's median over its rounds; whiskers: "
+        + "; or ".join(sorted(said))
+        + ("; dots: the rounds." if dots else ".")
+    )
 
 
 def _labels(x: list[Any]) -> list[Any]:
