@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pkbench import results
-from pkbench.summary import advice
+from pkbench.summary import advice, advice_text
 
 RUNS = Path(__file__).resolve().parents[1] / "docs" / "reproductions"
 
@@ -56,7 +56,7 @@ def test_a_row_without_its_run_says_not_measured_and_fills_once_the_run_is_there
     assert after.cells["many-cores"]["uuid-v7"].ratio == first.ratio
     assert after.cells["many-cores"]["uuid-v7"].run == "contention-16-cores"
     assert after.cells["many-cores"]["uuid-striped"].kind == "not measured"
-    lines = advice.table_lines(after, tmp_path)
+    lines = advice_text.table_lines(after, tmp_path)
     row = next(line for line in lines if line.startswith("| many clients on many cores"))
     assert "(reproductions/contention-16-cores)" in row
 
@@ -65,7 +65,7 @@ def test_the_rules_follow_the_cells(tmp_path: Path) -> None:
     runs = tmp_path / "reproductions"
     shutil.copytree(RUNS / "war-default", runs / "war-default")
     sources = {"bulk-load": advice.COMMITTED["bulk-load"]}
-    rules = advice.rules(advice.build(runs, sources))
+    rules = advice_text.rules(advice.build(runs, sources))
     v7 = recorded("war-default", "uuid-v7", "load")
     v4 = recorded("war-default", "uuid-v4", "load")
     assert v7.high and v4.low and v7.high < v4.low, "the committed run has v7 loading faster than v4"
@@ -77,7 +77,7 @@ def test_the_rules_follow_the_cells(tmp_path: Path) -> None:
         if verdict["strategy"] == "uuid-v7" and verdict["metric"] == "load":
             verdict.update(ratio=v4.ratio, low=v4.low, high=v4.high, resolved=True, better=False)
     path.write_text(json.dumps(data))
-    rules = advice.rules(advice.build(runs, sources))
+    rules = advice_text.rules(advice.build(runs, sources))
     assert not any(r.startswith("- **uuid-v7 rather than uuid-v4**") for r in rules)
     assert any(r.startswith("- **uuid-v7 or uuid-v4: no order resolved**") for r in rules)
     assert any(
@@ -90,4 +90,4 @@ def test_keys_are_compared_only_within_one_run() -> None:
     # Sizes of uuid-v7 (war-default) and seq-time (wal-cap128) share no baseline: no rule sets them apart.
     table = advice.build(RUNS, advice.COMMITTED)
     assert table.cells["storage-size"]["uuid-v7"].run != table.cells["storage-size"]["seq-time"].run
-    assert not any("seq-time" in r and "uuid-v7 rather" in r for r in advice.rules(table))
+    assert not any("seq-time" in r and "uuid-v7 rather" in r for r in advice_text.rules(table))

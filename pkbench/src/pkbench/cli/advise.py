@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import shutil
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
@@ -14,43 +15,96 @@ from rich.table import Table
 
 from pkbench.cli import arguments
 from pkbench.cli.console import RichReporter
-from pkbench.cli.run import options_for
 from pkbench.errors import PkbenchError, first_line
 from pkbench.run import advise as planner
 from pkbench.run import runner
-from pkbench.summary import advice
+from pkbench.run.options import Options
+from pkbench.summary import advice, advice_text
 
 ADVICE_FILE = "advice.md"
+# How `pkbench run WORDS` reads its words into options (cli.run.options_for), handed over by cli.main, which
+# holds both commands: every part is checked and run exactly as that command would.
+OptionsFor = Callable[[list[str]], Options]
 
 
-@click.command("advise")
-@click.option(
-    "--budget",
-    default="30m",
-    show_default=True,
-    help="How long to measure, all runs together (e.g. 10m, 1h); more time, more rounds, narrower intervals.",
-)
-@click.option(
-    "--out", type=click.Path(path_type=Path), help="Folder for the runs and advice.md (must not exist)."
-)
-@click.option(
-    "--dsn", help="Measure this existing server, in schemas of its own, instead of an embedded cluster."
-)
-@click.option("--strategies", help="Comma-separated keys (default: the table's columns this pkbench has).")
-@click.option("--rows", type=int, help="Rows to prefill in every run (default: each run's own).")
-@click.option("--duration", type=int, help="Seconds per measured window (default: each run's own).")
-@click.option("--pg", "pg_major", type=int, help="The embedded server's major version.")
-@click.option(
-    "--pg-bin", type=click.Path(path_type=Path), help="Directory with initdb, postgres and pgbench."
-)
-@click.option(
-    "--resume",
-    type=click.Path(path_type=Path),
-    metavar="DIR",
-    help="Continue the advice in DIR: finished runs are kept, an interrupted one resumes, the rest run.",
-)
-@click.argument("run_arguments", nargs=-1, type=click.UNPROCESSED, metavar="[-- RUN OPTIONS]")
-def advise(
+def command(options_for: OptionsFor) -> click.Command:
+    """The `advise` command, reading each run's words into options as OPTIONS_FOR does."""
+
+    @click.command("advise")
+    @click.option(
+        "--budget",
+        default="30m",
+        show_default=True,
+        help="How long to measure, all runs together (10m, 1h): more time, more rounds, narrower intervals.",
+    )
+    @click.option(
+        "--out", type=click.Path(path_type=Path), help="Folder for the runs and advice.md (must not exist)."
+    )
+    @click.option(
+        "--dsn", help="Measure this existing server, in schemas of its own, instead of an embedded cluster."
+    )
+    @click.option(
+        "--strategies", help="Comma-separated keys (default: the table's columns this pkbench has)."
+    )
+    @click.option("--rows", type=int, help="Rows to prefill in every run (default: each run's own).")
+    @click.option("--duration", type=int, help="Seconds per measured window (default: each run's own).")
+    @click.option("--pg", "pg_major", type=int, help="The embedded server's major version.")
+    @click.option(
+        "--pg-bin", type=click.Path(path_type=Path), help="Directory with initdb, postgres and pgbench."
+    )
+    @click.option(
+        "--resume",
+        type=click.Path(path_type=Path),
+        metavar="DIR",
+        help="Continue the advice in DIR: finished runs are kept, an interrupted one resumes, the rest run.",
+    )
+    @click.argument("run_arguments", nargs=-1, type=click.UNPROCESSED, metavar="[-- RUN OPTIONS]")
+    def advise(
+        budget: str,
+        out: Path | None,
+        dsn: str | None,
+        strategies: str | None,
+        rows: int | None,
+        duration: int | None,
+        pg_major: int | None,
+        pg_bin: Path | None,
+        resume: Path | None,
+        run_arguments: tuple[str, ...],
+    ) -> None:
+        """Measure which key to choose on this server: the table of docs/advice.md from runs made here.
+
+        Runs the fewest `pkbench run`s that fill the rows this server can show (its cores, its memory and
+        commit setting; a standby and shards on an embedded cluster only) within --budget, prints the table
+        and writes it to DIR/advice.md beside the runs. Options after `--` go to every `pkbench run`
+        (--warmup 0, --rounds 5).
+
+        \b
+        Example:
+            pkbench advise
+            pkbench advise --budget 1h --out advice-here
+            pkbench advise --dsn postgresql://bench@db.example/bench --budget 20m
+            pkbench advise --resume pkbench-advice-20261127-010000
+            pkbench advise --budget 10m -- --warmup 0 --sample-every 0
+        """
+        _advise(
+            options_for,
+            budget=budget,
+            out=out,
+            dsn=dsn,
+            strategies=strategies,
+            rows=rows,
+            duration=duration,
+            pg_major=pg_major,
+            pg_bin=pg_bin,
+            resume=resume,
+            run_arguments=run_arguments,
+        )
+
+    return advise
+
+
+def _advise(
+    options_for: OptionsFor,
     budget: str,
     out: Path | None,
     dsn: str | None,
@@ -62,21 +116,6 @@ def advise(
     resume: Path | None,
     run_arguments: tuple[str, ...],
 ) -> None:
-    """Measure which key to choose on this server: the table of docs/advice.md from runs made here.
-
-    Runs the fewest `pkbench run`s that fill the rows this server can show (its cores, its memory and commit
-    setting; a standby and shards on an embedded cluster only) within --budget, prints the table and writes
-    it to DIR/advice.md beside the runs. Options after `--` go to every `pkbench run` (--warmup 0,
-    --rounds 5).
-
-    \b
-    Example:
-        pkbench advise
-        pkbench advise --budget 1h --out advice-here
-        pkbench advise --dsn postgresql://bench@db.example/bench --budget 20m
-        pkbench advise --resume pkbench-advice-20261127-010000
-        pkbench advise --budget 10m -- --warmup 0 --sample-every 0
-    """
     reporter = RichReporter()
     if resume is not None:
         if out is not None or strategies is not None or rows is not None or duration is not None:
@@ -119,7 +158,7 @@ def advise(
         planner.write_plan(out, plan)
     _say_plan(reporter, plan, out)
     for number, part in enumerate(plan.parts, 1):
-        _run_part(reporter, plan, part, out, dsn, number)
+        _run_part(options_for, reporter, plan, part, out, dsn, number)
     table = advice.build(out, planner.sources(out, plan))
     lines = _document(plan, out)
     (out / ADVICE_FILE).write_text("\n".join(lines) + "\n")
@@ -137,7 +176,13 @@ def _say_plan(reporter: RichReporter, plan: planner.Plan, out: Path) -> None:
 
 
 def _run_part(
-    reporter: RichReporter, plan: planner.Plan, part: planner.Part, out: Path, dsn: str | None, number: int
+    options_for: OptionsFor,
+    reporter: RichReporter,
+    plan: planner.Plan,
+    part: planner.Part,
+    out: Path,
+    dsn: str | None,
+    number: int,
 ) -> None:
     state = planner.state(out, part)
     heading = f"advise {number}/{len(plan.parts)}: {part.name}"
@@ -168,7 +213,7 @@ def _document(plan: planner.Plan, out: Path) -> list[str]:
         "results.json, summary.md and time series). Run again with `pkbench advise --resume` after an "
         "interruption.",
         "",
-        *advice.page_lines(out, planner.sources(out, plan), link_from=out),
+        *advice_text.page_lines(out, planner.sources(out, plan), link_from=out),
         "",
         "Rows not measured here:",
         "",

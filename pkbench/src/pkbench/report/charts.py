@@ -7,16 +7,15 @@ A chart with nothing to draw is not drawn: its builder returns no figure and say
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from pkbench.analysis.judge import BOOTSTRAP_SEED
 from pkbench.analysis.metrics import Figure, figure, nested_figure
-from pkbench.analysis.verdict import Interval, median_interval
+from pkbench.report import whiskers
 from pkbench.report.loading import Run
 from pkbench.report.palette import shades
 from pkbench.results import Sizes, StatementResult, WorkloadResult
@@ -101,19 +100,6 @@ def tps_over_time(run: Run, workload: str, colors: dict[str, str], div_id: str) 
     return chart
 
 
-def round_values(window: WorkloadResult | None, read: Callable[[WorkloadResult], Figure]) -> list[float]:
-    """A figure in each round of a window measured in rounds; none for a window measured once."""
-    if window is None or len(window.rounds) < 2:
-        return []
-    return [value for found in window.rounds if (value := read(found).value) is not None]
-
-
-def _interval_words(interval: Interval, rounds: int) -> str:
-    if interval.method == "bootstrap":
-        return f"its {interval.confidence:.0%} interval (bootstrap over {rounds} rounds)"
-    return f"the range of its {rounds} rounds (a {interval.confidence:.0%} interval of the median)"
-
-
 def bar_chart(
     chart: Chart,
     series: list[tuple[str, list[Any], list[float]]],
@@ -135,15 +121,19 @@ def bar_chart(
         if not y:
             continue
         per_bar = (rounds or {}).get(name) or [[] for _ in y]
-        error_y = whiskers(per_bar, y, said)
+        error_y = whiskers.whiskers(per_bar, y, said)
         fig.add_trace(
             go.Bar(x=x, y=y, name=name, marker_color=colors[name], offsetgroup=name, error_y=error_y)
         )
-        dots = [(label, value) for label, values in zip(_labels(x), per_bar, strict=True) for value in values]
+        dots = [
+            (label, value)
+            for label, values in zip(whiskers.labels(x), per_bar, strict=True)
+            for value in values
+        ]
         if dots:
             fig.add_trace(
                 go.Scatter(
-                    x=_unlabels([label for label, _ in dots], x),
+                    x=whiskers.unlabels([label for label, _ in dots], x),
                     y=[value for _, value in dots],
                     mode="markers",
                     name=f"{name} · rounds",
@@ -161,50 +151,8 @@ def bar_chart(
         if y_range is not None:
             fig.update_yaxes(range=list(y_range))
     if said:
-        chart.notes.insert(0, whiskers_note(said, dots=True))
+        chart.notes.insert(0, whiskers.whiskers_note(said, dots=True))
     return chart
-
-
-def whiskers(per_bar: Sequence[Sequence[float]], y: Sequence[float], said: set[str]) -> dict[str, Any] | None:
-    """Plotly error bars for bars at Y from each bar's figure in every round: the interval of the median over
-    the rounds (none for a bar measured once); how each was made is added to SAID."""
-    found = [median_interval(values, seed=BOOTSTRAP_SEED) if len(values) >= 2 else None for values in per_bar]
-    for interval, values in zip(found, per_bar, strict=True):
-        if interval is not None:
-            said.add(_interval_words(interval, len(values)))
-    if not any(found):
-        return None
-    return {
-        "type": "data",
-        "symmetric": False,
-        "array": [max(w.high - v, 0.0) if w else 0.0 for w, v in zip(found, y, strict=True)],
-        "arrayminus": [max(v - w.low, 0.0) if w else 0.0 for w, v in zip(found, y, strict=True)],
-        "color": "#24292f",
-        "thickness": 1.2,
-        "width": 4,
-    }
-
-
-def whiskers_note(said: set[str], dots: bool) -> str:
-    return (
-        "Bars: each figure's median over its rounds; whiskers: "
-        + "; or ".join(sorted(said))
-        + ("; dots: the rounds." if dots else ".")
-    )
-
-
-def _labels(x: list[Any]) -> list[Any]:
-    """X as one label per bar: flat labels as they are, [outer, inner] labels as pairs."""
-    if x and isinstance(x[0], list):
-        return list(zip(*x, strict=True))
-    return list(x)
-
-
-def _unlabels(labels: Sequence[Any], like: list[Any]) -> list[Any]:
-    """Labels per bar back in the shape X had."""
-    if like and isinstance(like[0], list):
-        return [list(part) for part in zip(*labels, strict=True)] if labels else [[], []]
-    return list(labels)
 
 
 def tps_per_workload(run: Run, colors: dict[str, str], div_id: str) -> Chart:
@@ -223,7 +171,7 @@ def tps_per_workload(run: Run, colors: dict[str, str], div_id: str) -> Chart:
             elif tps is not None and tps.value is not None:
                 workloads.append(workload)
                 values.append(tps.value)
-                rounds.setdefault(name, []).append(round_values(found, lambda w: figure(w, "tps")))
+                rounds.setdefault(name, []).append(whiskers.round_values(found, lambda w: figure(w, "tps")))
         series.append((name, workloads, values))
     return bar_chart(chart, series, colors, "workload", "transactions per second (tps)", rounds=rounds)
 
@@ -249,7 +197,7 @@ def latency_percentiles(run: Run, workload: str, colors: dict[str, str], div_id:
                 labels.append(percentile)
                 values.append(measured.value)
                 rounds.setdefault(name, []).append(
-                    round_values(found, _part_reader(part is found, part_name, percentile))
+                    whiskers.round_values(found, _part_reader(part is found, part_name, percentile))
                 )
         series.append((name, [statements, labels], values))
     return bar_chart(chart, series, colors, "statement and percentile", "latency (ms)", rounds=rounds)

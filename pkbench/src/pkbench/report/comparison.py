@@ -9,7 +9,6 @@ durations and index densities); a scope of None below means the per-strategy fig
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +26,7 @@ from pkbench.analysis.metrics import (
     figure,
 )
 from pkbench.analysis.run_diff import Change as RoundsChange
-from pkbench.report import charts, render, steps, tables
+from pkbench.report import charts, render, steps, whiskers
 from pkbench.report.loading import Run, load_run, workload_of
 from pkbench.report.palette import strategy_colors
 from pkbench.report.tables import relative, signed_percent
@@ -248,12 +247,10 @@ def metric_chart(
     fig = go.Figure()
     said: set[str] = set()
     for strategy in colors:
-        xs_strategy, xs_run, ys, patterns = [], [], [], []
-        per_bar: list[list[float]] = []
+        xs_strategy, xs_run, ys, patterns, per_bar = [], [], [], [], []
         for index, (run, label) in enumerate(zip(runs, labels, strict=True)):
             value = metric_value(run, metric, strategy, scope)
-            found = lookup(run, strategy, scope)
-            if found is None:
+            if (found := lookup(run, strategy, scope)) is None:
                 continue
             if value.value is None:
                 chart.na(strategy, label, value.reason)
@@ -262,10 +259,7 @@ def metric_chart(
             xs_run.append(f"run {index + 1}")
             ys.append(value.value)
             patterns.append(RUN_PATTERNS[index % len(RUN_PATTERNS)])
-            mine, window = found
-            # A speed figure gets the interval of its rounds, as in the run's own report.
-            speed = metric.key in tables.SPEED
-            per_bar.append(charts.round_values(window, functools.partial(metric.read, mine)) if speed else [])
+            per_bar.append(whiskers.speed_rounds(metric, *found))
         if ys:
             fig.add_trace(
                 go.Bar(
@@ -273,11 +267,11 @@ def metric_chart(
                     y=ys,
                     name=strategy,
                     marker={"color": colors[strategy], "pattern": {"shape": patterns}},
-                    error_y=charts.whiskers(per_bar, ys, said),
+                    error_y=whiskers.whiskers(per_bar, ys, said),
                 )
             )
     if said:
-        chart.notes.insert(0, charts.whiskers_note(said, dots=False))
+        chart.notes.insert(0, whiskers.whiskers_note(said, dots=False))
     if fig.data:
         chart.figure = charts.style(
             fig,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pkbench.analysis.metrics import Figure, Metric, figure, report_columns, unavailable_reason
+from pkbench.report import whiskers
 from pkbench.report.loading import Run, workload_of
 from pkbench.results import RepeatedStrategy, StrategyResult, WorkloadResult
 from pkbench.summary.headline import cells as summary_cells
@@ -77,7 +78,7 @@ def summary_table(run: Run) -> tuple[list[str], list[TableRow]]:
 # The workload's figures in three tables narrow enough for a 1300-pixel page: how fast, what each transaction
 # cost the server, and how large the relations ended. A registry column the report shows goes to SPEED when
 # its key is here, else to work.
-SPEED = ("transactions", "failed", "tps", "p50", "latency-mean", "p95", "p99")
+SPEED = whiskers.SPEED
 WAL_DETAILS = [
     "full-page image bytes",
     "page splits",

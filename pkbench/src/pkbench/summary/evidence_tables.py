@@ -12,7 +12,7 @@ from pkbench.analysis.metrics import key_index
 from pkbench.errors import PkbenchError
 from pkbench.results import RunResult, StrategyResult, WorkloadResult
 from pkbench.scenario import published
-from pkbench.summary import advice, back_to_back, calibration, designs, pages, reproductions, runs, waits
+from pkbench.summary import advice_text, back_to_back, calibration, designs, pages, reproductions, runs, waits
 from pkbench.summary import partitioned as partitioned_summary
 from pkbench.summary import sharded as sharded_summary
 from pkbench.summary import verdicts as verdict_tables
@@ -310,8 +310,10 @@ CALIBRATION_TABLES: dict[str, FileTable] = {
     "back-to-back": lambda source: back_to_back.lines(*back_to_back.load(source)),
     # From the folder of committed runs (pkbench/docs/reproductions): advice.md's table beside it, and the
     # README's short one at the repository's root, two levels up.
-    "advice": lambda source: advice.page_lines(source),
-    "which-key": lambda source: advice.readme_lines(source, source.parents[2], source.parent / "advice.md"),
+    "advice": lambda source: advice_text.page_lines(source),
+    "which-key": lambda source: advice_text.readme_lines(
+        source, source.parents[2], source.parent / "advice.md"
+    ),
 }
 
 
