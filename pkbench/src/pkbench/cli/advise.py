@@ -167,12 +167,18 @@ def _advise(
 
 
 def _say_plan(reporter: RichReporter, plan: planner.Plan, out: Path) -> None:
-    reporter.info(f"pkbench advise: {len(plan.parts)} run(s) in {out}, {plan.budget_s / 60:,.0f} min in all")
+    reporter.info(f"pkbench advise: {len(plan.parts)} run(s) in {out}, {_time(plan.budget_s)} in all")
     for part in plan.parts:
         labels = "; ".join(advice.BY_KEY[row].label for row in part.rows)
-        reporter.info(f"  {part.name}: up to {plan.share_s(part) / 60:,.1f} min, for {labels}")
+        reporter.info(
+            f"  {part.name}: up to {_time(plan.share_s(part))} (more when its rounds take it), for {labels}"
+        )
     for name, why in plan.left_out.items():
         reporter.info(f"  {name}: left out, {why}")
+
+
+def _time(seconds: float) -> str:
+    return f"{seconds:,.0f} s" if seconds < 60 else f"{seconds / 60:,.1f} min"
 
 
 def _run_part(
