@@ -17,17 +17,18 @@ RUNS = Path(__file__).resolve().parents[1] / "docs" / "reproductions"
 
 def test_the_plan_fits_the_budget_and_leaves_out_what_this_server_cannot_run() -> None:
     everything = advise.make_plan(60 * 60, advise.STRATEGIES, 2, embedded=True)
-    assert [p.name for p in everything.parts] == ["war", "wal", "replication", "sharded"]
+    assert [p.name for p in everything.parts] == ["war", "wal", "replication", "sharded", "one-writer"]
     # Shares in proportion to each run's least time, the budget spent and no more.
     assert sum(everything.share_s(p) for p in everything.parts) == 60 * 60
     half = advise.make_plan(10 * 60, advise.STRATEGIES, 2, embedded=True)
     assert [p.name for p in half.parts] == ["war", "wal"]
-    assert set(half.left_out) == {"replication", "sharded"}
+    assert set(half.left_out) == {"replication", "sharded", "one-writer"}
     # A tiny budget still runs the first part, on its scale's rounds; a server given by --dsn starts none
     # of its own.
     tiny = advise.make_plan(5, advise.STRATEGIES, 2, embedded=False)
     assert [p.name for p in tiny.parts] == ["war"]
-    assert all("embedded cluster only" in why for why in tiny.left_out.values())
+    assert all("embedded cluster only" in tiny.left_out[name] for name in ("wal", "replication", "sharded"))
+    assert tiny.left_out["one-writer"].startswith("beyond the budget")
     assert "--max-time" in tiny.arguments(tiny.parts[0], Path("out"))
 
 
@@ -83,7 +84,8 @@ def test_a_tiny_advice_fills_its_rows_and_resumes_without_measuring_again(tmp_pa
     # bigint is the baseline and v7 has its verdict and interval; the keys not asked for are not measured.
     assert "baseline [R1](war)" in row and "[R1](war)" in row.split("|")[5] and "(" in row.split("|")[5]
     assert row.split("|")[3].strip() == "not measured"
-    assert "- wal: not run, beyond the budget" in written
+    assert "- beyond RAM (a memory cap): wal was not run: beyond the budget" in written
+    assert "- many clients on many cores: this machine has " in written
     results = json.loads((out / "war" / "results.json").read_text())
     assert results["command"][:3] == ["pkbench", "run", "war"] and "--max-time" in results["command"]
     again = run_cli("advise", "--resume", str(out))

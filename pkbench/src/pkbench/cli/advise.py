@@ -223,7 +223,7 @@ def _document(plan: planner.Plan, out: Path) -> list[str]:
         "",
         "Rows not measured here:",
         "",
-        *planner.not_measured_why(plan),
+        *planner.not_measured_why(out, plan),
     ]
 
 

@@ -83,6 +83,13 @@ def parts(strategies: Sequence[str], cores: int) -> list[Part]:
             300,
             embedded_only=True,
         ),
+        Part(
+            "one-writer",
+            "war",
+            ("--scale", "quick", "--clients", "1", "--jobs", "1", "--strategies", chosen),
+            ("one-writer",),
+            240,
+        ),
     ]
 
 
@@ -207,7 +214,9 @@ def sources(out: Path, plan: Plan) -> dict[str, list[Source]]:
 
 def _answers(part: Part, run: RunResult) -> list[tuple[str, Source]]:
     name = part.name
-    if part.scenario == "war":
+    if name == "one-writer":
+        return [("one-writer", Source(name, "lookup-by-data", TPS))]
+    if name == "war":
         cores = run.machine.get("cores")
         many = isinstance(cores, int) and cores >= MANY_CORES
         durable = str((run.server.get("settings") or {}).get("synchronous_commit", "on")) != "off"
@@ -219,7 +228,7 @@ def _answers(part: Part, run: RunResult) -> list[tuple[str, Source]]:
             ("bulk-load", Source(name, None, LOAD)),
             ("storage-size", Source(name, None, SIZE)),
         ]
-    if part.scenario == "wal":
+    if name == "wal":
         tiers = [
             ("shared-buffers", "tier-1-shared-buffers"),
             ("page-cache", "tier-2-page-cache"),
@@ -227,9 +236,9 @@ def _answers(part: Part, run: RunResult) -> list[tuple[str, Source]]:
         if run.machine.get("memory_limit_bytes"):
             tiers.append(("beyond-ram", "tier-3-beyond-memory"))
         return [(row, Source(name, window, TPS)) for row, window in tiers]
-    if part.scenario == "replication":
+    if name == "replication":
         return [("sync-standby", Source(name, "insert-sync", TPS))]
-    if part.scenario == "sharded":
+    if name == "sharded":
         return [
             ("sharded-range", Source(name, "insert-range", TPS)),
             ("sharded-hash", Source(name, "insert-hash", TPS)),
@@ -237,16 +246,38 @@ def _answers(part: Part, run: RunResult) -> list[tuple[str, Source]]:
     return []
 
 
-def not_measured_why(plan: Plan) -> list[str]:
-    """Why rows stay "not measured" on this server: the parts left out, and the rows no part answers."""
-    answered = {row for part in plan.parts for row in part.rows}
-    lines = [f"- {name}: not run, {why}." for name, why in plan.left_out.items()]
-    never = [c.label for c in advice.CONDITIONS if c.key not in answered and c.key not in _left_rows(plan)]
-    if never:
-        lines.append(f"- {'; '.join(never)}: no part of `pkbench advise` measures these yet.")
+def not_measured_why(out: Path, plan: Plan) -> list[str]:
+    """Why each row stays "not measured" here: its run was left out, the server has the other side of it
+    (few cores, durable commit), its run did not finish, or no run of advise measures it."""
+    answered = sources(out, plan)
+    every = {p.name: p for p in parts(STRATEGIES, 1)}
+    lines = []
+    for condition in advice.CONDITIONS:
+        if condition.key in answered:
+            continue
+        owner = next((p for p in plan.parts if condition.key in p.rows), None)
+        left = next(
+            (name for name, p in every.items() if condition.key in p.rows and name in plan.left_out), None
+        )
+        if owner is not None and (out / owner.name / "results.json").is_file():
+            why = _other_side(condition.key, results.load(out / owner.name))
+        elif owner is not None:
+            why = f"its run ({owner.name}) did not finish"
+        elif left is not None:
+            why = f"{left} was not run: {plan.left_out[left]}"
+        else:
+            why = "no run of `pkbench advise` measures it yet"
+        lines.append(f"- {condition.label}: {why}.")
     return lines
 
 
-def _left_rows(plan: Plan) -> set[str]:
-    every = {p.name: p for p in parts(STRATEGIES, 1)}
-    return {row for name in plan.left_out for row in every[name].rows if name in every}
+def _other_side(row: str, run: RunResult) -> str:
+    """Why a run that ran answers the other side of ROW on this server."""
+    if row in ("few-cores", "many-cores"):
+        return f"this machine has {run.machine.get('cores', '?')} cores (many from {MANY_CORES})"
+    if row in ("durable", "asynchronous"):
+        setting = (run.server.get("settings") or {}).get("synchronous_commit", "?")
+        return f"the server's synchronous_commit is {setting}"
+    if row == "beyond-ram":
+        return "the server ran without a memory cap below its data"
+    return "its run measured no verdict for it"
