@@ -225,9 +225,9 @@ def _pair_rule(table: Table, pair: Pair) -> str | None:
         lead = f"**{pair.first} or {pair.second}: no order resolved**"
     parts = [f"the same run measured both under {_plural(len(both), 'condition')}"]
     if ahead:
-        parts.append(f"{pair.first} ahead beyond both intervals in {'; '.join(c for _, c in ahead)}")
+        parts.append(f"{pair.first} ahead in {'; '.join(c for _, c in ahead)}")
     if behind:
-        parts.append(f"{pair.second} ahead beyond both intervals in {'; '.join(c for _, c in behind)}")
+        parts.append(f"{pair.second} ahead in {'; '.join(c for _, c in behind)}")
     if overlap:
         parts.append(f"their intervals overlap in {'; '.join(label for label, _ in overlap)}")
     return f"- {lead}: " + "; ".join(parts) + "."
@@ -249,7 +249,8 @@ def page_lines(runs_dir: Path, sources: Sources = COMMITTED, link_from: Path | N
         *run_lines(table, where),
         "",
         "What follows from the table (generated from its cells; each condition is named with the figures and "
-        "the run it rests on):",
+        "the run it rests on). Two keys measured in the same run are set apart where their intervals do not "
+        "overlap (sizes: where they differ by 3% or more); elsewhere no order between them is resolved:",
         "",
         *rules(table),
     ]
