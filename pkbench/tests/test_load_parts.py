@@ -66,13 +66,13 @@ def test_the_summary_says_same_speed_where_the_parts_resolve_no_difference() -> 
     lucky = loaded("uuid-v7", [s * f for s, f in zip(base.prefill.parts_s or [], factors, strict=True)])
     assert lucky.prefill is not None and base.prefill is not None
     totals = lucky.prefill.duration_s / base.prefill.duration_s
-    assert relative(totals, 1.0, "faster", "slower", SAME_SPEED) == "8% faster"
+    assert relative(totals, 1.0, "faster", "slower", SAME_SPEED, noun="time") == "8% faster"
     assert _speed(lucky, base, totals) == SAME_SPEED
     slower = loaded("uuid-v4", [s * 1.5 for s in base.prefill.parts_s or []])
-    assert _speed(slower, base, 1.5) == "50% slower"
+    assert _speed(slower, base, 1.5) == "1.5\u00d7 the time"
     # Loaded in one piece each: the one timing is all there is.
     a, b = (StrategyResult(n, "", "bigint", None, prefill=_prefill(LOAD, None, 1000, t)) for n, t in WHOLE)
-    assert _speed(a, b, 2.0) == "2.0\u00d7 slower"
+    assert _speed(a, b, 2.0) == "2.0\u00d7 the time"
 
 
 def test_the_load_is_left_alone_outside_its_parts() -> None:

@@ -73,12 +73,13 @@ def browser() -> Iterator[Any]:
 
 
 def open_and_check(
-    browser: Any, page_path: Path, screenshot: Path, chart_timeout_ms: int = 60_000
+    browser: Any, page_path: Path, screenshot: Path, chart_timeout_ms: int = 60_000, width: int = 1400
 ) -> list[dict[str, Any]]:
-    """Open PAGE_PATH offline, wait for its charts, fail on JavaScript errors; return what each chart drew."""
+    """Open PAGE_PATH offline in a window WIDTH pixels wide, wait for its charts, fail on JavaScript errors
+    and on anything wider than the window; return what each chart drew."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-    context = browser.new_context(viewport={"width": 1400, "height": 1000}, offline=True)
+    context = browser.new_context(viewport={"width": width, "height": 1000}, offline=True)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(f"pageerror: {error}"))
@@ -98,10 +99,12 @@ def open_and_check(
             )
 
         charts: list[dict[str, Any]] = page.evaluate(DRAWN_CHARTS_JS)
+        scrolled = page.evaluate("() => document.documentElement.scrollWidth")
         page.screenshot(path=str(screenshot), full_page=True)
     finally:
         context.close()
     assert errors == [], errors
+    assert scrolled <= width, f"the page is {scrolled} pixels wide in a window of {width}"
     assert [url for url in requests if not url.startswith("file://")] == []
     assert screenshot.stat().st_size > 10_000
     return charts
@@ -124,7 +127,8 @@ def assert_every_chart_drawn(charts: list[dict[str, Any]], html: str) -> None:
 )
 def test_report_renders_in_chromium(browser: Any, fixture: Path, tmp_path: Path) -> None:
     report = write_report(copy_run(fixture, tmp_path / fixture.name))
-    charts = open_and_check(browser, report, tmp_path / f"{fixture.name}.png")
+    # Every table of the report, the workload's figures included, fits a page 1300 pixels wide.
+    charts = open_and_check(browser, report, tmp_path / f"{fixture.name}.png", width=1300)
     assert len(charts) >= (4 if fixture == BLOAT_REAL_PG15 else 17)
     assert_every_chart_drawn(charts, report.read_text(encoding="utf-8"))
 

@@ -155,9 +155,10 @@ def sizes_and_sentences(fixture: Path) -> list[tuple[float, float, str]]:
     for row in table:
         for cell in row[header.index("Compared with the one before") :]:
             match = re.search(
-                r"(\d+(?:\.\d)?)(%|\u00d7) (smaller|larger) than ([\w-]+)", cell.replace(" and ", " ")
+                r"(\d+(?:\.\d+)?)(%|\u00d7) (smaller|larger|the size) (?:than|of) ([\w-]+)",
+                cell.replace(" and ", " "),
             )
-            names = re.findall(r"than ([\w-]+)", cell)
+            names = re.findall(r"(?:than|of) ([\w-]+)", cell)
             if match and names:
                 this = headline.size(by_name[row[0]])[1]
                 other = headline.size(by_name[names[-1]])[1]
@@ -170,6 +171,9 @@ def sizes_and_sentences(fixture: Path) -> list[tuple[float, float, str]]:
 def test_size_comparisons_say_what_they_compute(fixture: Path) -> None:
     for this, other, said in sizes_and_sentences(fixture):
         amount, unit, direction = re.match(r"([\d.]+)(%|\u00d7) (\w+)", said).groups()  # type: ignore[union-attr]
+        if unit == "%":
+            # No percentage beyond half: further off, the comparison is a ratio of the size.
+            assert float(amount) <= 50
         if direction == "smaller":
             # Half the size is "50% smaller": the share of the other's size saved.
             assert this < other and unit == "%"
@@ -180,10 +184,17 @@ def test_size_comparisons_say_what_they_compute(fixture: Path) -> None:
             assert float(amount) == pytest.approx(this / other, abs=0.05)
 
 
-def test_half_the_size_reads_as_fifty_percent_smaller_not_double() -> None:
-    assert summary_table.relative(50, 100, "smaller", "larger", "same") == "50% smaller"
-    assert summary_table.relative(100, 50, "smaller", "larger", "same") == "2.0\u00d7 larger"
-    assert summary_table.relative(100, 80, "smaller", "larger", "same") == "25% larger"
+def test_half_the_size_reads_as_fifty_percent_smaller_and_twice_as_a_ratio_never_as_100_percent() -> None:
+    def said(this: float, other: float) -> str:
+        return summary_table.relative(this, other, "smaller", "larger", "same", noun="size")
+
+    assert said(50, 100) == "50% smaller"
+    assert said(100, 50) == "2.0\u00d7 the size"
+    assert said(100, 80) == "25% larger"
+    # Just under twice and far under half: never "100% larger" or "100% smaller".
+    assert said(1.996, 1) == "2.0\u00d7 the size"
+    assert said(0.003, 1) == "0.00\u00d7 the size"
+    assert said(1, 3) == "0.33\u00d7 the size"
 
 
 REPRODUCTIONS = sorted((Path(__file__).parent.parent / "docs" / "reproductions").glob("*/results.json"))

@@ -64,7 +64,11 @@ DSN_OPTIONS = ("--dsn", "--standby-dsn", "--shard-dsn")
 
 def redacted_argv() -> list[str]:
     """The command line for results.json, with the DSNs' passwords removed."""
-    argv = ["pkbench", *sys.argv[1:]]
+    return redacted(["pkbench", *sys.argv[1:]])
+
+
+def redacted(argv: list[str]) -> list[str]:
+    """ARGV with every DSN replaced by <redacted> (a DSN may hold a password)."""
     redacted = []
     hide_next = False
     for arg in argv:

@@ -12,10 +12,11 @@ import click
 import psycopg
 
 from pkbench import __version__
+from pkbench.cli import advise
 from pkbench.cli.docs import docs
 from pkbench.cli.exit import EXIT_INTERRUPTED, fail
 from pkbench.cli.results import compare, list_, report, reproductions_
-from pkbench.cli.run import run
+from pkbench.cli.run import options_for, run
 from pkbench.errors import PkbenchError, first_line
 
 
@@ -28,7 +29,7 @@ def cli() -> None:
     """
 
 
-for command in (run, list_, report, reproductions_, compare, docs):
+for command in (run, list_, report, reproductions_, compare, docs, advise.command(options_for)):
     cli.add_command(command)
 
 

@@ -309,6 +309,18 @@ def _resumed(ctx: click.Context, directory: Path) -> tuple[Options, sweep.Sweep 
     return dataclasses.replace(options, resume=directory, out=directory, command=recorded), None
 
 
+def options_for(words: list[str]) -> Options:
+    """The options of `pkbench run WORDS`, checked as that command checks them and recorded as that command
+    (DSNs redacted): how another command (advise) runs a scenario exactly as `pkbench run` would."""
+    inner = run.make_context("run", list(words))
+    inner.params.pop("resume", None)
+    inner.params.pop("calibrate", None)
+    options, swept = _options(**inner.params)
+    if swept is not None:
+        raise PkbenchError("one run at a time: several --clients make a sweep")
+    return dataclasses.replace(options, command=arguments.redacted(["pkbench", "run", *words]))
+
+
 def exit_for(outcome: Outcome) -> None:
     """0 only when every requested strategy ran: a failed one fails the command, and a skipped one (this
     server cannot run it) too, with its own code; the last line names each."""

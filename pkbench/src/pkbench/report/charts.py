@@ -7,14 +7,17 @@ A chart with nothing to draw is not drawn: its builder returns no figure and say
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from pkbench.analysis.metrics import figure, nested_figure
+from pkbench.analysis.metrics import Figure, figure, nested_figure
+from pkbench.report import whiskers
 from pkbench.report.loading import Run
+from pkbench.report.palette import shades
 from pkbench.results import Sizes, StatementResult, WorkloadResult
 from pkbench.text import MIB
 
@@ -105,17 +108,50 @@ def bar_chart(
     y_title: str,
     y_range: tuple[float, float] | None = None,
     height: int = 440,
+    rounds: dict[str, list[list[float]]] | None = None,
 ) -> Chart:
-    """Grouped bars, one trace per strategy in its colour; X is a list of labels or [outer, inner] labels."""
+    """Grouped bars, one trace per strategy in its colour; X is a list of labels or [outer, inner] labels.
+
+    ROUNDS gives, per strategy, each bar's figure in every round (empty for a bar measured once): the bar
+    gets whiskers from the interval of its median over the rounds, and the rounds are drawn as dots on it.
+    """
     fig = go.Figure()
+    said: set[str] = set()
     for name, x, y in series:
-        if y:
-            fig.add_trace(go.Bar(x=x, y=y, name=name, marker_color=colors[name]))
+        if not y:
+            continue
+        per_bar = (rounds or {}).get(name) or [[] for _ in y]
+        error_y = whiskers.whiskers(per_bar, y, said)
+        fig.add_trace(
+            go.Bar(x=x, y=y, name=name, marker_color=colors[name], offsetgroup=name, error_y=error_y)
+        )
+        dots = [
+            (label, value)
+            for label, values in zip(whiskers.labels(x), per_bar, strict=True)
+            for value in values
+        ]
+        if dots:
+            fig.add_trace(
+                go.Scatter(
+                    x=whiskers.unlabels([label for label, _ in dots], x),
+                    y=[value for _, value in dots],
+                    mode="markers",
+                    name=f"{name} · rounds",
+                    legendgroup=name,
+                    showlegend=False,
+                    offsetgroup=name,
+                    marker={"color": shades(colors[name], 2)[0], "size": 5, "line": {"width": 0}},
+                    line={"color": shades(colors[name], 2)[0]},
+                    hovertemplate="%{y:,.4g} (one round)<extra>" + name + "</extra>",
+                )
+            )
     if fig.data:
         chart.figure = style(fig, chart.title, x_title, y_title, height)
-        fig.update_layout(barmode="group")
+        fig.update_layout(barmode="group", scattermode="group")
         if y_range is not None:
             fig.update_yaxes(range=list(y_range))
+    if said:
+        chart.notes.insert(0, whiskers.whiskers_note(said, dots=True))
     return chart
 
 
@@ -123,6 +159,7 @@ def tps_per_workload(run: Run, colors: dict[str, str], div_id: str) -> Chart:
     """Average TPS of every workload side by side (the shape of a study over sizes or index variants)."""
     chart = Chart(div_id, "Average TPS of each workload", None)
     series = []
+    rounds: dict[str, list[list[float]]] = {}
     for strategy in run.measured_strategies:
         name = strategy.name
         workloads, values = [], []
@@ -134,13 +171,15 @@ def tps_per_workload(run: Run, colors: dict[str, str], div_id: str) -> Chart:
             elif tps is not None and tps.value is not None:
                 workloads.append(workload)
                 values.append(tps.value)
+                rounds.setdefault(name, []).append(whiskers.round_values(found, lambda w: figure(w, "tps")))
         series.append((name, workloads, values))
-    return bar_chart(chart, series, colors, "workload", "transactions per second (tps)")
+    return bar_chart(chart, series, colors, "workload", "transactions per second (tps)", rounds=rounds)
 
 
 def latency_percentiles(run: Run, workload: str, colors: dict[str, str], div_id: str) -> Chart:
     chart = Chart(div_id, f"Latency percentiles per statement: {workload}", None)
     series = []
+    rounds: dict[str, list[list[float]]] = {}
     for name, found in run.measured_in(workload):
         parts: list[tuple[str, StatementResult | WorkloadResult]] = [(s.name, s) for s in found.statements]
         parts.append(("whole transaction", found))
@@ -157,8 +196,23 @@ def latency_percentiles(run: Run, workload: str, colors: dict[str, str], div_id:
                 statements.append(part_name)
                 labels.append(percentile)
                 values.append(measured.value)
+                rounds.setdefault(name, []).append(
+                    whiskers.round_values(found, _part_reader(part is found, part_name, percentile))
+                )
         series.append((name, [statements, labels], values))
-    return bar_chart(chart, series, colors, "statement and percentile", "latency (ms)")
+    return bar_chart(chart, series, colors, "statement and percentile", "latency (ms)", rounds=rounds)
+
+
+def _part_reader(whole: bool, statement: str, percentile: str) -> Callable[[WorkloadResult], Figure]:
+    """One bar of the latency chart in a round: the transaction's percentile, or a statement's."""
+
+    def read(window: WorkloadResult) -> Figure:
+        if whole:
+            return nested_figure(window, "latency_ms", percentile)
+        part = next((s for s in window.statements if s.name == statement), None)
+        return nested_figure(part, "latency_ms", percentile)
+
+    return read
 
 
 def statement_reason(workload: WorkloadResult, statement: str, percentile: str) -> str | None:

@@ -26,7 +26,7 @@ from pkbench.analysis.metrics import (
     figure,
 )
 from pkbench.analysis.run_diff import Change as RoundsChange
-from pkbench.report import charts, render, steps
+from pkbench.report import charts, render, steps, whiskers
 from pkbench.report.loading import Run, load_run, workload_of
 from pkbench.report.palette import strategy_colors
 from pkbench.report.tables import relative, signed_percent
@@ -245,11 +245,12 @@ def metric_chart(
     title = f"{metric.title} across runs" + (f": {scope}" if scope else "")
     chart = charts.Chart(div_id, title, None)
     fig = go.Figure()
+    said: set[str] = set()
     for strategy in colors:
-        xs_strategy, xs_run, ys, patterns = [], [], [], []
+        xs_strategy, xs_run, ys, patterns, per_bar = [], [], [], [], []
         for index, (run, label) in enumerate(zip(runs, labels, strict=True)):
             value = metric_value(run, metric, strategy, scope)
-            if lookup(run, strategy, scope) is None:
+            if (found := lookup(run, strategy, scope)) is None:
                 continue
             if value.value is None:
                 chart.na(strategy, label, value.reason)
@@ -258,6 +259,7 @@ def metric_chart(
             xs_run.append(f"run {index + 1}")
             ys.append(value.value)
             patterns.append(RUN_PATTERNS[index % len(RUN_PATTERNS)])
+            per_bar.append(whiskers.speed_rounds(metric, *found))
         if ys:
             fig.add_trace(
                 go.Bar(
@@ -265,8 +267,11 @@ def metric_chart(
                     y=ys,
                     name=strategy,
                     marker={"color": colors[strategy], "pattern": {"shape": patterns}},
+                    error_y=whiskers.whiskers(per_bar, ys, said),
                 )
             )
+    if said:
+        chart.notes.insert(0, whiskers.whiskers_note(said, dots=False))
     if fig.data:
         chart.figure = charts.style(
             fig,

@@ -38,6 +38,12 @@ class Section:
 class Table:
     headers: list[str]
     rows: list[tables.TableRow]
+    caption: str = ""
+
+    @property
+    def notes(self) -> list[str]:
+        """Under the table, once per column: which figures are n/a and why (the cells show only the dash)."""
+        return tables.column_notes(self.headers, self.rows)
 
 
 @dataclass(frozen=True)
@@ -163,11 +169,14 @@ def run_sections(run: Run, colors: dict[str, str]) -> list[Section]:
             f"Workload {workload}",
             next((w.description or "" for _, w in run.measured_in(workload)), ""),
         )
-        section.tables.append(Table(tables.workload_headers(), tables.workload_rows(run, workload)))
+        section.tables += [
+            Table(found.headers, found.rows, found.caption) for found in tables.workload_tables(run, workload)
+        ]
         section.tables += [
             Table(
                 found.header,
                 [tables.TableRow(row[0], "ok", [tables.Cell(c) for c in row[1:]]) for row in found.rows],
+                f"Verdicts against {run.result.baseline or 'the baseline'}",
             )
             for found in verdict_tables.tables(run.result)
             if found.workload == workload
@@ -215,7 +224,7 @@ def run_sections(run: Run, colors: dict[str, str]) -> list[Section]:
         section.tables.append(Table(reproductions.REPORT_HEADER, rows))
         sections.append(section)
     sizes = Section("sizes", "Sizes after prefill and at the end")
-    sizes.tables.append(Table(tables.size_headers(run), tables.size_rows(run)))
+    sizes.tables.append(Table(tables.SIZE_TABLE_HEADERS, tables.size_rows(run)))
     sizes.charts.append(rendered(charts.sizes_chart(run, colors, "chart-sizes")))
     sections.append(sizes)
     return sections

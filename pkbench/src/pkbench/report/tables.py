@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pkbench.analysis.metrics import Figure, Metric, figure, report_columns, unavailable_reason
+from pkbench.report import whiskers
 from pkbench.report.loading import Run, workload_of
 from pkbench.results import RepeatedStrategy, StrategyResult, WorkloadResult
 from pkbench.summary.headline import cells as summary_cells
@@ -74,48 +75,116 @@ def summary_table(run: Run) -> tuple[list[str], list[TableRow]]:
     return headers, rows
 
 
-def workload_headers() -> list[str]:
-    """The workload table's headers: the registry's figures first, then the composite cells below."""
-    return ["strategy", *(str(m.column) for m in report_columns()), *DETAIL_HEADERS]
-
-
-DETAIL_HEADERS = [
+# The workload's figures in three tables narrow enough for a 1300-pixel page: how fast, what each transaction
+# cost the server, and how large the relations ended. A registry column the report shows goes to SPEED when
+# its key is here, else to work.
+SPEED = whiskers.SPEED
+WAL_DETAILS = [
     "full-page image bytes",
     "page splits",
     "distinct blocks in WAL",
     "checkpoints (timed / requested)",
-    "sampling busy / CPU (s)",
 ]
+SAMPLING = "sampling busy / CPU (s)"
+SIZE_HEADERS = ["table at the end", "primary key", "all indexes", "total"]
 
 
-def workload_rows(run: Run, workload: str) -> list[TableRow]:
-    """Every headline figure of one workload per strategy; null figures carry their reason.
+@dataclass(frozen=True)
+class WorkloadTable:
+    """One of a workload's tables: what it shows, its headers (strategy first) and its rows."""
 
-    With --repeat, a figure is the median and its [min, max] over the repeats follows in brackets.
-    """
-    rows = []
+    caption: str
+    headers: list[str]
+    rows: list[TableRow]
+
+
+def _speed_columns() -> list[Metric]:
+    return [m for m in report_columns() if m.key in SPEED]
+
+
+def _work_columns() -> list[Metric]:
+    return [m for m in report_columns() if m.key not in SPEED]
+
+
+def workload_tables(run: Run, workload: str) -> list[WorkloadTable]:
+    """Every headline figure of one workload per strategy, in three tables (speed, work, size); null figures
+    carry their reason. With --repeat, a figure is the median and its [min, max] over the repeats follows in
+    brackets."""
+    speed, work, size = [], [], []
     for strategy in run.measured_strategies:
         found = workload_of(strategy, workload)
         if found is None:
             continue
-        checkpoints = found.checkpoints
-        if checkpoints is not None:
-            timed, requested = figure(checkpoints, "timed"), figure(checkpoints, "requested")
-            checkpoint_cell = Cell(f"{format_count(timed)} / {format_count(requested)}")
-        else:
-            checkpoint_cell = na(figure(found, "checkpoints").reason)
-        cells = [
-            *(_with_spread(metric, strategy, found) for metric in report_columns()),
-            size_cell(figure(found, "wal_fpi_bytes")),
-            with_per_transaction(
-                formatted(figure(found, "page_splits"), "{:,.0f}"), found, "page_splits_per_transaction"
-            ),
-            distinct_blocks(found),
-            checkpoint_cell,
-            sampling_cost(found),
-        ]
-        rows.append(TableRow(strategy.name, "ok", cells))
-    return rows
+        speed.append(
+            TableRow(strategy.name, "ok", [_with_spread(m, strategy, found) for m in _speed_columns()])
+        )
+        work.append(
+            TableRow(
+                strategy.name,
+                "ok",
+                [
+                    *(_with_spread(m, strategy, found) for m in _work_columns()),
+                    *_wal_details(found),
+                    sampling_cost(found),
+                ],
+            )
+        )
+        size.append(TableRow(strategy.name, "ok", _sizes_at_end(found)))
+    return [
+        WorkloadTable("Speed", ["strategy", *(str(m.column) for m in _speed_columns())], speed),
+        WorkloadTable(
+            "Work per transaction and in the window",
+            ["strategy", *(str(m.column) for m in _work_columns()), *WAL_DETAILS, SAMPLING],
+            work,
+        ),
+        WorkloadTable("Size at the end of the window", ["strategy", *SIZE_HEADERS], size),
+    ]
+
+
+def _wal_details(found: WorkloadResult) -> list[Cell]:
+    checkpoints = found.checkpoints
+    if checkpoints is not None:
+        timed, requested = figure(checkpoints, "timed"), figure(checkpoints, "requested")
+        checkpoint_cell = Cell(f"{format_count(timed)} / {format_count(requested)}")
+    else:
+        checkpoint_cell = na(figure(found, "checkpoints").reason)
+    return [
+        size_cell(figure(found, "wal_fpi_bytes")),
+        with_per_transaction(
+            formatted(figure(found, "page_splits"), "{:,.0f}"), found, "page_splits_per_transaction"
+        ),
+        distinct_blocks(found),
+        checkpoint_cell,
+    ]
+
+
+def _sizes_at_end(found: WorkloadResult) -> list[Cell]:
+    sizes = found.sizes_at_end
+    if sizes is None:
+        return [na(unavailable_reason(found, "sizes_at_end"))] * len(SIZE_HEADERS)
+    indexes = [float(v) for v in (sizes.indexes or {}).values() if isinstance(v, int | float)]
+    return [
+        size_cell(figure(sizes, "table_bytes")),
+        size_cell(figure(sizes, "primary_key_bytes")),
+        Cell(binary_size(sum(indexes))) if indexes else na(unavailable_reason(sizes, "indexes")),
+        size_cell(figure(sizes, "total_bytes")),
+    ]
+
+
+def column_notes(headers: list[str], rows: list[TableRow]) -> list[str]:
+    """One line per column with figures missing, instead of the reason in every cell: the strategies it is
+    missing for (or every one) and why, a line per reason."""
+    notes = []
+    measured = [row for row in rows if row.status == "ok"]
+    for index, header in enumerate(headers[1:]):
+        by_reason: dict[str, list[str]] = {}
+        for row in measured:
+            if index < len(row.cells) and row.cells[index].missing:
+                by_reason.setdefault(str(row.cells[index].reason), []).append(row.strategy)
+        for reason, strategies in by_reason.items():
+            who = "every strategy" if len(strategies) == len(measured) > 1 else ", ".join(strategies)
+            notes.append(f"{header}: n/a for {who} ({reason})")
+    return notes
 
 
 def _with_spread(metric: Metric, strategy: StrategyResult, workload: WorkloadResult) -> Cell:
@@ -163,20 +232,17 @@ def format_count(measured: Figure) -> str:
     return MISSING if measured.value is None else f"{measured.value:,.0f}"
 
 
-def size_headers(run: Run) -> list[str]:
-    headers = ["strategy"]
-    first = run.measured_strategies[:1]
-    for moment, _, _ in run.size_moments(first[0]) if first else []:
-        headers += [f"{moment}: table", "primary key", "total"]
-    return headers
+SIZE_TABLE_HEADERS = ["strategy", "moment", "table", "primary key", "total"]
 
 
 def size_rows(run: Run) -> list[TableRow]:
+    """A row per strategy and moment (after the prefill, at the end of each workload, at each snapshot): a
+    column per moment would outgrow the page in a scenario of many windows."""
     rows = []
     for strategy in run.measured_strategies:
-        cells = []
-        for _, sizes, reason in run.size_moments(strategy):
+        for moment, sizes, reason in run.size_moments(strategy):
+            cells = [Cell(moment)]
             for metric in ("table_bytes", "primary_key_bytes", "total_bytes"):
                 cells.append(size_cell(figure(sizes, metric)) if sizes else na(reason))
-        rows.append(TableRow(strategy.name, "ok", cells))
+            rows.append(TableRow(strategy.name, "ok", cells))
     return rows

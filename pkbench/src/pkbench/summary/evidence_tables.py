@@ -13,6 +13,7 @@ from pkbench.errors import PkbenchError
 from pkbench.results import RunResult, StrategyResult, WorkloadResult
 from pkbench.scenario import published
 from pkbench.summary import (
+    advice_text,
     back_to_back,
     calibration,
     contention,
@@ -325,6 +326,12 @@ CALIBRATION_TABLES: dict[str, FileTable] = {
     ),
     "contention": lambda source: contention.table(*_sweep(source)[:2])[1:],
     "contention-order-costs": lambda source: contention.order_costs(_sweep(source)[2])[4:],
+    # From the folder of committed runs (pkbench/docs/reproductions): advice.md's table beside it, and the
+    # README's short one at the repository's root, two levels up.
+    "advice": lambda source: advice_text.page_lines(source),
+    "which-key": lambda source: advice_text.readme_lines(
+        source, source.parents[2], source.parent / "advice.md"
+    ),
 }
 
 

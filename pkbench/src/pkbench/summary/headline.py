@@ -35,21 +35,35 @@ def _seconds(n: float | None) -> str | None:
     return f"{n:.2f} s" if n < 1 else f"{n:,.1f} s"
 
 
-def relative(this: float, other: float, better: str, worse: str, same: str) -> str:
+# Beyond these ratios a percentage misleads ("100% slower" for twice the time, "100% faster" for none of it),
+# so the comparison is said as a ratio of the quantity instead: "2.0x the time", "0.40x the size".
+AS_RATIO_FROM = 1.5
+AS_RATIO_BELOW = 0.5
+
+
+def relative(this: float, other: float, better: str, worse: str, same: str, *, noun: str) -> str:
     """'10% faster' when `this` is smaller than `other` (time, size), as a share of `other`.
 
-    "x% smaller" is 1 - this/other: half the size is "50% smaller". "x% slower/larger" is this/other - 1,
-    and from twice the other on it is said as a ratio ("3.0x larger"), which reads better than "200%".
+    "x% smaller" is 1 - this/other: half the size is "50% smaller". "x% slower/larger" is this/other - 1.
+    Outside [0.5, 1.5) it is said as a ratio of NOUN ("2.0x the time", "0.40x the size"): no percentage
+    above 50% is ever written.
     """
     if this <= 0 or other <= 0:
         return ""
     if abs(this - other) / max(this, other) < SAME_WITHIN:
         return same
-    if this < other:
-        return f"{(1 - this / other) * 100:.0f}% {better}"
     ratio = this / other
-    amount = f"{ratio:.1f}{TIMES}" if ratio >= 2 else f"{(ratio - 1) * 100:.0f}%"
-    return f"{amount} {worse}"
+    if ratio >= AS_RATIO_FROM:
+        return f"{ratio:.1f}{TIMES} the {noun}"
+    if ratio < AS_RATIO_BELOW:
+        return f"{ratio:.2f}{TIMES} the {noun}"
+    if ratio < 1:
+        return f"{(1 - ratio) * 100:.0f}% {better}"
+    return f"{(ratio - 1) * 100:.0f}% {worse}"
+
+
+def _as_ratio(text: str) -> bool:
+    return f"{TIMES} the " in text
 
 
 @dataclass(frozen=True)
@@ -132,11 +146,12 @@ def comparison(this: StrategyResult, other: StrategyResult, headline: Headline) 
         parts.append(_speed(this, other, t_this / t_other))
     s_this, s_other = headline.size(this)[1], headline.size(other)[1]
     if s_this and s_other:
-        parts.append(relative(s_this, s_other, "smaller", "larger", SAME_SIZE))
+        parts.append(relative(s_this, s_other, "smaller", "larger", SAME_SIZE, noun="size"))
     sames = [p for p in parts if p in (SAME_SPEED, SAME_SIZE)]
     differences = [p for p in parts if p and p not in sames]
     if differences:
-        text = f"{' and '.join(differences)} than {other.name}"
+        # "2.0x the size of bigint", "25% larger than bigint": the last difference takes the preposition.
+        text = f"{' and '.join(differences)} {'of' if _as_ratio(differences[-1]) else 'than'} {other.name}"
         return f"{text}, {' and '.join(sames)}" if sames else text
     return f"{' and '.join(sames)} as {other.name}" if sames else ""
 
@@ -149,7 +164,7 @@ def _speed(this: StrategyResult, other: StrategyResult, ratio: float) -> str:
         if not judged or not judged[0].verdict.resolved or judged[0].verdict.ratio is None:
             return SAME_SPEED
         ratio = judged[0].verdict.ratio
-    return relative(ratio, 1.0, "faster", "slower", SAME_SPEED)
+    return relative(ratio, 1.0, "faster", "slower", SAME_SPEED, noun="time")
 
 
 def inserted(strategies: Sequence[StrategyResult]) -> bool:

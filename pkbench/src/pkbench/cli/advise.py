@@ -1,0 +1,247 @@
+"""`pkbench advise`: the "which key?" table of docs/advice.md, measured on this server."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from pkbench.cli import arguments
+from pkbench.cli.console import RichReporter
+from pkbench.errors import PkbenchError, first_line
+from pkbench.run import advise as planner
+from pkbench.run import runner
+from pkbench.run.options import Options
+from pkbench.summary import advice, advice_text
+
+ADVICE_FILE = "advice.md"
+# How `pkbench run WORDS` reads its words into options (cli.run.options_for), handed over by cli.main, which
+# holds both commands: every part is checked and run exactly as that command would.
+OptionsFor = Callable[[list[str]], Options]
+
+
+def command(options_for: OptionsFor) -> click.Command:
+    """The `advise` command, reading each run's words into options as OPTIONS_FOR does."""
+
+    @click.command("advise")
+    @click.option(
+        "--budget",
+        default="30m",
+        show_default=True,
+        help="How long to measure, all runs together (10m, 1h): more time, more rounds, narrower intervals.",
+    )
+    @click.option(
+        "--out", type=click.Path(path_type=Path), help="Folder for the runs and advice.md (must not exist)."
+    )
+    @click.option(
+        "--dsn", help="Measure this existing server, in schemas of its own, instead of an embedded cluster."
+    )
+    @click.option(
+        "--strategies", help="Comma-separated keys (default: the table's columns this pkbench has)."
+    )
+    @click.option("--rows", type=int, help="Rows to prefill in every run (default: each run's own).")
+    @click.option("--duration", type=int, help="Seconds per measured window (default: each run's own).")
+    @click.option("--pg", "pg_major", type=int, help="The embedded server's major version.")
+    @click.option(
+        "--pg-bin", type=click.Path(path_type=Path), help="Directory with initdb, postgres and pgbench."
+    )
+    @click.option(
+        "--resume",
+        type=click.Path(path_type=Path),
+        metavar="DIR",
+        help="Continue the advice in DIR: finished runs are kept, an interrupted one resumes, the rest run.",
+    )
+    @click.argument("run_arguments", nargs=-1, type=click.UNPROCESSED, metavar="[-- RUN OPTIONS]")
+    def advise(
+        budget: str,
+        out: Path | None,
+        dsn: str | None,
+        strategies: str | None,
+        rows: int | None,
+        duration: int | None,
+        pg_major: int | None,
+        pg_bin: Path | None,
+        resume: Path | None,
+        run_arguments: tuple[str, ...],
+    ) -> None:
+        """Measure which key to choose on this server: the table of docs/advice.md from runs made here.
+
+        Runs the fewest `pkbench run`s that fill the rows this server can show (its cores, its memory and
+        commit setting; a standby and shards on an embedded cluster only) within --budget, prints the table
+        and writes it to DIR/advice.md beside the runs. Options after `--` go to every `pkbench run`
+        (--warmup 0, --rounds 5).
+
+        \b
+        Example:
+            pkbench advise
+            pkbench advise --budget 1h --out advice-here
+            pkbench advise --dsn postgresql://bench@db.example/bench --budget 20m
+            pkbench advise --resume pkbench-advice-20261127-010000
+            pkbench advise --budget 10m -- --warmup 0 --sample-every 0
+        """
+        _advise(
+            options_for,
+            budget=budget,
+            out=out,
+            dsn=dsn,
+            strategies=strategies,
+            rows=rows,
+            duration=duration,
+            pg_major=pg_major,
+            pg_bin=pg_bin,
+            resume=resume,
+            run_arguments=run_arguments,
+        )
+
+    return advise
+
+
+def _advise(
+    options_for: OptionsFor,
+    budget: str,
+    out: Path | None,
+    dsn: str | None,
+    strategies: str | None,
+    rows: int | None,
+    duration: int | None,
+    pg_major: int | None,
+    pg_bin: Path | None,
+    resume: Path | None,
+    run_arguments: tuple[str, ...],
+) -> None:
+    reporter = RichReporter()
+    if resume is not None:
+        if out is not None or strategies is not None or rows is not None or duration is not None:
+            raise PkbenchError(
+                "--resume runs the recorded plan again: give no --out, --strategies, --rows or --duration"
+            )
+        out = resume
+        plan = planner.read_plan(out)
+        if plan.on_dsn != (dsn is not None):
+            raise PkbenchError(
+                f"--resume {out}: its runs measured "
+                + (
+                    "a server given by --dsn: give the same --dsn again"
+                    if plan.on_dsn
+                    else "an embedded cluster: give no --dsn"
+                )
+            )
+    else:
+        out = out or Path(f"pkbench-advice-{datetime.now():%Y%m%d-%H%M%S}")
+        if out.exists():
+            raise PkbenchError(f"--out {out}: already exists (give a new folder, or --resume {out})")
+        seconds = arguments.duration(budget, "--budget")
+        assert seconds is not None
+        chosen = (
+            [s.strip() for s in strategies.split(",") if s.strip()]
+            if strategies
+            else list(planner.STRATEGIES)
+        )
+        common = [
+            *(["--pg", str(pg_major)] if pg_major is not None else []),
+            *(["--pg-bin", str(pg_bin)] if pg_bin is not None else []),
+            *(["--rows", str(rows)] if rows is not None else []),
+            *(["--duration", str(duration)] if duration is not None else []),
+            *run_arguments,
+        ]
+        plan = planner.make_plan(seconds, chosen, os.cpu_count() or 1, dsn is None, common)
+        # Every part's options are checked before the first one starts: a bad name fails now, in one line.
+        for part in plan.parts:
+            options_for([*plan.arguments(part, out), *(["--dsn", dsn] if dsn else [])])
+        planner.write_plan(out, plan)
+    _say_plan(reporter, plan, out)
+    for number, part in enumerate(plan.parts, 1):
+        _run_part(options_for, reporter, plan, part, out, dsn, number)
+    table = advice.build(out, planner.sources(out, plan))
+    lines = _document(plan, out)
+    (out / ADVICE_FILE).write_text("\n".join(lines) + "\n")
+    _print_table(table)
+    click.echo(f"pkbench: advice in {out / ADVICE_FILE}", err=True)
+
+
+def _say_plan(reporter: RichReporter, plan: planner.Plan, out: Path) -> None:
+    reporter.info(f"pkbench advise: {len(plan.parts)} run(s) in {out}, {_time(plan.budget_s)} in all")
+    for part in plan.parts:
+        labels = "; ".join(advice.BY_KEY[row].label for row in part.rows)
+        reporter.info(
+            f"  {part.name}: up to {_time(plan.share_s(part))} (more when its rounds take it), for {labels}"
+        )
+    for name, why in plan.left_out.items():
+        reporter.info(f"  {name}: left out, {why}")
+
+
+def _time(seconds: float) -> str:
+    return f"{seconds:,.0f} s" if seconds < 60 else f"{seconds / 60:,.1f} min"
+
+
+def _run_part(
+    options_for: OptionsFor,
+    reporter: RichReporter,
+    plan: planner.Plan,
+    part: planner.Part,
+    out: Path,
+    dsn: str | None,
+    number: int,
+) -> None:
+    state = planner.state(out, part)
+    heading = f"advise {number}/{len(plan.parts)}: {part.name}"
+    if state == "done":
+        reporter.info(f"{heading}: measured already")
+        return
+    options = options_for([*plan.arguments(part, out), *(["--dsn", dsn] if dsn else [])])
+    directory = out / part.name
+    if state == "interrupted":
+        reporter.info(f"{heading}: resuming the interrupted run")
+        options = dataclasses.replace(options, resume=directory, out=directory)
+    else:
+        reporter.info(f"{heading}: starting")
+        if directory.exists():
+            # A run stopped before it wrote any results: its folder (made here) holds nothing to keep.
+            shutil.rmtree(directory)
+    try:
+        runner.execute(options, reporter)
+    except PkbenchError as e:
+        reporter.warning(f"{part.name} did not finish ({first_line(str(e))}); its rows stay not measured")
+
+
+def _document(plan: planner.Plan, out: Path) -> list[str]:
+    return [
+        "# Which key? Measured on this server",
+        "",
+        "Written by `pkbench advise` from the runs in this folder (each an ordinary `pkbench run`: its own "
+        "results.json, summary.md and time series). Run again with `pkbench advise --resume` after an "
+        "interruption.",
+        "",
+        *advice_text.page_lines(out, planner.sources(out, plan), link_from=out),
+        "",
+        "Rows not measured here:",
+        "",
+        *planner.not_measured_why(out, plan),
+    ]
+
+
+def _print_table(table: advice.Table) -> None:
+    shown = Table(title="Which key? Each key against bigint on this server (rate, or size, over bigint's)")
+    shown.add_column("condition")
+    for column in table.columns:
+        shown.add_column(column.heading)
+    for condition in table.conditions:
+        cells = []
+        for column in table.columns:
+            cell = table.cells[condition.key][column.strategy]
+            if cell.kind == "not measured":
+                cells.append("not measured")
+            elif cell.kind == "baseline":
+                cells.append("baseline")
+            else:
+                cells.append(f"{cell.word()} {cell.figures()}")
+        shown.add_row(condition.label, *cells)
+    stdout = Console()
+    (stdout if stdout.is_terminal else Console(width=240)).print(shown)

@@ -1,0 +1,269 @@
+"""The "which key?" table: a row per condition a reader asks about, a column per key, each cell that key's
+verdict against bigint with its interval, read from the run that measured it, and the rules the cells support.
+
+What answers a row is data, not code: a condition names the runs, windows and figures that answer it
+(`Source`), in the order they are tried, and a cell is "not measured" where none of them holds the key. The
+documents' table reads the committed runs (`COMMITTED`); `pkbench advise` gives the same table the runs it
+made on the reader's own server. Every word of the rules under the table is generated from the cells: a rule
+changes when a run does.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from pkbench import results
+from pkbench.results import RunResult, Verdict
+from pkbench.summary.headline import SAME_WITHIN, Headline
+from pkbench.text import MISSING
+
+BASELINE = "bigint"
+TIMES = "\u00d7"
+# A Source's figure: a verdict's metric (the rate of a window, or the load's time per row), or the size.
+Figure = Literal["tps", "load", "size"]
+TPS: Figure = "tps"
+LOAD: Figure = "load"
+SIZE: Figure = "size"
+
+
+@dataclass(frozen=True)
+class Column:
+    strategy: str
+    heading: str
+
+
+COLUMNS = (
+    Column("bigint", "bigint"),
+    Column("uuid-v4", "v4"),
+    Column("uuid-v4-text", "v4 as text"),
+    Column("uuid-v7", "v7"),
+    Column("seq-time", "time prefix"),
+    Column("seq-seq-256", "sequence prefix"),
+    Column("uuid-striped", "striped"),
+)
+
+
+@dataclass(frozen=True)
+class Condition:
+    key: str
+    group: str
+    label: str
+    # Among the rows people ask about most: the README's short table shows them.
+    asked: bool = False
+
+
+CONDITIONS = (
+    Condition("shared-buffers", "data", "within shared buffers"),
+    Condition("page-cache", "data", "beyond shared buffers, within RAM", asked=True),
+    Condition("beyond-ram", "data", "beyond RAM (a memory cap)", asked=True),
+    Condition("one-writer", "clients", "one writer"),
+    Condition("few-cores", "clients", "many clients on few cores", asked=True),
+    Condition("many-cores", "clients", "many clients on many cores", asked=True),
+    Condition("durable", "commit", "durable commit"),
+    Condition("asynchronous", "commit", "asynchronous commit"),
+    Condition("one-table", "layout", "one table"),
+    Condition("range-partitioned", "layout", "range-partitioned by time"),
+    Condition("hash-partitioned", "layout", "hash-partitioned"),
+    Condition("sharded-range", "layout", "sharded by range"),
+    Condition("sharded-hash", "layout", "sharded by hash"),
+    Condition("sync-standby", "replication", "with a synchronous standby"),
+    Condition("bulk-load", "load", "bulk load", asked=True),
+    Condition("storage-size", "size", "storage size", asked=True),
+)
+BY_KEY = {c.key: c for c in CONDITIONS}
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a condition's cells come from: a results directory (relative to the folder of runs), the window
+    or load step whose verdict answers (None: the first the run judged on FIGURE), and the figure."""
+
+    run: str
+    window: str | None
+    figure: Figure
+
+
+Sources = Mapping[str, Sequence[Source]]
+
+# The committed runs under pkbench/docs/reproductions that answer each condition, tried in order for each key
+# (the run with the narrower intervals first; wal-keys, on a busier machine, adds the sequential prefixes). A
+# condition left out is "not measured" in every column; contention-16-cores answers its row once committed.
+COMMITTED: Sources = {
+    "shared-buffers": [
+        Source("designs-by-scenario/wal/paired", "tier-1-shared-buffers", TPS),
+        Source("wal-keys", "tier-1-shared-buffers", TPS),
+    ],
+    "page-cache": [
+        Source("designs-by-scenario/wal/paired", "tier-2-page-cache", TPS),
+        Source("wal-keys", "tier-2-page-cache", TPS),
+    ],
+    "beyond-ram": [
+        Source("designs-by-scenario/wal/paired", "tier-3-beyond-memory", TPS),
+        Source("wal-keys", "tier-3-beyond-memory", TPS),
+    ],
+    "one-writer": [Source("war-one-writer", "lookup-by-data", TPS)],
+    "few-cores": [Source("war-default", "lookup-by-data", TPS)],
+    "many-cores": [Source("contention-16-cores", None, TPS)],
+    "durable": [Source("war-default", "lookup-by-data", TPS)],
+    "asynchronous": [Source("war-async-commit", "lookup-by-data", TPS)],
+    "one-table": [Source("war-default", "lookup-by-data", TPS)],
+    "sharded-range": [Source("sharded-3", "insert-range", TPS)],
+    "sharded-hash": [Source("sharded-3", "insert-hash", TPS)],
+    "sync-standby": [Source("designs-by-scenario/replication/paired", "insert-sync", TPS)],
+    "bulk-load": [Source("war-default", None, LOAD), Source("war-one-writer", None, LOAD)],
+    "storage-size": [Source("war-default", None, SIZE), Source("war-one-writer", None, SIZE)],
+}
+
+
+Kind = Literal["baseline", "verdict", "one round", "size", "not measured"]
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One key under one condition: its figure over bigint's (a rate for speed, bytes for size), the interval
+    of that ratio, and the run it comes from."""
+
+    kind: Kind
+    ratio: float | None = None
+    low: float | None = None
+    high: float | None = None
+    resolved: bool = False
+    better: bool | None = None
+    run: str | None = None
+    window: str | None = None
+    rounds: int = 0
+
+    @property
+    def measured(self) -> bool:
+        return self.kind in ("verdict", "one round", "size")
+
+    def word(self) -> str:
+        if self.kind == "size":
+            return "same size" if not self.resolved else "smaller" if self.better else "larger"
+        if not self.resolved:
+            return "no difference resolved"
+        return "faster" if self.better else "slower"
+
+    def figures(self) -> str:
+        """The ratio and its interval, as `0.88x (0.83-0.91)` with the multiplication sign and an en dash."""
+        if self.ratio is None:
+            return MISSING
+        if self.kind == "size":
+            return f"{self.ratio:.2f}{TIMES} the size (one measurement)"
+        if self.low is None or self.high is None:
+            return f"{self.ratio:.2f}{TIMES} (one round: no interval)"
+        return f"{self.ratio:.2f}{TIMES} ({self.low:.2f}\u2013{self.high:.2f})"
+
+
+@dataclass(frozen=True)
+class Table:
+    """The cells by condition and strategy, and the runs they come from in the order first cited."""
+
+    cells: dict[str, dict[str, Cell]]
+    runs: list[str]
+    runs_dir: Path
+    columns: tuple[Column, ...]
+    conditions: tuple[Condition, ...]
+
+    def label(self, run: str) -> str:
+        return f"R{self.runs.index(run) + 1}"
+
+
+def load(directory: Path) -> RunResult | None:
+    """The run in DIRECTORY, None while it is not there; read once for each version of its results.json (a
+    table cites most runs in several rows, and `pkbench advise` builds its table again as runs finish)."""
+    path = directory / "results.json"
+    if not path.is_file():
+        return None
+    return _read(directory, path.stat().st_mtime_ns)
+
+
+@functools.cache
+def _read(directory: Path, version: int) -> RunResult:
+    return results.load(directory)
+
+
+def build(
+    runs_dir: Path,
+    sources: Sources,
+    columns: Sequence[Column] = COLUMNS,
+    conditions: Sequence[Condition] = CONDITIONS,
+) -> Table:
+    """The table from the runs under RUNS_DIR that SOURCES name; a run that is not there answers nothing."""
+    cells: dict[str, dict[str, Cell]] = {}
+    cited: list[str] = []
+    for condition in conditions:
+        row: dict[str, Cell] = {}
+        for column in columns:
+            found = Cell("not measured")
+            for source in sources.get(condition.key, ()):
+                run = load(runs_dir / source.run)
+                found = _cell(run, source, column.strategy) if run is not None else found
+                if found.kind != "not measured":
+                    break
+            row[column.strategy] = found
+            if found.run is not None and found.run not in cited:
+                cited.append(found.run)
+        cells[condition.key] = row
+    return Table(cells, cited, runs_dir, tuple(columns), tuple(conditions))
+
+
+def _cell(run: RunResult, source: Source, strategy: str) -> Cell:
+    measured = {s.name: s for s in run.strategies if s.status == "ok"}
+    if strategy not in measured or BASELINE not in measured:
+        return Cell("not measured")
+    if strategy == BASELINE:
+        return Cell("baseline", run=source.run, window=source.window)
+    if source.figure == SIZE:
+        return _size(run, source, strategy)
+    verdict = _verdict(run.verdicts, source, strategy)
+    if verdict is None or verdict.ratio is None:
+        return Cell("not measured")
+    ratio, low, high = verdict.ratio, verdict.low, verdict.high
+    if source.figure == LOAD:
+        # Seconds per row over bigint's, turned into the load's rate: every speed cell reads the same way.
+        ratio, low, high = 1 / ratio, (1 / high if high else None), (1 / low if low else None)
+    interval = low is not None and high is not None
+    return Cell(
+        "verdict" if interval else "one round",
+        ratio,
+        low,
+        high,
+        verdict.resolved and interval,
+        verdict.better if verdict.resolved and interval else None,
+        source.run,
+        verdict.workload,
+        verdict.rounds,
+    )
+
+
+def _verdict(verdicts: Sequence[Verdict], source: Source, strategy: str) -> Verdict | None:
+    return next(
+        (
+            v
+            for v in verdicts
+            if v.strategy == strategy
+            and v.baseline == BASELINE
+            and v.metric == source.figure
+            and (source.window is None or v.workload == source.window)
+        ),
+        None,
+    )
+
+
+def _size(run: RunResult, source: Source, strategy: str) -> Cell:
+    """The size the run's summary headlines (table and indexes at its end) over bigint's: one measurement
+    each, so no interval; within 3% it is called the same, as the summary does."""
+    headline = Headline.of(run)
+    by_name = {s.name: s for s in run.strategies}
+    where, mine = headline.size(by_name[strategy])
+    _, theirs = headline.size(by_name[BASELINE])
+    if not mine or not theirs:
+        return Cell("not measured")
+    ratio = mine / theirs
+    resolved = abs(mine - theirs) / max(mine, theirs) >= SAME_WITHIN
+    return Cell("size", ratio, None, None, resolved, ratio < 1 if resolved else None, source.run, where)

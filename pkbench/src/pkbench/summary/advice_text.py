@@ -1,0 +1,268 @@
+"""The "which key?" table as markdown: the table with links to its runs, the runs it cites, and the rules that
+follow from its cells (summary.advice builds the cells). Every sentence is made from the cells."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pkbench.errors import PkbenchError
+from pkbench.summary.advice import COMMITTED, Cell, Condition, Sources, Table, build, load
+from pkbench.summary.headline import SAME_WITHIN
+from pkbench.text import markdown_table
+
+
+def _link(table: Table, run: str, link_from: Path) -> str:
+    target = os.path.relpath(table.runs_dir / run, link_from)
+    return f"[{table.label(run)}]({target})"
+
+
+def _cell_text(table: Table, cell: Cell, link_from: Path, short: bool = False) -> str:
+    if cell.kind == "not measured":
+        return "not measured"
+    assert cell.run is not None
+    link = _link(table, cell.run, link_from)
+    if cell.kind == "baseline":
+        return f"baseline {link}"
+    word = cell.word()
+    shown = f"**{word}**" if cell.resolved else word
+    figures = cell.figures() if not short else cell.figures().replace(" the size (one measurement)", "")
+    return f"{shown} {figures} {link}"
+
+
+def table_lines(
+    table: Table, link_from: Path, asked_only: bool = False, columns: int | None = None
+) -> list[str]:
+    """The table in markdown; links relative to LINK_FROM (the folder of the document that shows it)."""
+    shown_columns = table.columns[:columns] if columns else table.columns
+    conditions = [c for c in table.conditions if c.asked or not asked_only]
+    header = ["condition", *(c.heading for c in shown_columns)]
+    rows = [
+        [
+            f"{c.label} ({c.group})" if not asked_only else c.label,
+            *(
+                _cell_text(table, table.cells[c.key][col.strategy], link_from, asked_only)
+                for col in shown_columns
+            ),
+        ]
+        for c in conditions
+    ]
+    return markdown_table(header, rows)
+
+
+def run_lines(table: Table, link_from: Path) -> list[str]:
+    """Each cited run: its label, directory, command, rounds and machine, and which cells it answers."""
+    lines = []
+    for run_name in table.runs:
+        run = load(table.runs_dir / run_name)
+        assert run is not None
+        answered = [
+            table.conditions[i].label
+            for i, c in enumerate(table.conditions)
+            if any(cell.run == run_name for cell in table.cells[c.key].values())
+        ]
+        windows = sorted(
+            {
+                str(cell.window)
+                for c in table.conditions
+                for cell in table.cells[c.key].values()
+                if cell.run == run_name and cell.window
+            }
+        )
+        rounds = run.rounds.count if run.rounds is not None else 0
+        limit = run.machine.get("memory_limit_bytes")
+        machine = f"{run.machine.get('cores', '?')} cores" + (
+            f", server capped at {limit / 2**20:,.0f} MiB" if isinstance(limit, int | float) else ""
+        )
+        settings = run.server.get("settings") or {}
+        lines.append(
+            f"- {_link(table, run_name, link_from)} `{run_name}`: scenario {run.scenario.get('name')}, "
+            f"{_plural(rounds, 'paired round')}, {machine}, shared_buffers "
+            f"{settings.get('shared_buffers', '?')}, synchronous_commit "
+            f"{settings.get('synchronous_commit', '?')}, "
+            f"PostgreSQL {run.server.get('version', '?')}; windows {', '.join(windows) or 'none'}; "
+            f"answers: {'; '.join(answered)}."
+        )
+    return lines
+
+
+READING = (
+    "Each cell is the key's figure over bigint's in the same run: for speed, its rate (transactions per "
+    "second of the window; rows per second of the load), for storage, its size. Speed cells give the "
+    "median ratio over the run's paired rounds (the load's: over its parts) and its 95% interval as the run "
+    "recorded it; **bold** words are resolved (the interval excludes 1), *no difference resolved* means the "
+    "interval includes 1. A size is one measurement at the end of the run, called the same within 3%. R1, "
+    "R2, ... link the run each cell comes from."
+)
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Two keys the rules set against each other where both were measured under a condition."""
+
+    first: str
+    second: str
+
+
+PAIRS = (
+    Pair("uuid-v7", "uuid-v4"),
+    Pair("uuid-v4", "uuid-v4-text"),
+    Pair("uuid-v7", "seq-time"),
+    Pair("uuid-v7", "seq-seq-256"),
+    Pair("uuid-striped", "uuid-v7"),
+)
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _grouped(
+    found: Sequence[tuple[Condition, Cell, Cell | None]],
+) -> list[tuple[list[Condition], Cell, Cell | None]]:
+    """Conditions answered by the same window of the same run, together: one citation, not one per row."""
+    groups: dict[tuple[str | None, str | None], tuple[list[Condition], Cell, Cell | None]] = {}
+    for condition, cell, other in found:
+        groups.setdefault((cell.run, cell.window), ([], cell, other))[0].append(condition)
+    return list(groups.values())
+
+
+def _labels(conditions: Sequence[Condition]) -> str:
+    return " / ".join(c.label for c in conditions)
+
+
+def _short(cell: Cell) -> str:
+    return cell.figures().replace(" (one measurement)", "")
+
+
+def rules(table: Table) -> list[str]:
+    """What the cells support, each rule citing the cells it rests on: each key against bigint, then keys
+    against each other where their intervals are apart."""
+    lines = []
+    for column in table.columns[1:]:
+        cells = [(c, table.cells[c.key][column.strategy]) for c in table.conditions]
+        measured = [(c, cell, None) for c, cell in cells if cell.measured]
+        if not measured:
+            continue
+        worse = [(cs, cell) for cs, cell, _ in _grouped(measured) if cell.resolved and not cell.better]
+        better = [(cs, cell) for cs, cell, _ in _grouped(measured) if cell.resolved and cell.better]
+        alike = [c.label for c, cell, _ in measured if not cell.resolved]
+
+        def cited(found: list[tuple[list[Condition], Cell]]) -> str:
+            return "; ".join(
+                f"{_labels(cs)} ({_short(cell)}, {table.label(str(cell.run))})" for cs, cell in found
+            )
+
+        parts = []
+        if worse:
+            parts.append(f"behind bigint in {cited(worse)}")
+        if better:
+            parts.append(f"ahead of bigint in {cited(better)}")
+        if alike:
+            parts.append(f"no difference from bigint resolved in {'; '.join(alike)}")
+        lines.append(
+            f"- **{column.strategy}**, measured under {len(measured)} of {_plural(len(cells), 'condition')}: "
+            + "; ".join(parts)
+            + "."
+        )
+    for pair in PAIRS:
+        line = _pair_rule(table, pair)
+        if line:
+            lines.append(line)
+    return lines
+
+
+def _apart(mine: Cell, theirs: Cell) -> int:
+    """1 when MINE is ahead of THEIRS beyond both intervals (the better side for the figure), -1 when behind,
+    0 when their intervals overlap or a figure has none."""
+    if mine.ratio is None or theirs.ratio is None:
+        return 0
+    if mine.kind == "size" and theirs.kind == "size":
+        same = abs(mine.ratio - theirs.ratio) / max(mine.ratio, theirs.ratio) < SAME_WITHIN
+        return 0 if same else (1 if mine.ratio < theirs.ratio else -1)
+    if mine.low is None or mine.high is None or theirs.low is None or theirs.high is None:
+        return 0
+    if mine.low > theirs.high:
+        return 1
+    if mine.high < theirs.low:
+        return -1
+    return 0
+
+
+def _pair_rule(table: Table, pair: Pair) -> str | None:
+    """The two keys against each other under each condition where the same run measured both: only there do
+    their ratios to bigint share a baseline."""
+    both: list[tuple[Condition, Cell, Cell | None]] = []
+    for condition in table.conditions:
+        first, second = (
+            table.cells[condition.key].get(pair.first),
+            table.cells[condition.key].get(pair.second),
+        )
+        if first and second and first.measured and second.measured and first.run == second.run:
+            both.append((condition, first, second))
+    if not both:
+        return None
+    ahead: list[tuple[str, str]] = []
+    behind: list[tuple[str, str]] = []
+    overlap: list[tuple[str, str]] = []
+    for conditions, first, second in _grouped(both):
+        assert second is not None
+        side = _apart(first, second)
+        cited = (
+            f"{_labels(conditions)} ({pair.first} {_short(first)} against {pair.second} {_short(second)}, "
+            f"{table.label(str(first.run))})"
+        )
+        (ahead if side > 0 else behind if side < 0 else overlap).append((_labels(conditions), cited))
+    if ahead and not behind:
+        lead = f"**{pair.first} rather than {pair.second}**"
+    elif behind and not ahead:
+        lead = f"**{pair.second} rather than {pair.first}**"
+    elif ahead and behind:
+        lead = f"**{pair.first} or {pair.second}: it depends on the condition**"
+    else:
+        lead = f"**{pair.first} or {pair.second}: no order resolved**"
+    parts = [f"the same run measured both under {_plural(len(both), 'condition')}"]
+    if ahead:
+        parts.append(f"{pair.first} ahead in {'; '.join(c for _, c in ahead)}")
+    if behind:
+        parts.append(f"{pair.second} ahead in {'; '.join(c for _, c in behind)}")
+    if overlap:
+        parts.append(f"their intervals overlap in {'; '.join(label for label, _ in overlap)}")
+    return f"- {lead}: " + "; ".join(parts) + "."
+
+
+def page_lines(runs_dir: Path, sources: Sources = COMMITTED, link_from: Path | None = None) -> list[str]:
+    """The whole generated part of advice.md (or of `pkbench advise`'s advice.md): table, runs, rules."""
+    if not runs_dir.is_dir():
+        raise PkbenchError(f"{runs_dir}: no folder of runs there")
+    table = build(runs_dir, sources)
+    where = link_from if link_from is not None else runs_dir.parent
+    return [
+        READING,
+        "",
+        *table_lines(table, where),
+        "",
+        "The runs:",
+        "",
+        *run_lines(table, where),
+        "",
+        "What follows from the table (generated from its cells; each condition is named with the figures and "
+        "the run it rests on). Two keys measured in the same run are set apart where their intervals do not "
+        "overlap (sizes: where they differ by 3% or more); elsewhere no order between them is resolved:",
+        "",
+        *rules(table),
+    ]
+
+
+def readme_lines(runs_dir: Path, link_from: Path, advice: Path) -> list[str]:
+    """The README's short table: the conditions people ask about most, for bigint, v4, v4 as text and v7."""
+    table = build(runs_dir, COMMITTED)
+    return [
+        *table_lines(table, link_from, asked_only=True, columns=4),
+        "",
+        "Each cell: the key's rate (or size) over bigint's, its 95% interval and the committed run it comes "
+        f"from. Every condition, the sequential prefixes and striped keys, and the rules that follow: "
+        f"[{os.path.relpath(advice, link_from)}]({os.path.relpath(advice, link_from)}).",
+    ]
