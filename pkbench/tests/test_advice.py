@@ -48,17 +48,20 @@ def test_a_row_without_its_run_says_not_measured_and_fills_once_the_run_is_there
     shutil.copytree(RUNS / "war-default", runs / "war-default")
     before = advice.build(runs, advice.COMMITTED)
     assert {c.kind for c in before.cells["many-cores"].values()} == {"not measured"}
-    # A run of many clients on many cores, committed under the name the row reads (here a copy of one whose
-    # first window's verdicts are known), fills the row with no other change.
-    shutil.copytree(RUNS / "war-default", runs / "contention-16-cores")
+    # The many-core sweep's point, committed under the name the row reads, fills the row with no other change:
+    # its window's recorded verdicts, the striped key's too.
+    point = "contention-16-cores-async/clients-64"
+    shutil.copytree(RUNS / point, runs / point)
     after = advice.build(runs, advice.COMMITTED)
-    first = recorded("war-default", "uuid-v7", "tps")
-    assert after.cells["many-cores"]["uuid-v7"].ratio == first.ratio
-    assert after.cells["many-cores"]["uuid-v7"].run == "contention-16-cores"
-    assert after.cells["many-cores"]["uuid-striped"].kind == "not measured"
+    verdict = recorded(point, "uuid-v7", "tps", "insert-async")
+    assert after.cells["many-cores"]["uuid-v7"].ratio == verdict.ratio
+    assert after.cells["many-cores"]["uuid-v7"].run == point
+    striped = recorded(point, "uuid-striped", "tps", "insert-async")
+    assert after.cells["many-cores"]["uuid-striped"].ratio == striped.ratio
+    assert after.cells["many-cores"]["uuid-v4-text"].kind == "not measured"
     lines = advice_text.table_lines(after, tmp_path)
-    row = next(line for line in lines if line.startswith("| many clients on many cores"))
-    assert "(reproductions/contention-16-cores)" in row
+    row = next(line for line in lines if line.startswith("| many clients on many cores, asynchronous"))
+    assert f"(reproductions/{point})" in row
 
 
 def test_the_rules_follow_the_cells(tmp_path: Path) -> None:
@@ -81,7 +84,7 @@ def test_the_rules_follow_the_cells(tmp_path: Path) -> None:
     assert not any(r.startswith("- **uuid-v7 rather than uuid-v4**") for r in rules)
     assert any(r.startswith("- **uuid-v7 or uuid-v4: no order resolved**") for r in rules)
     assert any(
-        r.startswith("- **uuid-v7**, measured under 1 of 16 conditions: behind bigint in bulk load")
+        r.startswith("- **uuid-v7**, measured under 1 of 17 conditions: behind bigint in bulk load")
         for r in rules
     )
 

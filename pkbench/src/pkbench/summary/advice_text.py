@@ -80,8 +80,8 @@ def run_lines(table: Table, link_from: Path) -> list[str]:
         lines.append(
             f"- {_link(table, run_name, link_from)} `{run_name}`: scenario {run.scenario.get('name')}, "
             f"{_plural(rounds, 'paired round')}, {machine}, shared_buffers "
-            f"{settings.get('shared_buffers', '?')}, synchronous_commit "
-            f"{settings.get('synchronous_commit', '?')}, "
+            f"{settings.get('shared_buffers', '?')}, the server's synchronous_commit "
+            f"{settings.get('synchronous_commit', '?')} (a window may set its own), "
             f"PostgreSQL {run.server.get('version', '?')}; windows {', '.join(windows) or 'none'}; "
             f"answers: {'; '.join(answered)}."
         )
