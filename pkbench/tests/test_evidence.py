@@ -90,3 +90,66 @@ def test_the_per_call_table_is_the_newest_raw_run() -> None:
     first = text.index("$ bash sequuid/bench/run\n")
     assert f"gen_random_uuid                   {rows['gen_random_uuid']}" in text[first : first + 600]
     assert "plpgsql_port.v7" in rows
+
+
+def test_the_contention_blocks_read_a_sweep_of_both_commit_modes_and_one_of_async_alone() -> None:
+    runs = ROOT / "pkbench/docs/reproductions"
+    both = evidence_tables.table("contention-headline", runs / "contention-16-cores")
+    alone = evidence_tables.table("contention-headline", runs / "contention-16-cores-async")
+    assert "**insert-sync**" in both and "**insert-async**" in both
+    assert "**insert-async**" in alone and "**insert-sync**" not in alone
+    assert "| strategy | 1 client | 16 clients | 64 clients | 128 clients |" in both
+    # The baseline's own TPS, every other cell a verdict with its interval.
+    bigint = next(line for line in alone if line.startswith("| bigint |"))
+    assert bigint.count(" TPS; ") == 3
+    assert all(
+        "(" in cell for cell in next(li for li in alone if li.startswith("| uuid-v4 |")).split("|")[2:-1]
+    )
+    # The full table sets its windows in bold, to sit under any heading of the document quoting it.
+    full = evidence_tables.table("contention", runs / "contention-16-cores-async")
+    assert full[0] == "**insert-async**" and not any(line.startswith("#") for line in full)
+    (line,) = evidence_tables.table("contention-run", runs / "contention-16-cores-async")
+    assert "clients 16, 64, 128, one run each; 5 paired rounds" in line
+    assert "in any of its 150 windows" in line  # 3 points x 5 strategies x 2 windows x 5 rounds
+    # Steal counted over every round's window: the both-modes run shared its host.
+    (line,) = evidence_tables.table("contention-run", runs / "contention-16-cores")
+    assert "reached 5% or more in 39 of its 240 windows, at most 15%" in line
+    costs = evidence_tables.table("contention-order-costs", runs / "contention-16-cores")
+    assert costs[0].startswith("Against uuid-v7 in brackets.")
+
+
+BENCH_CORES = """```
+$ bash sequuid/bench/cores --clients 4
+== sequuid generators on 4 clients: PostgreSQL 17.2, 8 cores, 5 s per measurement, 1000 calls per transaction
+generator            plain 1    plain 4  scale  preload 1  preload 4  scale  preload/plain at 4
+--------------------------------------------------------------------------------------------
+uuid_generate_v7   1,000,000  4,000,000   4.00  1,000,000  1,000,000   1.00                0.25
+uuid_generate_ulid 1,000,000  4,000,000   4.00  1,000,000  4,000,000   4.00                1.00
+```
+"""
+
+
+def test_the_cores_table_is_the_newest_run_and_names_what_the_shared_order_costs(tmp_path: Path) -> None:
+    committed = evidence_tables.cores_run((ROOT / "sequuid/BENCHMARKS.md").read_text())
+    # The 16-core run sits above the 2-core trial: the newest, the one quoted.
+    assert (committed.clients, committed.cores) == (16, 16)
+    assert "uuid_generate_striped(N)" in [r.name for r in committed.rows]
+    path = tmp_path / "BENCHMARKS.md"
+    path.write_text("# later runs first\n\n" + BENCH_CORES)
+    lines = evidence_tables.on_many_cores(path)
+    assert lines[0] == "PostgreSQL 17.2, 8 cores; calls per second, 1,000 calls per transaction:"
+    assert (
+        "| `uuid_generate_v7` | 1,000,000 | 4,000,000 | 4.00\u00d7 "
+        "| 1,000,000 | 1,000,000 | 1.00\u00d7 | 0.25 |" in lines
+    )
+    assert lines[-1] == (
+        "Keeping order across backends costs more than half the plain rate at 4 clients for "
+        "`uuid_generate_v7`: preloaded, they keep 0.25 of it, one value every 1000 ns for the whole server."
+    )
+    path.write_text(
+        BENCH_CORES.replace("1,000,000   1.00                0.25", "3,000,000   3.00                0.75")
+    )
+    assert evidence_tables.on_many_cores(path)[-1].endswith("costs at most half the plain rate at 4 clients.")
+    path.write_text("no runs yet\n")
+    with pytest.raises(PkbenchError, match="bench/cores"):
+        evidence_tables.on_many_cores(path)

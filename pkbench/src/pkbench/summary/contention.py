@@ -9,7 +9,7 @@ the TPS with the same intervals (report/sweep_page.py).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,7 +17,8 @@ from typing import Any
 from pkbench import results
 from pkbench.analysis.verdict import median_interval
 from pkbench.errors import PkbenchError
-from pkbench.results import RunResult
+from pkbench.probes.machine import STEAL_FRACTION
+from pkbench.results import MachineWindow, RunResult
 from pkbench.results.files import read_series
 from pkbench.summary import waits
 from pkbench.text import MISSING, markdown_table
@@ -132,11 +133,12 @@ def _share(value: float | None) -> str:
     return MISSING if value is None else f"{value:.0%}"
 
 
-def table(parameter: str, rows: Sequence[Row]) -> list[str]:
-    """Per window, one row per swept value and strategy: TPS (interval), against the baseline, waits."""
+def table(parameter: str, rows: Sequence[Row], heading: str = "### {}") -> list[str]:
+    """Per window, one row per swept value and strategy: TPS (interval), against the baseline, waits; each
+    window's table under HEADING (a document that quotes it sets its own level)."""
     lines: list[str] = []
     for workload in dict.fromkeys(r.workload for r in rows):
-        lines += ["", f"### {workload}", ""]
+        lines += ["", heading.format(workload), ""]
         body = [
             [
                 str(r.value),
@@ -215,7 +217,8 @@ def load(source: Path) -> tuple[str, list[Row], dict[Number, RunResult]]:
 
 
 def machine_line(parameter: str, runs: Mapping[Number, RunResult]) -> list[str]:
-    """Where and how a sweep ran: the machine, the server, the command, the rounds and windows."""
+    """Where and how a sweep ran: the machine, the server, the command, the rounds and windows, and how much
+    of the CPU the hypervisor took in the rounds' windows."""
     first = next(iter(runs.values()), None)
     if first is None:
         return []
@@ -229,13 +232,46 @@ def machine_line(parameter: str, runs: Mapping[Number, RunResult]) -> list[str]:
         f"{machine.get('cores')} cores ({cpu}{gib}), PostgreSQL {server.get('version', '?')}; "
         f"`{' '.join(first.command)}`: {parameter} {values}, one run each; "
         f"{first.rounds.count if first.rounds else 1} paired rounds of {parameters.get('duration_s')}-second "
-        f"windows, {parameters.get('rows'):,} prefilled rows."
+        f"windows, {parameters.get('rows'):,} prefilled rows. {steal_words(round_windows(runs.values()))}"
     ]
 
 
+def round_windows(runs: Iterable[RunResult]) -> list[MachineWindow]:
+    """The machine over every round's window of every run (the window itself where it has no rounds)."""
+    return [
+        found.machine_window
+        for run in runs
+        for strategy in run.strategies
+        if strategy.status == "ok"
+        for workload in strategy.workloads
+        for found in (workload.rounds or [workload])
+        if found.machine_window is not None
+    ]
+
+
+STEAL = "Steal (CPU the hypervisor gave elsewhere)"
+
+
+def steal_words(windows: Sequence[MachineWindow]) -> str:
+    """One sentence on the CPU the hypervisor gave to other guests during WINDOWS (pure): on a lent virtual
+    machine it takes cores from the benchmark unevenly, so TPS moves with it while work per transaction does
+    not."""
+    if not windows:
+        return "The machine's load was not recorded."
+    steal = [w.steal_fraction for w in windows]
+    over = sum(s >= STEAL_FRACTION for s in steal)
+    if not over:
+        return f"{STEAL} at most {max(steal):.1%} in any of its {len(steal)} windows."
+    return (
+        f"{STEAL} reached {STEAL_FRACTION:.0%} or more in {over} of its "
+        f"{len(steal)} windows, at most {max(steal):.0%}: TPS there is lower than the machine gives."
+    )
+
+
 def headline(rows: Sequence[Row], workloads: Sequence[str]) -> list[str]:
-    """Per window of WORKLOADS, one row per strategy: at each swept value its TPS against the baseline and
-    the shares of backends on the page lock and on WAL (the compact table a README quotes)."""
+    """Per window of WORKLOADS, one row per strategy: at each swept value the baseline's TPS or the verdict
+    against it with its interval, and the shares of backends on the page lock and on WAL (the compact table a
+    README quotes)."""
     lines: list[str] = []
     values = sorted({r.value for r in rows})
     for workload in workloads:
@@ -251,21 +287,21 @@ def headline(rows: Sequence[Row], workloads: Sequence[str]) -> list[str]:
                 if row is None or row.tps is None:
                     cells.append(MISSING)
                     continue
+                tps = f"{row.tps:,.0f} TPS" if row.against_baseline == "baseline" else row.against_baseline
                 waited = (
-                    f"; waits {row.waits.buffer_content:.0%} BufferContent, {row.waits.wal:.0%} WAL"
+                    f"; {row.waits.buffer_content:.0%} on the page lock, {row.waits.wal:.0%} on WAL"
                     if row.waits
                     else ""
                 )
-                cells.append(f"{row.tps:,.0f} ({_short(row.against_baseline)}{waited})")
+                cells.append(f"{tps}{waited}")
             body.append(cells)
         lines += ["", f"**{workload}**", ""]
-        lines += markdown_table(["strategy", *(f"{v} clients" for v in values)], body)
+        lines += markdown_table(["strategy", *(_clients(v) for v in values)], body)
     return lines[1:]
 
 
-def _short(words: str) -> str:
-    """A verdict's words without their interval: "1.29x slower", "no difference resolved", "baseline"."""
-    return words.split(" (", 1)[0]
+def _clients(value: Number) -> str:
+    return "1 client" if value == 1 else f"{value} clients"
 
 
 def section(parameter: str, out_dir: Path, sweep_json: Mapping[str, Any]) -> list[str]:
