@@ -75,8 +75,10 @@ class Options:
     max_time_s: float | None = None
     # --isolate: each strategy alone in a fresh schema, one after the other (today's studies' way).
     isolate: bool = False
-    # --interleave: each round's window runs every strategy's script in one pgbench run (run.interleaved).
-    interleave: bool = False
+    # --interleave (True): each round's window runs every strategy's script in one pgbench run
+    # (run.interleaved); --paired (False): each strategy's window alone; neither (None): both in every round,
+    # the mixed design (run.interleaved_rounds.MixedRounds).
+    interleave: bool | None = None
     # --calibrate: the baseline against an identical copy of itself named COPY_SUFFIX after it.
     aa_copy: bool = False
     # --scale NAME: one of the scenario's [scale] presets (the study's own sizes, or quick ones).
@@ -111,7 +113,8 @@ class Plan:
     resumed: RunResult | None = None
     # The cgroup memory cap of the embedded server: --memory-limit, else the scenario's memory_limit.
     memory_limit_bytes: int | None = None
-    interleave: bool = False
+    # How paired rounds measure their windows: "mixed", "paired" or "interleaved" (results.RoundsRecord).
+    design: str = "mixed"
 
 
 def plan(options: Options) -> Plan:
@@ -199,11 +202,20 @@ def plan(options: Options) -> Plan:
         the_topology,
         resumed,
         memory_limit,
-        options.interleave,
+        _design(options, resumed),
     )
 
 
 COPY_SUFFIX = "-copy"
+
+
+def _design(options: Options, resumed: RunResult | None) -> str:
+    """--interleave or --paired, else the design of the run --resume continues, else the mixed design."""
+    if options.interleave is not None:
+        return "interleaved" if options.interleave else "paired"
+    if resumed is not None and resumed.rounds is not None:
+        return resumed.rounds.design
+    return "mixed"
 
 
 def _with_copy(options: Options, loaded: Scenario, chosen: list[Strategy]) -> list[Strategy]:
