@@ -298,6 +298,7 @@ RUN_TABLES: dict[str, RunTable] = {
     "waits": waits_table,
     "partitioned": partitioned,
     "sharded": sharded,
+    "interval-widths": lambda run, _: designs.widths(run),
 }
 FILE_TABLES: dict[str, FileTable] = {"sequuid-per-call": per_call, "sequuid-port-cost": port_cost}
 # From a directory of several runs: a `pkbench run --calibrate N` directory (its A/A runs in aa-1 ... aa-N),
