@@ -359,7 +359,8 @@ def against_first(
                 markdown(relative, first_label, label, resolved_only=True, against_the_baseline=True)
             )
         if fail_on_regression is not None:
-            worse += [(label, c) for c in worse_than([*changes, *relative], fail_on_regression)]
+            # Against the baseline first: the steadier evidence, named first when the line is cut.
+            worse += [(label, c) for c in worse_than([*relative, *changes], fail_on_regression)]
     named = "; ".join(
         f"{d}: {c.strategy} {c.workload} {c.metric.title} {c.change.words}" for d, c in worse[:5]
     )
