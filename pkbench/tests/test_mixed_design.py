@@ -106,13 +106,18 @@ def test_windows_that_keep_paired_rounds_and_why() -> None:
         pgbench_step("insert-async"),
         pgbench_step("insert-sync", "remote_apply"),
     ]
-    with_standby = interleaved_rounds.paired_only(steps, Topology(standby=True))
+    with_standby = interleaved_rounds.paired_only(steps, Topology(standby=True), {})
     assert list(with_standby) == ["insert-sync"]
     assert "synchronous_commit remote_apply" in with_standby["insert-sync"]
     # Without a standby nothing waits for one: every window interleaves.
-    assert interleaved_rounds.paired_only(steps, Topology()) == {}
-    sharded = interleaved_rounds.paired_only(steps, Topology(shards=3))
+    assert interleaved_rounds.paired_only(steps, Topology(), {"checkpoint_every_s": 0}) == {}
+    sharded = interleaved_rounds.paired_only(steps, Topology(shards=3), {})
     assert set(sharded) == {"insert-async", "insert-sync"} and "shards" in sharded["insert-async"]
+    # Checkpoints inside every window, and a write limit of the disk, are each strategy's own.
+    split = interleaved_rounds.paired_only(steps, Topology(), {"checkpoint_every_s": 1.875})
+    assert set(split) == {"insert-async", "insert-sync"} and "every 1.875 s" in split["insert-sync"]
+    limited = interleaved_rounds.paired_only(steps, Topology(), {"disk_write_iops": 250})
+    assert "disk_write_iops 250" in limited["insert-async"]
 
 
 def test_the_design_a_run_takes() -> None:

@@ -20,10 +20,11 @@ from pkbench.probes import Connection, machine, statements, work
 from pkbench.results import Unavailable, WorkloadResult, WorkPerTransaction
 from pkbench.run import interleaved
 from pkbench.run.paired import PairedRounds
+from pkbench.server import iolimit
 from pkbench.server.target import Target
 from pkbench.server.topology import REMOTE_LEVELS, Topology
 from pkbench.server.workspace import Workspace
-from pkbench.steps import PgbenchStep, Step, window_start
+from pkbench.steps import PgbenchStep, Step, checkpoints, window_start
 from pkbench.steps.context import StepContext
 
 
@@ -212,15 +213,20 @@ class MixedRounds(InterleavedRounds):
         return combined
 
 
-def paired_only(steps: Sequence[Step], the_topology: Topology) -> dict[str, str]:
+def paired_only(
+    steps: Sequence[Step], the_topology: Topology, parameters: Mapping[str, object]
+) -> dict[str, str]:
     """The windows the mixed design measures in paired rounds only, each with the reason: where an
     interleaved window would make the strategies share what a paired window gives each alone, so that their
-    latencies say something else (docs/statistics.md, interleaving's bias by scenario)."""
+    latencies say something else (docs/statistics.md, interleaving's bias by scenario), or would leave out
+    what the scenario does to each window."""
+    standby = the_topology.standby or the_topology.standby_dsn is not None
+    every = checkpoints.interval_s(parameters)
+    limit = parameters.get(iolimit.PARAMETER)
     found: dict[str, str] = {}
     for step in steps:
         if not isinstance(step, PgbenchStep):
             continue
-        standby = the_topology.standby or the_topology.standby_dsn is not None
         if standby and step.synchronous_commit in REMOTE_LEVELS:
             found[step.name] = (
                 f"synchronous_commit {step.synchronous_commit}: every strategy's commits would wait in the "
@@ -230,5 +236,15 @@ def paired_only(steps: Sequence[Step], the_topology: Topology) -> dict[str, str]
             found[step.name] = (
                 "its tables are partitions on the shards, where no interleaved window was ever compared with "
                 "paired ones"
+            )
+        elif every:
+            found[step.name] = (
+                f"a checkpoint every {every:g} s splits each window: one shared window would split every "
+                "strategy's at the same instants, and their full-page images after each fall unevenly"
+            )
+        elif limit:
+            found[step.name] = (
+                f"the disk's write limit ({iolimit.PARAMETER} {limit}) is each strategy's own while its "
+                "window runs, and a shared window would divide it"
             )
     return found

@@ -160,7 +160,7 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
                 design: paired.PairedRounds
                 if the_plan.design == "mixed":
                     run.rounds.paired_only = interleaved_rounds.paired_only(
-                        the_plan.scenario.steps, the_plan.topology
+                        the_plan.scenario.steps, the_plan.topology, the_plan.scenario.parameters
                     )
                     shares = _measured_before(the_plan.resumed, interleaved=True)
                     design = interleaved_rounds.MixedRounds(
