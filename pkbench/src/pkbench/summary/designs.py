@@ -23,6 +23,7 @@ from pkbench.analysis.metrics import verdict_title
 from pkbench.analysis.verdict import Interval, IntervalMethod, interval_reach
 from pkbench.errors import PkbenchError
 from pkbench.results import RunResult
+from pkbench.summary import runs
 from pkbench.text import MISSING, markdown_table
 
 DESIGNS = ("paired", "interleaved")
@@ -200,5 +201,25 @@ def widths(run: RunResult) -> list[str]:
         *markdown_table(header, rows),
         "",
         "A half-width is how far a verdict's 95% interval reaches from its ratio, as a share of it: the "
-        "smallest effect it could have resolved. Every strategy against the baseline, in every window.",
+        "smallest effect it could have resolved. Every strategy against the baseline, in every window. "
+        + _every_window_load(run),
     ]
+
+
+def _every_window_load(run: RunResult) -> str:
+    """How busy the machine was over every window of every round, paired and interleaved (the run's own
+    line reads each window's medians over its rounds)."""
+    measured = [s for s in run.strategies if s.workloads]
+    # An interleaved window is every strategy's at once: counted once, from the first strategy's shares.
+    windows = [w for s in measured for workload in s.workloads for w in workload.rounds] + [
+        w for workload in (measured[0].workloads if measured else []) for w in workload.interleaved
+    ]
+    found = [window.machine_window for window in windows if window.machine_window is not None]
+    if not found:
+        return ""
+    busy = [m.busy_fraction for m in found]
+    other = [m.other_fraction for m in found]
+    load = runs.Load(
+        len(found), (min(busy), max(busy)), (min(other), max(other)), max(m.steal_fraction for m in found)
+    )
+    return runs.load_words(load).replace("measured windows", "windows (every round's)", 1)
