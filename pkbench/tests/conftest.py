@@ -77,9 +77,11 @@ def short_run(
         "--sample-every": sample_every,
         "--out": out,
     }
-    return tuple(
-        word for option, value in given.items() if value is not None for word in (option, str(value))
-    ) + (() if report else ("--no-report",)) + ((design,) if design else ())
+    return (
+        tuple(word for option, value in given.items() if value is not None for word in (option, str(value)))
+        + (() if report else ("--no-report",))
+        + ((design,) if design else ())
+    )
 
 
 # The second major version the version-dependent tests run on, besides the installed server. Its build
