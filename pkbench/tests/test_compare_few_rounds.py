@@ -35,14 +35,17 @@ def three_rounds(destination: Path, strategy: str | None = None, factor: float =
     return destination
 
 
+def regressions(old: Path, new: Path, out: Path, percent: int) -> str:
+    """`compare --fail-on-regression PERCENT` of NEW against OLD, which must fail: its last line."""
+    done = run_cli("compare", str(old), str(new), "--out", str(out), "--fail-on-regression", str(percent))
+    assert done.returncode == 5, done.stderr
+    return done.stderr.strip().splitlines()[-1]
+
+
 def test_three_rounds_forty_percent_slower_fail_the_regression_check(tmp_path: Path) -> None:
     base = three_rounds(tmp_path / "base")
     slower = three_rounds(tmp_path / "slower", "uuid-v7", 0.6)
-    done = run_cli(
-        "compare", str(base), str(slower), "--out", str(tmp_path / "cmp"), "--fail-on-regression", "10"
-    )
-    assert done.returncode == 5, done.stderr
-    last = done.stderr.strip().splitlines()[-1]
+    last = regressions(base, slower, tmp_path / "cmp", 10)
     # uuid-v7's TPS, raw and over bigint's, and nothing else: the other figures and strategies are the same.
     assert "resolved regressions worse than 10%" in last, last
     named = last.split(": ", 2)[2].split("; ")
@@ -82,11 +85,7 @@ def test_a_default_run_ten_percent_slower_against_the_baseline_fails_the_regress
 ) -> None:
     base = slower_copy(tmp_path / "base")
     slower = slower_copy(tmp_path / "slower", "uuid-v7", 0.9)
-    done = run_cli(
-        "compare", str(base), str(slower), "--out", str(tmp_path / "cmp"), "--fail-on-regression", "5"
-    )
-    assert done.returncode == 5, done.stderr
-    last = done.stderr.strip().splitlines()[-1]
+    last = regressions(base, slower, tmp_path / "cmp", 5)
     # The interleaved windows' ratios to bigint resolve it in both windows, on TPS and the latency mean.
     for window in ("lookup-by-data", "lookup-by-key"):
         assert f"uuid-v7 {window} TPS over bigint 1.11x slower" in last, last
