@@ -109,15 +109,21 @@ def test_windows_that_keep_paired_rounds_and_why() -> None:
     with_standby = interleaved_rounds.paired_only(steps, Topology(standby=True), {})
     assert list(with_standby) == ["insert-sync"]
     assert "synchronous_commit remote_apply" in with_standby["insert-sync"]
-    # Without a standby nothing waits for one: every window interleaves.
-    assert interleaved_rounds.paired_only(steps, Topology(), {"checkpoint_every_s": 0}) == {}
+    # Without a standby nothing waits for one, and a window that sets nothing of its own interleaves.
+    assert interleaved_rounds.paired_only(steps[:2], Topology(), {"checkpoint_every_s": 0}) == {}
     sharded = interleaved_rounds.paired_only(steps, Topology(shards=3), {})
     assert set(sharded) == {"insert-async", "insert-sync"} and "shards" in sharded["insert-async"]
     # Checkpoints inside every window, and a write limit of the disk, are each strategy's own.
     split = interleaved_rounds.paired_only(steps, Topology(), {"checkpoint_every_s": 1.875})
-    assert set(split) == {"insert-async", "insert-sync"} and "every 1.875 s" in split["insert-sync"]
+    assert set(split) == {"insert-async", "insert-sync"} and "every 1.875 s" in split["insert-async"]
     limited = interleaved_rounds.paired_only(steps, Topology(), {"disk_write_iops": 250})
     assert "disk_write_iops 250" in limited["insert-async"]
+    # Without a standby, a window's own synchronous_commit is still its paired windows' alone; and --rate
+    # schedules each strategy's window by itself.
+    alone = interleaved_rounds.paired_only(steps, Topology(), {})
+    assert list(alone) == ["insert-sync"] and "which only its paired windows set" in alone["insert-sync"]
+    rated = interleaved_rounds.paired_only(steps, Topology(), {"rate_tps": 500})
+    assert "--rate 500" in rated["insert-async"]
 
 
 def test_the_design_a_run_takes() -> None:

@@ -223,6 +223,7 @@ def paired_only(
     standby = the_topology.standby or the_topology.standby_dsn is not None
     every = checkpoints.interval_s(parameters)
     limit = parameters.get(iolimit.PARAMETER)
+    rate = parameters.get("rate_tps")
     found: dict[str, str] = {}
     for step in steps:
         if not isinstance(step, PgbenchStep):
@@ -231,6 +232,16 @@ def paired_only(
             found[step.name] = (
                 f"synchronous_commit {step.synchronous_commit}: every strategy's commits would wait in the "
                 "one standby's queue, which draws their latencies together"
+            )
+        elif step.synchronous_commit is not None:
+            found[step.name] = (
+                f"its sessions run with synchronous_commit {step.synchronous_commit}, which only its paired "
+                "windows set"
+            )
+        elif rate:
+            found[step.name] = (
+                f"--rate {rate} schedules each strategy's window at that rate, to compare latencies at equal "
+                "load, where a shared window would run every strategy as fast as it can"
             )
         elif the_topology.shards:
             found[step.name] = (
