@@ -17,7 +17,7 @@ from pkbench.results import (
     WorkloadResult,
     WorkPerTransaction,
 )
-from pkbench.run import interleaved_rounds
+from pkbench.run import interleaved_rounds, runner
 from pkbench.run.options import Options, _design
 from pkbench.server.topology import Topology
 from pkbench.steps import PgbenchStep, Script, SqlStep
@@ -176,3 +176,13 @@ def test_markdown_of_the_changes_against_the_baseline(tmp_path: Path) -> None:
     assert "# pkbench compare: new against old, each strategy against the baseline" in found.full
     assert found.regressions == "2 resolved regressions"
     assert "uuid-v7 lookup TPS over bigint 1.11x slower" in found.named
+
+
+def test_a_resumed_mixed_run_carries_both_kinds_of_windows() -> None:
+    interrupted = run_of(strategy("bigint", 1.0, 100), strategy("uuid-v7", 1.05, 110))
+    paired = runner._measured_before(interrupted)
+    shares = runner._measured_before(interrupted, interleaved=True)
+    assert [len(paired[name]["lookup"]) for name in ("bigint", "uuid-v7")] == [ROUNDS, ROUNDS]
+    # Each strategy's shares of the interleaved windows, kept apart from its paired windows.
+    assert shares["uuid-v7"]["lookup"] == interrupted.strategies[1].workloads[0].interleaved
+    assert shares["uuid-v7"]["lookup"] != paired["uuid-v7"]["lookup"]
