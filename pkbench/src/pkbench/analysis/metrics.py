@@ -371,20 +371,13 @@ def interleaved_metrics() -> list[Metric]:
     ]
 
 
-# The mixed design's speed figures, judged on its interleaved windows; its other headline figures are work
-# per transaction and the cache, judged on its paired windows. The percentiles of a paired window are speed
-# too, and an interleaved window has none per strategy: the mixed design leaves them out of its verdicts.
-SPEED_FIGURES = ("tps", "latency-mean")
-PERCENTILES = ("p50", "p99")
-
-
 def mixed_metrics() -> tuple[list[Metric], list[Metric]]:
-    """The mixed design's figures: speed (the latency mean, and the throughput derived from it, which each
-    strategy's share of an interleaved window records) and the work figures of paired rounds."""
+    """The mixed design's figures: speed, judged on interleaved windows (the latency mean, and the throughput
+    derived from it that each strategy's share records), and the rest of the headline figures, judged on
+    paired ones; a paired window's percentiles are speed too, which an interleaved one has none of."""
     by_key = {m.key: m for m in WORKLOAD_METRICS}
     speed = [by_key["tps"], dataclasses.replace(by_key["latency-mean"], verdict=verdict.LATENCY)]
-    work = [m for m in verdict_metrics() if m.key not in (*SPEED_FIGURES, *PERCENTILES)]
-    return speed, work
+    return speed, [m for m in verdict_metrics() if m.key not in ("tps", "latency-mean", "p50", "p99")]
 
 
 def verdict_metrics() -> list[Metric]:
