@@ -100,7 +100,8 @@ def heading(run: RunResult) -> str | None:
         "each column names its windows",
     }
     return (
-        f"Against {baseline}, over {count} paired round{'s' if count != 1 else ''}"
+        f"Against {baseline}, over {count} {'' if rounds.design == 'mixed' else 'paired '}"
+        f"round{'s' if count != 1 else ''}"
         f"{designs.get(rounds.design, '')}: {method}; a figure equal to the baseline's in every round is "
         f"left out{reach}"
     )
