@@ -60,11 +60,13 @@ def short_run(
     warmup: int | None = 0,
     sample_every: float | None = None,
     report: bool = False,
+    design: str | None = "--paired",
 ) -> tuple[str, ...]:
     """`pkbench run` options for a run that measures something in seconds: a few rows, one client, a
     one-second window, one paired round without warm-up (war's eight rounds are for verdicts, which these
-    tests do not ask for), and no report.html unless asked for (drawing it costs each run seconds of CPU; the
-    report tests draw it). None leaves an option to the scenario."""
+    tests do not ask for), paired windows only (the default's interleaved window in every round is a second
+    window these tests do not read), and no report.html unless asked for (drawing it costs each run seconds
+    of CPU; the report tests draw it). None leaves an option to the scenario."""
     given = {
         "--strategies": strategies,
         "--rows": rows,
@@ -75,9 +77,11 @@ def short_run(
         "--sample-every": sample_every,
         "--out": out,
     }
-    return tuple(
-        word for option, value in given.items() if value is not None for word in (option, str(value))
-    ) + (() if report else ("--no-report",))
+    return (
+        tuple(word for option, value in given.items() if value is not None for word in (option, str(value)))
+        + (() if report else ("--no-report",))
+        + ((design,) if design else ())
+    )
 
 
 # The second major version the version-dependent tests run on, besides the installed server. Its build

@@ -88,7 +88,7 @@ def test_a_tiny_calibration(tmp_path: Path, server_tmpdir: Path) -> None:
         "--calibrate",
         "2",
         "--interleave",
-        *short_run(strategies="bigint,uuid-v4", rows=200, clients=2, rounds=2, out=out),
+        *short_run(strategies="bigint,uuid-v4", rows=200, clients=2, rounds=2, out=out, design=None),
         tmpdir=server_tmpdir,
     )
     assert result.returncode == 0, result.stderr

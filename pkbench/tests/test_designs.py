@@ -14,7 +14,7 @@ from test_evidence import ROOT
 from pkbench.errors import PkbenchError
 from pkbench.summary import designs, evidence_tables
 
-PAIRED_RUN = ROOT / "pkbench/docs/reproductions/war-default/results.json"
+PAIRED_RUN = ROOT / "pkbench/docs/reproductions/back-to-back-war/run-1/results.json"
 
 
 def pair(tmp_path: Path, doctor: Any = None) -> Path:

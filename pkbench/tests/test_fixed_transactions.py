@@ -64,6 +64,7 @@ def test_each_client_runs_exactly_its_transactions(tmp_path: Path, server_tmpdir
             scenario=str(scenario),
             strategies=["bigint", "uuid-v4"],
             parameters={"transactions": 40},
+            interleave=False,
             out=out,
         )
     )

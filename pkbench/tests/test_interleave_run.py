@@ -84,7 +84,7 @@ def test_a_tiny_interleaved_war_run(tmp_path: Path, server_tmpdir: Path) -> None
         "--no-report",
         "war",
         "--interleave",
-        *short_run(strategies="bigint,uuid-v4", rows=200, clients=2, rounds=2, out=out),
+        *short_run(strategies="bigint,uuid-v4", rows=200, clients=2, rounds=2, out=out, design=None),
         tmpdir=server_tmpdir,
     )
     assert result.returncode == 0, result.stderr
@@ -142,7 +142,7 @@ def test_on_postgresql_18_the_strategies_statements_share_query_ids(
         "--interleave",
         "--pg",
         str(OTHER_MAJOR),
-        *short_run(strategies="bigint,uuid-v4", rows=200, clients=2, rounds=2, out=out),
+        *short_run(strategies="bigint,uuid-v4", rows=200, clients=2, rounds=2, out=out, design=None),
         tmpdir=server_tmpdir,
     )
     assert result.returncode == 0, result.stderr

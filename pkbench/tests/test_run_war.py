@@ -35,6 +35,8 @@ def war(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
             duration=2,
             sample_every=1,
             out=out,
+            # The default design: each round's paired windows and then one window of every strategy at once.
+            design=None,
         ),
         "--strategy-def",
         "my-v4=uuid:gen_random_uuid()",
@@ -113,6 +115,28 @@ def test_measured_figures_are_present_and_plausible(war: dict[str, Any]) -> None
             assert w["sizes_at_end"]["total_bytes"] >= after["total_bytes"]
             assert w["page_splits"] is None
             assert any(u["metric"] == "page_splits" for u in w["unavailable"])
+
+
+def test_the_default_judges_speed_on_the_interleaved_window_and_work_on_the_paired_ones(
+    war: dict[str, Any],
+) -> None:
+    assert war["rounds"]["design"] == "mixed" and war["rounds"]["paired_only"] == {}
+    for s in war["strategies"]:
+        if s["status"] != "ok":
+            continue
+        for w in s["workloads"]:
+            assert len(w["rounds"]) == 1 and len(w["interleaved"]) == 1, (s["name"], w["name"])
+            share = w["interleaved"][0]
+            assert share["transactions"] > 0 and share["latency_ms"]["mean"] > 0
+            # The throughput its latency gives the window's one client.
+            assert share["tps"] == pytest.approx(1000 / share["latency_ms"]["mean"])
+            assert share["work_per_transaction"]["transactions"] == share["transactions"]
+    judged = {(v["metric"], v["design"]) for v in war["verdicts"] if v["workload"] != "prefill"}
+    speed = {("tps", "interleaved"), ("latency-mean", "interleaved")}
+    work = {("wal", "paired"), ("fpi", "paired"), ("hit", "paired")}
+    assert speed <= judged <= speed | work, judged
+    text = (war["_out"] / "summary.md").read_text()
+    assert "| Strategy | TPS (interleaved) | latency mean (interleaved) |" in text
 
 
 def test_text_keys_make_a_larger_primary_key_than_uuid_and_uuid_than_bigint(war: dict[str, Any]) -> None:

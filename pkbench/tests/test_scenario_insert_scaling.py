@@ -28,6 +28,7 @@ def scaling_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         strategies=["bigint", "uuid-v4-char32"],
         # rows_small well above what a 1 s window inserts: the fills top the table up to each size.
         parameters={"rows": 80000, "rows_small": 30000, "duration_s": 1, "clients": 2, "jobs": 1},
+        interleave=False,
         out=out,
     )
     runner.execute(options)

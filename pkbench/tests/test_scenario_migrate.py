@@ -20,7 +20,11 @@ def migrate(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any
     out = tmp_path_factory.mktemp("migrate") / "results"
     runner.execute(
         Options(
-            report=False, scenario="migrate", parameters={"rows": N, "duration_s": 3, "clients": 2}, out=out
+            report=False,
+            scenario="migrate",
+            parameters={"rows": N, "duration_s": 3, "clients": 2},
+            interleave=False,
+            out=out,
         )
     )
     data = json.loads((out / "results.json").read_text())

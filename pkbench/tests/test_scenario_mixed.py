@@ -23,6 +23,7 @@ def mixed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]
         scenario="mixed",
         strategies=["bigint", "snowflake"],
         parameters={"rows": ROWS, "key_sample": 500, "duration_s": 2, "clients": 2, "jobs": 1},
+        interleave=False,
         out=out,
     )
     runner.execute(options)

@@ -29,6 +29,7 @@ def read_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
             "jobs": 1,
             "brin_pages_per_range": 4,
         },
+        interleave=False,
         out=out,
     )
     runner.execute(options)

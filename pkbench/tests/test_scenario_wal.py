@@ -31,6 +31,7 @@ def wal(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         parameters={"rows": 200000, "rows_medium": 100000, "rows_small": 5000, "duration_s": 3, "clients": 2},
         out=out,
         memory_limit_bytes=256 * MB,
+        interleave=False,
     )
     runner.execute(options)
     data: dict[str, Any] = json.loads((out / "results.json").read_text())

@@ -1,7 +1,8 @@
 """Verdicts of a run in rounds: each figure its design judges, each strategy against the baseline, round by
 round (pkbench.analysis.verdict does the statistics). Paired rounds judge the registry's headline figures;
 interleaved windows judge what each strategy's own share of a shared window says (its latency mean, its
-statements' time, buffers and WAL)."""
+statements' time, buffers and WAL); the mixed design judges speed on the interleaved windows and work per
+transaction on the paired ones of the same rounds."""
 
 from __future__ import annotations
 
@@ -9,7 +10,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pkbench.analysis import family
-from pkbench.analysis.metrics import LOAD_METRIC, Metric, interleaved_metrics, verdict_metrics
+from pkbench.analysis.metrics import (
+    LOAD_METRIC,
+    Metric,
+    interleaved_metrics,
+    mixed_metrics,
+    verdict_metrics,
+)
 from pkbench.analysis.verdict import RatioVerdict, ratio_verdict, same_in_every_round
 from pkbench.results import StrategyResult, Verdict, WorkloadResult
 
@@ -23,11 +30,17 @@ class Judged:
     workload: str
     metric: Metric
     verdict: RatioVerdict
+    design: str = "paired"  # the windows it was judged on: paired or interleaved
 
 
 def _windows(strategy: StrategyResult) -> dict[str, list[WorkloadResult]]:
     """Each workload's windows: its paired rounds, else the workload itself."""
     return {w.name: list(w.rounds or [w]) for w in strategy.workloads}
+
+
+def _interleaved(strategy: StrategyResult) -> dict[str, list[WorkloadResult]]:
+    """Each workload's shares of the mixed design's interleaved windows, where it has them."""
+    return {w.name: list(w.interleaved) for w in strategy.workloads if w.interleaved}
 
 
 @dataclass(frozen=True)
@@ -40,6 +53,7 @@ class Paired:
     metric: Metric
     mine: tuple[float | None, ...]
     theirs: tuple[float | None, ...]
+    design: str = "paired"  # the windows the rounds are: paired or interleaved
 
 
 def paired(
@@ -48,29 +62,57 @@ def paired(
     """Every measured strategy but the baseline, for every window both measured, for every figure the
     design judges that differed between them in some round (one equal to the baseline's in every round says
     nothing); first the load, over its parts, where it was loaded in parts. In interleaved windows a figure
-    pg_stat_statements could not attribute in any round is no verdict either."""
+    pg_stat_statements could not attribute in any round is no verdict either. The mixed design judges a
+    window's speed on its interleaved windows and its work per transaction on its paired ones; a window
+    measured in paired rounds only is judged on them alone."""
     by_name = {s.name: s for s in strategies if s.status == "ok" or s.workloads}
     base = by_name.get(baseline or "")
     if base is None:
         return []
-    interleaved = design == "interleaved"
-    figures = interleaved_metrics() if interleaved else verdict_metrics()
     found: list[Paired] = [p for s in by_name.values() if s is not base for p in _load(s, base)]
-    base_windows = _windows(base)
+    base_windows, base_shares = _windows(base), _interleaved(base)
     for strategy in by_name.values():
         if strategy is base:
             continue
+        shares = _interleaved(strategy)
         for workload, mine_windows in _windows(strategy).items():
             theirs_windows = base_windows.get(workload)
             if theirs_windows is None:
                 continue
-            count = min(len(mine_windows), len(theirs_windows))
-            for metric in figures:
-                mine = tuple(metric.read(strategy, w).value for w in mine_windows[:count])
-                theirs = tuple(metric.read(base, w).value for w in theirs_windows[:count])
-                if same_in_every_round(mine, theirs) or (interleaved and not _paired_values(mine, theirs)):
-                    continue
-                found.append(Paired(strategy.name, workload, metric, mine, theirs))
+            sources: list[tuple[str, list[WorkloadResult], list[WorkloadResult], list[Metric]]]
+            if design == "mixed" and workload in shares and workload in base_shares:
+                speed, work = mixed_metrics()
+                sources = [
+                    ("interleaved", shares[workload], base_shares[workload], speed),
+                    ("paired", mine_windows, theirs_windows, work),
+                ]
+            elif design == "interleaved":
+                sources = [("interleaved", mine_windows, theirs_windows, interleaved_metrics())]
+            else:
+                sources = [("paired", mine_windows, theirs_windows, verdict_metrics())]
+            for kind, mine_list, theirs_list, figures in sources:
+                found += _figures(strategy, base, workload, kind, mine_list, theirs_list, figures)
+    return found
+
+
+def _figures(
+    strategy: StrategyResult,
+    base: StrategyResult,
+    workload: str,
+    design: str,
+    mine_windows: Sequence[WorkloadResult],
+    theirs_windows: Sequence[WorkloadResult],
+    figures: Sequence[Metric],
+) -> list[Paired]:
+    found = []
+    count = min(len(mine_windows), len(theirs_windows))
+    for metric in figures:
+        mine = tuple(metric.read(strategy, w).value for w in mine_windows[:count])
+        theirs = tuple(metric.read(base, w).value for w in theirs_windows[:count])
+        interleaved = design == "interleaved"
+        if same_in_every_round(mine, theirs) or (interleaved and not _paired_values(mine, theirs)):
+            continue
+        found.append(Paired(strategy.name, workload, metric, mine, theirs, design))
     return found
 
 
@@ -84,7 +126,7 @@ def judge_one(figure: Paired) -> Judged:
     kind = figure.metric.verdict
     assert kind is not None
     verdict = ratio_verdict(figure.mine, figure.theirs, kind, seed=BOOTSTRAP_SEED)
-    return Judged(figure.strategy, figure.workload, figure.metric, verdict)
+    return Judged(figure.strategy, figure.workload, figure.metric, verdict, figure.design)
 
 
 def _paired_values(mine: Sequence[float | None], theirs: Sequence[float | None]) -> bool:
@@ -142,6 +184,7 @@ def record(judged: Judged, baseline: str) -> Verdict:
         strategy_cv=v.strategy_cv,
         half_width=v.half_width(),
         p_value=family.log_ratio_p_value(v.per_round),
+        design=judged.design,
     )
 
 

@@ -371,6 +371,15 @@ def interleaved_metrics() -> list[Metric]:
     ]
 
 
+def mixed_metrics() -> tuple[list[Metric], list[Metric]]:
+    """The mixed design's figures: speed, judged on interleaved windows (the latency mean, and the throughput
+    derived from it that each strategy's share records), and the rest of the headline figures, judged on
+    paired ones; a paired window's percentiles are speed too, which an interleaved one has none of."""
+    by_key = {m.key: m for m in WORKLOAD_METRICS}
+    speed = [by_key["tps"], dataclasses.replace(by_key["latency-mean"], verdict=verdict.LATENCY)]
+    return speed, [m for m in verdict_metrics() if m.key not in ("tps", "latency-mean", "p50", "p99")]
+
+
 def verdict_metrics() -> list[Metric]:
     """The headline figures judged over paired rounds, in the registry's order."""
     return [m for m in WORKLOAD_METRICS if m.verdict is not None]

@@ -7,12 +7,14 @@ over each run's rounds (compare_rounds) rather than a difference any noise could
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import statistics
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pkbench.analysis import judge
 from pkbench.analysis.metrics import WORKLOAD_METRICS, Metric, compared
 from pkbench.analysis.verdict import (
     MIN_BOOTSTRAP_ROUNDS,
@@ -20,6 +22,7 @@ from pkbench.analysis.verdict import (
     Interval,
     factor_words,
     median_interval,
+    paired_ratios,
 )
 from pkbench.errors import PkbenchError
 from pkbench.results import RepeatedStrategy, RunResult, StrategyResult, WorkloadResult
@@ -217,6 +220,41 @@ def diff(old: RunResult, new: RunResult) -> list[FigureChange]:
     return found
 
 
+def _design(run: RunResult) -> str:
+    return run.rounds.design if run.rounds is not None else "paired"
+
+
+def _ratios(run: RunResult) -> dict[tuple[str, str, str], tuple[Metric, list[float]]]:
+    """(strategy, workload, metric key) -> the figure and its per-round ratios to the baseline, for every
+    figure the run's design judges (the load over its parts)."""
+    baseline = run.rounds.baseline if run.rounds is not None else None
+    found: dict[tuple[str, str, str], tuple[Metric, list[float]]] = {}
+    for figure in judge.paired(run.strategies, baseline, _design(run)):
+        ratios = list(paired_ratios(figure.mine, figure.theirs))
+        if ratios:
+            found[(figure.strategy, figure.workload, figure.metric.key)] = (figure.metric, ratios)
+    return found
+
+
+def against_baseline(old: RunResult, new: RunResult) -> list[FigureChange]:
+    """Each judged figure's ratio to the baseline in the new run against the old run's, over each run's
+    rounds: a strategy that changed against the baseline of its own rounds, which raw figures hide where the
+    machine's speed moved both runs (in the mixed design the speed ratios come from interleaved windows,
+    far steadier than any raw TPS). None where the two runs have different baselines."""
+    baselines = [r.rounds.baseline if r.rounds is not None else None for r in (old, new)]
+    if baselines[0] is None or baselines[0] != baselines[1]:
+        return []
+    before, after = _ratios(old), _ratios(new)
+    found = []
+    for key, (metric, ratios) in after.items():
+        if key not in before:
+            continue
+        figure = dataclasses.replace(metric, title=f"{metric.title} over {baselines[0]}", unit="ratio")
+        change = compare_rounds(metric.key, before[key][1], ratios, kind_of(metric), seed=0)
+        found.append(FigureChange(key[0], key[1], figure, change))
+    return found
+
+
 def worse_than(changes: Sequence[FigureChange], percent: float) -> list[FigureChange]:
     """The resolved changes for the worse by more than PERCENT."""
     bad = {id(c) for c in regressions([f.change for f in changes], percent)}
@@ -224,16 +262,30 @@ def worse_than(changes: Sequence[FigureChange], percent: float) -> list[FigureCh
 
 
 def markdown(
-    changes: Sequence[FigureChange], old_label: str, new_label: str, *, resolved_only: bool = False
+    changes: Sequence[FigureChange],
+    old_label: str,
+    new_label: str,
+    *,
+    resolved_only: bool = False,
+    against_the_baseline: bool = False,
 ) -> str:
-    """The diff as a markdown table: resolved changes first, then (unless RESOLVED_ONLY) the rest."""
+    """The diff as a markdown table: resolved changes first, then (unless RESOLVED_ONLY) the rest; with
+    AGAINST_THE_BASELINE the changes of each figure's ratio to the baseline."""
+    title = f"# pkbench compare: {new_label} against {old_label}"
     lines = [
-        f"# pkbench compare: {new_label} against {old_label}",
+        f"{title}, each strategy against the baseline" if against_the_baseline else title,
         "",
         "A change is called out only when it is resolved over the rounds of both runs (their 95% intervals "
         "do not overlap, or a Mann-Whitney U test over the rounds gives p < 0.05).",
         "",
     ]
+    if against_the_baseline:
+        lines[2:2] = [
+            "Each figure a run judges, as its ratio to the baseline of the same round (the verdicts' "
+            "ratios), run against run: a strategy that changed against the baseline, whatever the machine's "
+            "speed did to both runs.",
+            "",
+        ]
     resolved = [c for c in changes if c.change.resolved]
     if not changes:
         return "\n".join([*lines, "No strategy and workload was measured by both runs.", ""])
@@ -298,10 +350,17 @@ def against_first(
     for label, other in later:
         changes = diff(first, other)
         every.append(changes)
+        relative = against_baseline(first, other)
         full.append(markdown(changes, first_label, label))
         resolved.append(markdown(changes, first_label, label, resolved_only=True))
+        if relative:
+            full.append(markdown(relative, first_label, label, against_the_baseline=True))
+            resolved.append(
+                markdown(relative, first_label, label, resolved_only=True, against_the_baseline=True)
+            )
         if fail_on_regression is not None:
-            worse += [(label, c) for c in worse_than(changes, fail_on_regression)]
+            # Against the baseline first: the steadier evidence, named first when the line is cut.
+            worse += [(label, c) for c in worse_than([*relative, *changes], fail_on_regression)]
     named = "; ".join(
         f"{d}: {c.strategy} {c.workload} {c.metric.title} {c.change.words}" for d, c in worse[:5]
     )

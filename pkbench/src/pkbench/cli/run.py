@@ -108,9 +108,10 @@ from pkbench.summary import document as summary
 )
 @click.option(
     "--interleave/--paired",
-    default=False,
-    help="Each round's window runs every strategy's script at once in one pgbench run (--paired, the "
-    "default: one strategy after the other).",
+    default=None,
+    help="Judge every figure on windows that run every strategy's script at once in one pgbench run, or "
+    "(--paired) on windows of one strategy after the other. Default: both in every round, speed judged on "
+    "the first, work per transaction on the second.",
 )
 @click.option(
     "--warmup", type=int, help="Seconds of each workload run before the measured window (excluded)."
@@ -228,7 +229,7 @@ def _options(
     precision: str | None,
     max_time: str | None,
     isolate: bool,
-    interleave: bool,
+    interleave: bool | None,
     warmup: int | None,
     rate: float | None,
     clock_rate: float | None,

@@ -178,6 +178,8 @@ class WorkloadResult:
     # figure's [min, max] over them by its dotted name (latency_ms.p99).
     rounds: list[WorkloadResult] = field(default_factory=list)
     spread: dict[str, list[float]] = field(default_factory=dict)
+    # The mixed design: the strategy's share of each round's interleaved window, where its speed is judged.
+    interleaved: list[WorkloadResult] = field(default_factory=list)
 
 
 @dataclass
@@ -275,9 +277,12 @@ class RoundsRecord:
     orders: list[list[str]] = field(default_factory=list)
     # Rounds completed in each stage with windows, as they complete (what `--resume` continues from).
     completed: list[int] = field(default_factory=list)
-    # How each round's windows were measured: "paired", one strategy after the other, or "interleaved",
-    # every strategy's script in one pgbench window (pkbench run --interleave).
+    # How each round's windows were measured: "paired", one strategy after the other, "interleaved", every
+    # strategy's script in one pgbench window (pkbench run --interleave), or "mixed" (the default), both in
+    # every round: speed judged from the interleaved window, work per transaction from the paired ones.
     design: str = "paired"
+    # The mixed design: the windows measured in paired rounds only, each with the reason.
+    paired_only: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -304,6 +309,9 @@ class Verdict:
     # Whether the verdict holds among all of its strategy's verdicts at 5% familywise (Holm); None in results
     # of a pkbench that did not judge families.
     familywise: bool | None = None
+    # Which windows it was judged on, "paired" or "interleaved" (None: the run's one design, as recorded
+    # by a pkbench that judged every figure of a run on one design).
+    design: str | None = None
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """`pkbench run --calibrate N`: N runs of the baseline against an identical copy of itself under the chosen
-design (paired or --interleave). Every verdict that resolves a difference there is a false positive; the
-intervals' half-widths are the smallest effect the design resolves on this machine."""
+design (mixed, --paired or --interleave). Every verdict that resolves a difference there is a false
+positive; the intervals' half-widths are the smallest effect the design resolves on this machine."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def execute(
     out = options.out or Path(f"pkbench-calibration-{datetime.now().strftime('%Y%m%d-%H%M%S')}")
     if out.exists():
         raise PkbenchError(f"--out {out}: already exists")
-    design = "interleaved" if options.interleave else "paired"
+    design = {True: "interleaved", False: "paired", None: "mixed"}[options.interleave]
     runs: list[RunResult] = []
     for number in range(1, count + 1):
         reporter.info(f"A/A run {number} of {count} ({design})")

@@ -1,5 +1,6 @@
 """`pkbench run --interleave`: the paired rounds' stages and setup, but each round's window measured once for
-all strategies at the same instant (run.interleaved), so a slowdown of the machine falls on all of them.
+all strategies at the same instant (run.interleaved), so a slowdown of the machine falls on all of them. The
+default, mixed design (MixedRounds) measures each round's windows both ways.
 
 Only a strategy's cost per transaction says anything in such a window (pgbench picks scripts by weight), so
 the window keeps those figures, and the verdicts are on them, each strategy against the baseline's from the
@@ -9,7 +10,8 @@ statements apart (probes.statements), their execution time, buffers and WAL per 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -18,9 +20,11 @@ from pkbench.probes import Connection, machine, statements, work
 from pkbench.results import Unavailable, WorkloadResult, WorkPerTransaction
 from pkbench.run import interleaved
 from pkbench.run.paired import PairedRounds
+from pkbench.server import iolimit
 from pkbench.server.target import Target
+from pkbench.server.topology import REMOTE_LEVELS, Topology
 from pkbench.server.workspace import Workspace
-from pkbench.steps import PgbenchStep, window_start
+from pkbench.steps import PgbenchStep, Step, checkpoints, window_start
 from pkbench.steps.context import StepContext
 
 
@@ -98,66 +102,160 @@ class InterleavedRounds(PairedRounds):
     """Paired rounds whose windows run every strategy's script in one pgbench run."""
 
     def _measure_round(self, windows: Sequence[PgbenchStep], order: Sequence[str], number: int) -> None:
+        for window in windows:
+            for name, share in self._interleaved_window(window, order, number).items():
+                self.windows[name].setdefault(window.name, []).append(share)
+
+    def _interleaved_window(
+        self, window: PgbenchStep, order: Sequence[str], number: int, derived_tps: bool = False
+    ) -> dict[str, WorkloadResult]:
+        """One interleaved window of every strategy in ORDER: each strategy's share of it. With DERIVED_TPS
+        a share's tps is the throughput its latency mean gives the window's clients, clients / latency: its
+        transaction count follows its script's weight, not its speed."""
         passes = {name: self.passes[name] for name in order}
         concrete = {name: p for name, p in passes.items() if isinstance(p, StrategyPass)}
         if not concrete:
-            return
+            return {}
         first = next(iter(concrete.values()))
         context = first.context
         if context is None:
-            return
-        for window in windows:
-            tagged = {name: window_sql(window, p, name) for name, p in concrete.items()}
-            sql = {name: mix for name, (mix, _) in tagged.items()}
-            commands = {name: count for name, (_, count) in tagged.items()}
-            self.reporter.info(f"  {window.name}: {' '.join(sql)} at once")
-            workdir = context.out_dir / "pgbench" / "interleaved" / window.name / f"round-{number}"
+            return {}
+        tagged = {name: window_sql(window, p, name) for name, p in concrete.items()}
+        sql = {name: mix for name, (mix, _) in tagged.items()}
+        commands = {name: count for name, (_, count) in tagged.items()}
+        self.reporter.info(f"  {window.name}: {' '.join(sql)} at once")
+        workdir = context.out_dir / "pgbench" / "interleaved" / window.name / f"round-{number}"
 
-            # As a paired window: after autovacuum's workers, a warm-up that loads every strategy's pages
-            # back and is not measured, then a checkpoint, so that the full-page images per transaction are
-            # those of a fresh checkpoint in both designs.
-            with first.ws.connection.connect() as conn:
-                if (late := window_start.wait_for_autovacuum(conn)) is not None:
-                    self.reporter.warning(late)
-            warmup = int(context.parameters.get("warmup_s", 0) or 0)
-            if warmup > 0:
-                _once(first, context, sql, warmup, workdir / "warmup")
-            with first.ws.connection.connect() as conn:
-                no_checkpoint = window_start.checkpoint(conn)
-                before = _statements(first, conn)
-                # The embedded server's processes are the benchmark's own, not the machine's other load.
-                postmaster = work.postmaster_pid(conn) if first.target.server.embedded else None
-                servers = [postmaster] if postmaster is not None else []
-                machine_before = machine.snapshot(servers)
-                measured = _once(first, context, sql, context.int_parameter("duration_s"), workdir / "window")
-                machine_after = machine.snapshot(servers)
-                after = _statements(first, conn) if isinstance(before, statements.Snapshot) else before
-            work_by_name = _work(before, after, measured, commands, context.int_parameter("clients"))
-            shared = (
-                machine.window(machine_before, machine_after)
-                if machine_before is not None and machine_after is not None
-                else None
+        # As a paired window: after autovacuum's workers, a warm-up that loads every strategy's pages
+        # back and is not measured, then a checkpoint, so that the full-page images per transaction are
+        # those of a fresh checkpoint in both designs.
+        with first.ws.connection.connect() as conn:
+            if (late := window_start.wait_for_autovacuum(conn)) is not None:
+                self.reporter.warning(late)
+        warmup = int(context.parameters.get("warmup_s", 0) or 0)
+        if warmup > 0:
+            _once(first, context, sql, warmup, workdir / "warmup")
+        with first.ws.connection.connect() as conn:
+            no_checkpoint = window_start.checkpoint(conn)
+            before = _statements(first, conn)
+            # The embedded server's processes are the benchmark's own, not the machine's other load.
+            postmaster = work.postmaster_pid(conn) if first.target.server.embedded else None
+            servers = [postmaster] if postmaster is not None else []
+            machine_before = machine.snapshot(servers)
+            measured = _once(first, context, sql, context.int_parameter("duration_s"), workdir / "window")
+            machine_after = machine.snapshot(servers)
+            after = _statements(first, conn) if isinstance(before, statements.Snapshot) else before
+        clients = context.int_parameter("clients")
+        work_by_name = _work(before, after, measured, commands, clients)
+        shared = (
+            machine.window(machine_before, machine_after)
+            if machine_before is not None and machine_after is not None
+            else None
+        )
+        shares: dict[str, WorkloadResult] = {}
+        for name, share in measured.items():
+            spent = work_by_name[name]
+            latency = share.latency_ms_mean
+            shares[name] = WorkloadResult(
+                window.name,
+                window.description,
+                duration_s=float(context.int_parameter("duration_s")),
+                transactions=share.transactions,
+                tps=clients * 1000 / latency if derived_tps and latency > 0 else None,
+                latency_ms={"mean": latency},
+                wal_bytes_per_transaction=spent.wal_bytes,
+                wal_fpi_per_transaction=spent.wal_fpi,
+                work_per_transaction=spent,
+                machine_window=shared,
+                unavailable=[
+                    *(
+                        Unavailable(f"{u.metric}_per_transaction", u.reason)
+                        for u in spent.unavailable
+                        if u.metric in ("wal_bytes", "wal_fpi")
+                    ),
+                    *([no_checkpoint] if no_checkpoint is not None else []),
+                ],
             )
-            for name, share in measured.items():
-                spent = work_by_name[name]
-                self.windows[name].setdefault(window.name, []).append(
-                    WorkloadResult(
-                        window.name,
-                        window.description,
-                        duration_s=float(context.int_parameter("duration_s")),
-                        transactions=share.transactions,
-                        latency_ms={"mean": share.latency_ms_mean},
-                        wal_bytes_per_transaction=spent.wal_bytes,
-                        wal_fpi_per_transaction=spent.wal_fpi,
-                        work_per_transaction=spent,
-                        machine_window=shared,
-                        unavailable=[
-                            *(
-                                Unavailable(f"{u.metric}_per_transaction", u.reason)
-                                for u in spent.unavailable
-                                if u.metric in ("wal_bytes", "wal_fpi")
-                            ),
-                            *([no_checkpoint] if no_checkpoint is not None else []),
-                        ],
-                    )
-                )
+        return shares
+
+
+@dataclass
+class MixedRounds(InterleavedRounds):
+    """The default design: every round runs each strategy's windows one after the other, as paired rounds do,
+    and then each window once more with every strategy at once. The interleaved window cancels the
+    machine's speed of the moment in each strategy's latency; the paired windows measure what a transaction
+    costs when a strategy has the server to itself (its commit record's WAL, the full-page images of its own
+    transactions after the checkpoint, its cache). A window the run record names in `paired_only` runs paired
+    only, and is judged on its paired windows alone."""
+
+    # A resumed run's shares of the interleaved windows measured before: strategy -> window -> rounds.
+    measured_shares: Mapping[str, Mapping[str, list[WorkloadResult]]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.shares: dict[str, dict[str, list[WorkloadResult]]] = {
+            name: {window: list(rounds) for window, rounds in self.measured_shares.get(name, {}).items()}
+            for name in self.passes
+        }
+
+    def _measure_round(self, windows: Sequence[PgbenchStep], order: Sequence[str], number: int) -> None:
+        PairedRounds._measure_round(self, windows, order, number)
+        for window in windows:
+            if window.name in self.record.paired_only:
+                continue
+            running = [name for name in order if self.passes[name].result.status == "ok"]
+            for name, share in self._interleaved_window(window, running, number, derived_tps=True).items():
+                self.shares[name].setdefault(window.name, []).append(share)
+
+    def _combined(self, name: str, rounds: Sequence[WorkloadResult]) -> WorkloadResult:
+        combined = super()._combined(name, rounds)
+        combined.interleaved = list(self.shares[name].get(combined.name, []))
+        return combined
+
+
+def paired_only(
+    steps: Sequence[Step], the_topology: Topology, parameters: Mapping[str, object]
+) -> dict[str, str]:
+    """The windows the mixed design measures in paired rounds only, each with the reason: where an
+    interleaved window would make the strategies share what a paired window gives each alone, so that their
+    latencies say something else (docs/statistics.md, interleaving's bias by scenario), or would leave out
+    what the scenario does to each window."""
+    standby = the_topology.standby or the_topology.standby_dsn is not None
+    every = checkpoints.interval_s(parameters)
+    limit = parameters.get(iolimit.PARAMETER)
+    rate = parameters.get("rate_tps")
+    found: dict[str, str] = {}
+    for step in steps:
+        if not isinstance(step, PgbenchStep):
+            continue
+        if standby and step.synchronous_commit in REMOTE_LEVELS:
+            found[step.name] = (
+                f"synchronous_commit {step.synchronous_commit}: every strategy's commits would wait in the "
+                "one standby's queue, which draws their latencies together"
+            )
+        elif step.synchronous_commit is not None:
+            found[step.name] = (
+                f"its sessions run with synchronous_commit {step.synchronous_commit}, which only its paired "
+                "windows set"
+            )
+        elif rate:
+            found[step.name] = (
+                f"--rate {rate} schedules each strategy's window at that rate, to compare latencies at equal "
+                "load, where a shared window would run every strategy as fast as it can"
+            )
+        elif the_topology.shards:
+            found[step.name] = (
+                "its tables are partitions on the shards, where no interleaved window was ever compared with "
+                "paired ones"
+            )
+        elif every:
+            found[step.name] = (
+                f"a checkpoint every {every:g} s splits each window: one shared window would split every "
+                "strategy's at the same instants, and their full-page images after each fall unevenly"
+            )
+        elif limit:
+            found[step.name] = (
+                f"the disk's write limit ({iolimit.PARAMETER} {limit}) is each strategy's own while its "
+                "window runs, and a shared window would divide it"
+            )
+    return found

@@ -68,16 +68,16 @@ class Options:
     shards: int | None = None
     # --shard-dsn, repeated: existing servers the --dsn server coordinates as shards.
     shard_dsn: tuple[str, ...] = ()
-    # Paired rounds (the default): how many (None: the scenario's `rounds`, else 1), against which strategy
-    # (None: the first), and --precision's target half-width (a fraction) within --max-time seconds.
+    # Rounds: how many (None: the scenario's `rounds`, else 1), against which strategy (None: the first),
+    # and --precision's target half-width (a fraction) within --max-time seconds.
     rounds: int | None = None
     baseline: str | None = None
     precision: float | None = None
     max_time_s: float | None = None
     # --isolate: each strategy alone in a fresh schema, one after the other (today's studies' way).
     isolate: bool = False
-    # --interleave: each round's window runs every strategy's script in one pgbench run (run.interleaved).
-    interleave: bool = False
+    # --interleave (True), --paired (False), neither: both in every round (interleaved_rounds.MixedRounds).
+    interleave: bool | None = None
     # --calibrate: the baseline against an identical copy of itself named COPY_SUFFIX after it.
     aa_copy: bool = False
     # --scale NAME: one of the scenario's [scale] presets (the study's own sizes, or quick ones).
@@ -88,8 +88,7 @@ class Options:
     report: bool = True
 
 
-# --precision without --max-time: the time it may take at most.
-DEFAULT_MAX_TIME_S = 20 * 60
+DEFAULT_MAX_TIME_S = 20 * 60  # --precision without --max-time: the time it may take at most
 
 
 @dataclass
@@ -112,7 +111,7 @@ class Plan:
     resumed: RunResult | None = None
     # The cgroup memory cap of the embedded server: --memory-limit, else the scenario's memory_limit.
     memory_limit_bytes: int | None = None
-    interleave: bool = False
+    design: str = "mixed"  # how rounds measure their windows (results.RoundsRecord.design)
 
 
 def plan(options: Options) -> Plan:
@@ -203,11 +202,18 @@ def plan(options: Options) -> Plan:
         the_topology,
         resumed,
         memory_limit,
-        options.interleave,
+        _design(options, resumed),
     )
 
 
 COPY_SUFFIX = "-copy"
+
+
+def _design(options: Options, resumed: RunResult | None) -> str:
+    """--interleave or --paired, else the design of the run --resume continues, else the mixed design."""
+    if options.interleave is not None:
+        return "interleaved" if options.interleave else "paired"
+    return resumed.rounds.design if resumed is not None and resumed.rounds is not None else "mixed"
 
 
 def _with_copy(options: Options, loaded: Scenario, chosen: list[Strategy]) -> list[Strategy]:

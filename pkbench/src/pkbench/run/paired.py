@@ -159,7 +159,7 @@ class PairedRounds:
         number = done
         started = time.monotonic()
         if done:
-            self._combine()
+            self._combine(judging=True)
             if self._enough(windows, done, 0, deadline):
                 self.record.count = max(self.record.count, done)
                 return
@@ -170,7 +170,9 @@ class PairedRounds:
             self.record.orders.append(order)
             self.reporter.info(f"round {number}: {' '.join(order)}")
             self._measure_round(windows, order, number)
-            self._combine()
+            # A bootstrap per verdict costs seconds of a 2-core machine between two windows: judged after
+            # every round only where --precision reads the verdicts, else once the stage has its rounds.
+            self._combine(judging=self.record.precision is not None or number >= self.record.requested)
             self.record.completed[-1] = number
             self.on_progress(self.judged)
             if self._enough(windows, number, (time.monotonic() - started) / (number - done), deadline):
@@ -197,12 +199,19 @@ class PairedRounds:
         known = {(u.metric, u.reason) for u in one_pass.result.unavailable}
         one_pass.result.unavailable += [u for u in scratch.unavailable if (u.metric, u.reason) not in known]
 
-    def _combine(self) -> None:
+    def _combine(self, judging: bool) -> None:
         for name, by_window in self.windows.items():
-            self.passes[name].result.workloads = [combine(rounds) for rounds in by_window.values() if rounds]
-        self.judged = judge.judge(
-            [p.result for p in self.passes.values()], self.record.baseline, self.record.design
-        )
+            self.passes[name].result.workloads = [
+                self._combined(name, rounds) for rounds in by_window.values() if rounds
+            ]
+        if judging:
+            self.judged = judge.judge(
+                [p.result for p in self.passes.values()], self.record.baseline, self.record.design
+            )
+
+    def _combined(self, name: str, rounds: Sequence[WorkloadResult]) -> WorkloadResult:
+        """One of a strategy's windows over its rounds."""
+        return combine(rounds)
 
     def _enough(
         self, windows: Sequence[PgbenchStep], number: int, per_round: float, deadline: float | None

@@ -147,17 +147,30 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
                     reporter.strategy_started(number, len(passes), one_pass.strategy.name, "", "setting up")
                     one_pass.begin()
                 deadline = started + the_plan.max_time_s if the_plan.max_time_s is not None else None
-                designs = {False: paired.PairedRounds, True: interleaved_rounds.InterleavedRounds}
-                run.rounds.design = "interleaved" if the_plan.interleave else "paired"
-                designs[the_plan.interleave](
+                run.rounds.design = the_plan.design
+                common = (
                     passes,
                     run.rounds,
                     reporter,
                     lambda judged: progress([p.result for p in passes.values()], judged),
                     deadline,
                     _measured_before(the_plan.resumed),
-                    load_step=the_plan.scenario.summary.insert,
-                ).run(paired.stages(the_plan.scenario.steps))
+                )
+                load_step = the_plan.scenario.summary.insert
+                design: paired.PairedRounds
+                if the_plan.design == "mixed":
+                    run.rounds.paired_only = interleaved_rounds.paired_only(
+                        the_plan.scenario.steps, the_plan.topology, the_plan.scenario.parameters
+                    )
+                    shares = _measured_before(the_plan.resumed, interleaved=True)
+                    design = interleaved_rounds.MixedRounds(
+                        *common, load_step=load_step, measured_shares=shares
+                    )
+                elif the_plan.design == "interleaved":
+                    design = interleaved_rounds.InterleavedRounds(*common, load_step=load_step)
+                else:
+                    design = paired.PairedRounds(*common, load_step=load_step)
+                design.run(paired.stages(the_plan.scenario.steps))
                 for one_pass in passes.values():
                     reporter.strategy_done(one_pass.result)
             else:
@@ -270,12 +283,16 @@ def _sequuid_kind(run: results.RunResult) -> str:
 
 
 def _measured_before(
-    previous: results.RunResult | None,
+    previous: results.RunResult | None, interleaved: bool = False
 ) -> dict[str, dict[str, list[results.WorkloadResult]]]:
-    """An interrupted run's windows, by strategy and window, each with its rounds."""
+    """An interrupted run's windows, by strategy and window, each with its rounds (INTERLEAVED: its shares
+    of the mixed design's interleaved windows)."""
     if previous is None:
         return {}
-    return {s.name: {w.name: list(w.rounds) for w in s.workloads} for s in previous.strategies}
+    return {
+        s.name: {w.name: list(w.interleaved if interleaved else w.rounds) for w in s.workloads}
+        for s in previous.strategies
+    }
 
 
 def _stopped(

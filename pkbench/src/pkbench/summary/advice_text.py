@@ -72,6 +72,7 @@ def run_lines(table: Table, link_from: Path) -> list[str]:
             }
         )
         rounds = run.rounds.count if run.rounds is not None else 0
+        design = run.rounds.design if run.rounds is not None else "paired"
         limit = run.machine.get("memory_limit_bytes")
         machine = f"{run.machine.get('cores', '?')} cores" + (
             f", server capped at {limit / 2**20:,.0f} MiB" if isinstance(limit, int | float) else ""
@@ -79,13 +80,21 @@ def run_lines(table: Table, link_from: Path) -> list[str]:
         settings = run.server.get("settings") or {}
         lines.append(
             f"- {_link(table, run_name, link_from)} `{run_name}`: scenario {run.scenario.get('name')}, "
-            f"{_plural(rounds, 'paired round')}, {machine}, shared_buffers "
+            f"{_plural(rounds, _ROUND_OF[design])}, {machine}, shared_buffers "
             f"{settings.get('shared_buffers', '?')}, the server's synchronous_commit "
             f"{settings.get('synchronous_commit', '?')} (a window may set its own), "
             f"PostgreSQL {run.server.get('version', '?')}; windows {', '.join(windows) or 'none'}; "
             f"answers: {'; '.join(answered)}."
         )
     return lines
+
+
+# How a round of each design reads in a run's line.
+_ROUND_OF = {
+    "paired": "paired round",
+    "interleaved": "interleaved round",
+    "mixed": "mixed round",
+}
 
 
 READING = (

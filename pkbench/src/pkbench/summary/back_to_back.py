@@ -46,7 +46,13 @@ def lines(first: RunResult, second: RunResult) -> list[str]:
         *markdown_table(("Window", "Strategy", RUNS[0], RUNS[1], "intervals overlap"), rows),
         "",
         "Each cell: the strategy's TPS over the baseline's (the median of the per-round ratios) and its 95% "
-        "interval, with its half-width. " + summary,
+        "interval, with its half-width"
+        + (
+            "; in the mixed design, the TPS each strategy's latency mean gives in the interleaved windows. "
+            if any(r.rounds is not None and r.rounds.design == "mixed" for r in (first, second))
+            else ". "
+        )
+        + summary,
     ]
 
 

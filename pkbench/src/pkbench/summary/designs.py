@@ -1,6 +1,7 @@
 """The two designs of a run side by side: one `--paired` and one `--interleave` run of the same options, kept
 as `paired/` and `interleaved/` in one directory (benchmarks/verdict_targets.py --designs makes them), or
-one such directory per scenario (benchmarks/designs_by_scenario.py), read as one table.
+one such directory per scenario (benchmarks/designs_by_scenario.py), read as one table; and how narrow one
+run's intervals came out, figure by figure, with the design that judged each (`widths`).
 
 Both are read on the figures both measure for each strategy: its latency mean (pgbench's report of its own
 script in an interleaved window; the whole window in a paired one), its WAL and full-page images per
@@ -22,6 +23,7 @@ from pkbench.analysis.metrics import verdict_title
 from pkbench.analysis.verdict import Interval, IntervalMethod, interval_reach
 from pkbench.errors import PkbenchError
 from pkbench.results import RunResult
+from pkbench.summary import runs
 from pkbench.text import MISSING, markdown_table
 
 DESIGNS = ("paired", "interleaved")
@@ -164,3 +166,60 @@ def by_scenario(scenarios: Sequence[tuple[str, RunResult, RunResult]]) -> list[s
         "strategy over the baseline, 95% intervals); a ± is the median half-width of the latency mean's "
         "intervals.",
     ]
+
+
+# The half-widths the speed verdicts of the default run are meant to reach: at the median, and at the widest.
+SPEED_TARGET_MEDIAN = 0.03
+SPEED_TARGET_WIDEST = 0.05
+
+
+def widths(run: RunResult) -> list[str]:
+    """One row per judged figure of RUN: the windows that judged it, how many verdicts, how many within
+    ±3% and ±5%, and their median and widest half-width; the interval a verdict recorded, as it recorded
+    it (a run that judged every figure on one design recorded none per verdict: its own)."""
+    own = run.rounds.design if run.rounds is not None else "paired"
+    by_figure: dict[tuple[str, str], list[float]] = {}
+    for v in run.verdicts:
+        if v.half_width is not None and v.method in ("bootstrap", "t on log ratios"):
+            design = "parts of the load" if v.metric == "load" else v.design or own
+            by_figure.setdefault((verdict_title(v.metric), design), []).append(v.half_width)
+    rows = [
+        (
+            figure,
+            design,
+            str(len(found)),
+            str(sum(1 for w in found if w <= SPEED_TARGET_MEDIAN)),
+            str(sum(1 for w in found if w <= SPEED_TARGET_WIDEST)),
+            f"±{statistics.median(found):.1%}",
+            f"±{max(found):.1%}",
+        )
+        for (figure, design), found in by_figure.items()
+    ]
+    header = ("Figure", "judged on", "verdicts", f"within ±{SPEED_TARGET_MEDIAN:.0%}",
+              f"within ±{SPEED_TARGET_WIDEST:.0%}", "median half-width", "widest")  # fmt: skip
+    return [
+        *markdown_table(header, rows),
+        "",
+        "A half-width is how far a verdict's 95% interval reaches from its ratio, as a share of it: the "
+        "smallest effect it could have resolved. Every strategy against the baseline, in every window. "
+        + _every_window_load(run),
+    ]
+
+
+def _every_window_load(run: RunResult) -> str:
+    """How busy the machine was over every window of every round, paired and interleaved (the run's own
+    line reads each window's medians over its rounds)."""
+    measured = [s for s in run.strategies if s.workloads]
+    # An interleaved window is every strategy's at once: counted once, from the first strategy's shares.
+    windows = [w for s in measured for workload in s.workloads for w in workload.rounds] + [
+        w for workload in (measured[0].workloads if measured else []) for w in workload.interleaved
+    ]
+    found = [window.machine_window for window in windows if window.machine_window is not None]
+    if not found:
+        return ""
+    busy = [m.busy_fraction for m in found]
+    other = [m.other_fraction for m in found]
+    load = runs.Load(
+        len(found), (min(busy), max(busy)), (min(other), max(other)), max(m.steal_fraction for m in found)
+    )
+    return runs.load_words(load).replace("measured windows", "windows (every round's)", 1)

@@ -414,6 +414,7 @@ RUN_TABLES: dict[str, RunTable] = {
     "waits": waits_table,
     "partitioned": partitioned,
     "sharded": sharded,
+    "interval-widths": lambda run, _: designs.widths(run),
 }
 FILE_TABLES: dict[str, FileTable] = {
     "sequuid-per-call": per_call,

@@ -36,12 +36,30 @@ def tables(run: RunResult) -> list[VerdictTable]:
         cells: dict[str, dict[str, str]] = {}
         for v in mine:
             cells.setdefault(v.strategy, {})[v.metric] = v.words
-        header = ["Strategy", *(m.title for m in metrics)]
+        # In the mixed design each column says which windows judged it.
+        designs = (
+            {v.metric: v.design for v in mine if v.design and v.metric != LOAD_METRIC.key}
+            if _mixed(run)
+            else {}
+        )
+        header = [
+            "Strategy",
+            *(f"{m.title} ({designs[m.key]})" if m.key in designs else m.title for m in metrics),
+        ]
         rows = [[name, *(by.get(m.key, "") for m in metrics)] for name, by in cells.items()]
         load = next((v for v in mine if v.metric == LOAD_METRIC.key), None)
-        note = _load_note(load.rounds, load.method) if load else ""
+        note = _load_note(load.rounds, load.method) if load else _paired_only_note(run, workload)
         found.append(VerdictTable(workload, header, rows, note))
     return found
+
+
+def _mixed(run: RunResult) -> bool:
+    return run.rounds is not None and run.rounds.design == "mixed"
+
+
+def _paired_only_note(run: RunResult, workload: str) -> str:
+    why = run.rounds.paired_only.get(workload) if run.rounds is not None and _mixed(run) else None
+    return f"Measured in paired rounds only, speed included: {why}." if why else ""
 
 
 def _load_note(parts: int, method: str | None) -> str:
@@ -71,16 +89,21 @@ def heading(run: RunResult) -> str | None:
         if any("; ±" in v.words for v in run.verdicts)
         else ""
     )
-    design = (
-        "; every strategy's script interleaved in one pgbench window per round (--interleave), judged on "
-        "its latency mean and, from pg_stat_statements, its statements' execution time, buffers and WAL per "
-        "transaction"
-        if rounds.design == "interleaved"
-        else ""
-    )
+    designs = {
+        "interleaved": "; every strategy's script interleaved in one pgbench window per round "
+        "(--interleave), judged on its latency mean and, from pg_stat_statements, its statements' "
+        "execution time, buffers and WAL per transaction",
+        "mixed": "; each round runs every strategy's window alone (paired) and then one window interleaving "
+        "every strategy's script: speed is judged on the interleaved windows, which cancel the machine's "
+        "speed of the moment (the latency mean, and TPS derived from it as clients over latency), work per "
+        "transaction and the hit ratio on the paired ones, where each strategy has the server to itself; "
+        "each column names its windows",
+    }
     return (
-        f"Against {baseline}, over {count} paired round{'s' if count != 1 else ''}{design}: {method}; a "
-        f"figure equal to the baseline's in every round is left out{reach}"
+        f"Against {baseline}, over {count} {'' if rounds.design == 'mixed' else 'paired '}"
+        f"round{'s' if count != 1 else ''}"
+        f"{designs.get(rounds.design, '')}: {method}; a figure equal to the baseline's in every round is "
+        f"left out{reach}"
     )
 
 
