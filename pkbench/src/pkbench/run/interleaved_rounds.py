@@ -220,42 +220,49 @@ def paired_only(
     interleaved window would make the strategies share what a paired window gives each alone, so that their
     latencies say something else (docs/statistics.md, interleaving's bias by scenario), or would leave out
     what the scenario does to each window."""
+    windows = [step for step in steps if isinstance(step, PgbenchStep)]
+    found = {step.name: _why_paired(step, the_topology, parameters) for step in windows}
+    return {name: why for name, why in found.items() if why}
+
+
+def _why_paired(step: PgbenchStep, the_topology: Topology, parameters: Mapping[str, object]) -> str:
+    """Why STEP keeps paired rounds in the mixed design, or "" where it interleaves."""
     standby = the_topology.standby or the_topology.standby_dsn is not None
-    every = checkpoints.interval_s(parameters)
-    limit = parameters.get(iolimit.PARAMETER)
-    rate = parameters.get("rate_tps")
-    found: dict[str, str] = {}
-    for step in steps:
-        if not isinstance(step, PgbenchStep):
-            continue
-        if standby and step.synchronous_commit in REMOTE_LEVELS:
-            found[step.name] = (
-                f"synchronous_commit {step.synchronous_commit}: every strategy's commits would wait in the "
-                "one standby's queue, which draws their latencies together"
-            )
-        elif step.synchronous_commit is not None:
-            found[step.name] = (
-                f"its sessions run with synchronous_commit {step.synchronous_commit}, which only its paired "
-                "windows set"
-            )
-        elif rate:
-            found[step.name] = (
-                f"--rate {rate} schedules each strategy's window at that rate, to compare latencies at equal "
-                "load, where a shared window would run every strategy as fast as it can"
-            )
-        elif the_topology.shards:
-            found[step.name] = (
-                "its tables are partitions on the shards, where no interleaved window was ever compared with "
-                "paired ones"
-            )
-        elif every:
-            found[step.name] = (
-                f"a checkpoint every {every:g} s splits each window: one shared window would split every "
-                "strategy's at the same instants, and their full-page images after each fall unevenly"
-            )
-        elif limit:
-            found[step.name] = (
-                f"the disk's write limit ({iolimit.PARAMETER} {limit}) is each strategy's own while its "
-                "window runs, and a shared window would divide it"
-            )
-    return found
+    every, limit, rate = (
+        checkpoints.interval_s(parameters),
+        parameters.get(iolimit.PARAMETER),
+        parameters.get("rate_tps"),
+    )
+    level = step.synchronous_commit
+    reasons = [
+        (
+            standby and level in REMOTE_LEVELS,
+            f"synchronous_commit {level}: every strategy's commits would wait in the one standby's queue, "
+            "which draws their latencies together",
+        ),
+        (
+            level is not None,
+            f"its sessions run with synchronous_commit {level}, which only its paired windows set",
+        ),
+        (
+            bool(rate),
+            f"--rate {rate} schedules each strategy's window at that rate, to compare latencies at equal "
+            "load, where a shared window would run every strategy as fast as it can",
+        ),
+        (
+            bool(the_topology.shards),
+            "its tables are partitions on the shards, where no interleaved window was ever compared with "
+            "paired ones",
+        ),
+        (
+            bool(every),
+            f"a checkpoint every {every or 0:g} s splits each window: one shared window would split every "
+            "strategy's at the same instants, and their full-page images after each fall unevenly",
+        ),
+        (
+            bool(limit),
+            f"the disk's write limit ({iolimit.PARAMETER} {limit}) is each strategy's own while its window "
+            "runs, and a shared window would divide it",
+        ),
+    ]
+    return next((why for applies, why in reasons if applies), "")
