@@ -85,7 +85,8 @@ def test_a_tiny_advice_fills_its_rows_and_resumes_without_measuring_again(tmp_pa
     assert "baseline [R1](war)" in row and "[R1](war)" in row.split("|")[5] and "(" in row.split("|")[5]
     assert row.split("|")[3].strip() == "not measured"
     assert "- beyond RAM (a memory cap): wal was not run: beyond the budget" in written
-    assert "- many clients on many cores: this machine has " in written
+    assert "- many clients on many cores, asynchronous commit: this machine has " in written
+    assert "- many clients on many cores, durable commit: this machine has " in written
     results = json.loads((out / "war" / "results.json").read_text())
     assert results["command"][:3] == ["pkbench", "run", "war"] and "--max-time" in results["command"]
     again = run_cli("advise", "--resume", str(out))

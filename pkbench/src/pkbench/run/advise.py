@@ -56,7 +56,16 @@ def parts(strategies: Sequence[str], cores: int) -> list[Part]:
             "war",
             "war",
             ("--scale", "quick", "--clients", clients, "--jobs", str(max(1, cores)), "--strategies", chosen),
-            ("few-cores", "many-cores", "durable", "asynchronous", "one-table", "bulk-load", "storage-size"),
+            (
+                "few-cores",
+                "many-cores",
+                "many-cores-durable",
+                "durable",
+                "asynchronous",
+                "one-table",
+                "bulk-load",
+                "storage-size",
+            ),
             300,
         ),
         Part(
@@ -222,7 +231,7 @@ def _answers(part: Part, run: RunResult) -> list[tuple[str, Source]]:
         durable = str((run.server.get("settings") or {}).get("synchronous_commit", "on")) != "off"
         window = Source(name, "lookup-by-data", TPS)
         return [
-            ("many-cores" if many else "few-cores", window),
+            (("many-cores-durable" if durable else "many-cores") if many else "few-cores", window),
             ("durable" if durable else "asynchronous", window),
             ("one-table", window),
             ("bulk-load", Source(name, None, LOAD)),
@@ -273,7 +282,7 @@ def not_measured_why(out: Path, plan: Plan) -> list[str]:
 
 def _other_side(row: str, run: RunResult) -> str:
     """Why a run that ran answers the other side of ROW on this server."""
-    if row in ("few-cores", "many-cores"):
+    if row in ("few-cores", "many-cores", "many-cores-durable"):
         return f"this machine has {run.machine.get('cores', '?')} cores (many from {MANY_CORES})"
     if row in ("durable", "asynchronous"):
         setting = (run.server.get("settings") or {}).get("synchronous_commit", "?")
