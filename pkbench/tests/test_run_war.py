@@ -9,11 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import processes_mentioning, run_cli, short_run
+from conftest import cli_in_process, processes_mentioning, run_cli, short_run
 
 from pkbench.strategies.builtin import BUILTIN
 
 ROWS = 3000
+# Every built-in strategy whose table war can make: a hash-partitioned key needs a scenario that partitions
+# its table (contention), and war refuses it (the last test).
+IN_WAR = [s.name for s in BUILTIN if s.layout != "hash"]
 # Strategies that need nothing beyond core PostgreSQL and contrib: these must always measure.
 CORE_ONLY = {"my-v4", "bigint", "uuid-v4", "uuid-v4-text", "uuid-v4-char32", "uuid-v1", "newsequentialid"}
 
@@ -27,7 +30,7 @@ def war(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     result = run_cli(
         "run",
         *short_run(
-            strategies=",".join([*(s.name for s in BUILTIN), "my-v4"]),
+            strategies=",".join([*IN_WAR, "my-v4"]),
             rows=ROWS,
             clients=1,
             # Two seconds: pgbench's progress report at one second can race the end of a one-second window,
@@ -76,7 +79,7 @@ def test_run_metadata(war: dict[str, Any]) -> None:
 
 def test_every_strategy_measured_or_skipped_with_a_reason(war: dict[str, Any]) -> None:
     strategies = by_name(war)
-    assert set(strategies) == {s.name for s in BUILTIN} | {"my-v4"}
+    assert set(strategies) == {*IN_WAR, "my-v4"}
     for name, s in strategies.items():
         if name in CORE_ONLY:
             assert s["status"] == "ok", (name, s["error"])
@@ -199,3 +202,15 @@ def test_raw_pgbench_output_is_kept(war: dict[str, Any]) -> None:
     workdir = war["_out"] / "pgbench" / "bigint" / "lookup-by-key"
     assert (workdir / "pgbench.stdout").read_text().startswith("pgbench (")
     assert list(workdir.glob("pgbench_log.*.gz"))
+
+
+def test_a_hash_partitioned_key_is_refused_where_the_table_is_plain(tmp_path: Path) -> None:
+    # war's table takes no PARTITION BY: a uuid-v7-hash run there would measure a plain v7 table under the
+    # hash strategy's name, so it is refused in one line before anything starts.
+    done = cli_in_process("run", "war", "--strategies", "bigint,uuid-v7-hash", "--out", str(tmp_path / "out"))
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        "pkbench: error: strategy 'uuid-v7-hash' hash-partitions the scenario's table, and scenario war does "
+        "not partition it ({key_partitioning}); run it in contention"
+    ]
+    assert not (tmp_path / "out").exists()
