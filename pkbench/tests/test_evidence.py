@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pkbench.errors import PkbenchError
-from pkbench.summary import evidence, evidence_tables
+from pkbench.summary import evidence, evidence_tables, sequuid_benchmarks
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -86,7 +86,7 @@ def test_an_unknown_or_unclosed_block_is_named(tmp_path: Path) -> None:
 
 def test_the_per_call_table_is_the_newest_raw_run() -> None:
     text = (ROOT / "sequuid/BENCHMARKS.md").read_text()
-    rows = {name: ns for name, ns, _ in evidence_tables.benchmark_rows(text)}
+    rows = {name: ns for name, ns, _ in sequuid_benchmarks.benchmark_rows(text)}
     first = text.index("$ bash sequuid/bench/run\n")
     assert f"gen_random_uuid                   {rows['gen_random_uuid']}" in text[first : first + 600]
     assert "plpgsql_port.v7" in rows
@@ -130,13 +130,13 @@ uuid_generate_ulid 1,000,000  4,000,000   4.00  1,000,000  4,000,000   4.00     
 
 
 def test_the_cores_table_is_the_newest_run_and_names_what_the_shared_order_costs(tmp_path: Path) -> None:
-    committed = evidence_tables.cores_run((ROOT / "sequuid/BENCHMARKS.md").read_text())
+    committed = sequuid_benchmarks.cores_run((ROOT / "sequuid/BENCHMARKS.md").read_text())
     # The 16-core run sits above the 2-core trial: the newest, the one quoted.
     assert (committed.clients, committed.cores) == (16, 16)
     assert "uuid_generate_striped(N)" in [r.name for r in committed.rows]
     path = tmp_path / "BENCHMARKS.md"
     path.write_text("# later runs first\n\n" + BENCH_CORES)
-    lines = evidence_tables.on_many_cores(path)
+    lines = sequuid_benchmarks.on_many_cores(path)
     assert lines[0] == "PostgreSQL 17.2, 8 cores; calls per second, 1,000 calls per transaction:"
     assert (
         "| `uuid_generate_v7` | 1,000,000 | 4,000,000 | 4.00\u00d7 "
@@ -149,7 +149,9 @@ def test_the_cores_table_is_the_newest_run_and_names_what_the_shared_order_costs
     path.write_text(
         BENCH_CORES.replace("1,000,000   1.00                0.25", "3,000,000   3.00                0.75")
     )
-    assert evidence_tables.on_many_cores(path)[-1].endswith("costs at most half the plain rate at 4 clients.")
+    assert sequuid_benchmarks.on_many_cores(path)[-1].endswith(
+        "costs at most half the plain rate at 4 clients."
+    )
     path.write_text("no runs yet\n")
     with pytest.raises(PkbenchError, match="bench/cores"):
-        evidence_tables.on_many_cores(path)
+        sequuid_benchmarks.on_many_cores(path)

@@ -132,7 +132,7 @@ def plan(options: Options) -> Plan:
     parameters_module.check_known(loaded.name, loaded.parameters, parameters, from_set=True)
     parameters_module.check_known(loaded.name, loaded.parameters, given, from_set=False)
     loaded = loaded.with_parameters({**parameters, **given})
-    _check_rate(loaded.parameters.get("rate_tps"))
+    parameters_module.check_rate(loaded.parameters.get("rate_tps"))
     parameters_module.check_fraction(loaded.parameters, "log_sampling_rate")
     clock_rate = _clock_rate(options, loaded)
     if "clock_rate" in loaded.parameters or options.clock_rate is not None:
@@ -324,14 +324,6 @@ def _clock_rate(options: Options, loaded: Scenario) -> float:
             "connection, and pkbench does not change the settings of a server it did not create"
         )
     return rate
-
-
-def _check_rate(value: object) -> None:
-    """--rate: a positive number of transactions per second, when given."""
-    if value is None:
-        return
-    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-        raise PkbenchError(f"--rate must be a positive number of transactions per second (got {value!r})")
 
 
 def check_text_file(path: Path, option: str) -> None:

@@ -59,6 +59,14 @@ def check_fraction(parameters: Mapping[str, object], name: str) -> None:
         raise PkbenchError(f"--set {name}: a share above 0 and at most 1 (got {value!r})")
 
 
+def check_rate(value: object) -> None:
+    """--rate: a positive number of transactions per second, when given."""
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+        raise PkbenchError(f"--rate must be a positive number of transactions per second (got {value!r})")
+
+
 def check_numbers(parameters: dict[str, int | float | str | None]) -> None:
     """Every number finite, not negative and within bigint: it reaches SQL and pgbench as written."""
     for name, value in parameters.items():
