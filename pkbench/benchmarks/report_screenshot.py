@@ -3,7 +3,7 @@
 The run is copied to a temporary directory (its report.html is never committed), its report written there and
 opened at 1300 pixels wide; the screenshot is the top HEIGHT pixels of the page, after every chart has drawn.
 
-    .venv/bin/python pkbench/benchmarks/report_screenshot.py pkbench/docs/reproductions/war-quick
+    .venv/bin/python pkbench/benchmarks/report_screenshot.py pkbench/docs/reproductions/war-default
 """
 
 from __future__ import annotations
