@@ -8,6 +8,7 @@ import shutil
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
@@ -59,18 +60,7 @@ def command(options_for: OptionsFor) -> click.Command:
         help="Continue the advice in DIR: finished runs are kept, an interrupted one resumes, the rest run.",
     )
     @click.argument("run_arguments", nargs=-1, type=click.UNPROCESSED, metavar="[-- RUN OPTIONS]")
-    def advise(
-        budget: str,
-        out: Path | None,
-        dsn: str | None,
-        strategies: str | None,
-        rows: int | None,
-        duration: int | None,
-        pg_major: int | None,
-        pg_bin: Path | None,
-        resume: Path | None,
-        run_arguments: tuple[str, ...],
-    ) -> None:
+    def advise(**arguments: Any) -> None:
         """Measure which key to choose on this server: the table of docs/advice.md from runs made here.
 
         Runs the fewest `pkbench run`s that fill the rows this server can show (its cores, its memory and
@@ -86,19 +76,8 @@ def command(options_for: OptionsFor) -> click.Command:
             pkbench advise --resume pkbench-advice-20261127-010000
             pkbench advise --budget 10m -- --warmup 0 --sample-every 0
         """
-        _advise(
-            options_for,
-            budget=budget,
-            out=out,
-            dsn=dsn,
-            strategies=strategies,
-            rows=rows,
-            duration=duration,
-            pg_major=pg_major,
-            pg_bin=pg_bin,
-            resume=resume,
-            run_arguments=run_arguments,
-        )
+        # click hands the options over by name; _advise's signature is where they are typed.
+        _advise(options_for, **arguments)
 
     return advise
 
