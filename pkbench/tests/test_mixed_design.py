@@ -5,11 +5,14 @@ on synthetic rounds."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from pkbench.analysis import judge, run_diff
+from pkbench.reporting import Silent
 from pkbench.results import (
     RoundsRecord,
     RunResult,
@@ -18,9 +21,11 @@ from pkbench.results import (
     WorkPerTransaction,
 )
 from pkbench.run import interleaved_rounds, runner
+from pkbench.run.interleaved_rounds import MixedRounds
 from pkbench.run.options import Options, _design
+from pkbench.run.paired import Stage
 from pkbench.server.topology import Topology
-from pkbench.steps import PgbenchStep, Script, SqlStep
+from pkbench.steps import PgbenchStep, Script, SqlStep, Step
 from pkbench.summary import verdicts
 
 ROUNDS = 6
@@ -186,3 +191,45 @@ def test_a_resumed_mixed_run_carries_both_kinds_of_windows() -> None:
     # Each strategy's shares of the interleaved windows, kept apart from its paired windows.
     assert shares["uuid-v7"]["lookup"] == interrupted.strategies[1].workloads[0].interleaved
     assert shares["uuid-v7"]["lookup"] != paired["uuid-v7"]["lookup"]
+
+
+class TimedPass:
+    """A strategy that runs TPS transactions a second: a window of the scenario's length (one second here)
+    runs that many, a window given a count runs the count."""
+
+    def __init__(self, name: str, tps: int) -> None:
+        self.result = StrategyResult(name, "", "bigint", None)
+        self.tps = tps
+        self.asked: list[int | None] = []
+
+    def run_steps(self, scenario_steps: Sequence[Step], **changes: Any) -> bool:
+        count = changes.get("window_transactions")
+        self.asked.append(count)
+        changes["result"].workloads.append(
+            WorkloadResult(scenario_steps[0].name, "", transactions=count or self.tps)
+        )
+        return True
+
+
+def mixed_rounds(passes: dict[str, TimedPass], equal: bool, paired_only: dict[str, str]) -> MixedRounds:
+    record = RoundsRecord("paired", 3, "bigint", design="mixed", paired_only=paired_only)
+    record.equal_transactions = equal
+    return MixedRounds(passes, record, Silent(), lambda judged: None)
+
+
+def test_each_rounds_paired_windows_run_as_many_transactions_as_its_first_one() -> None:
+    passes = {"bigint": TimedPass("bigint", 900), "uuid-v4": TimedPass("uuid-v4", 600)}
+    design = mixed_rounds(passes, equal=True, paired_only={})
+    design.run([Stage((), (pgbench_step("lookup"),))])
+    # The order rotates: bigint opens rounds 1 and 3 with its own speed's count, uuid-v4 round 2 with its.
+    assert passes["bigint"].asked == [None, 600, None]
+    assert passes["uuid-v4"].asked == [900, None, 900]
+    counts = [[w.transactions for w in p.result.workloads[0].rounds] for p in passes.values()]
+    assert counts == [[900, 600, 900], [900, 600, 900]]
+
+
+def test_windows_judged_paired_only_and_older_mixed_runs_keep_the_scenarios_length() -> None:
+    for equal, paired_only in ((True, {"lookup": "--rate 500 schedules ..."}), (False, {})):
+        passes = {"bigint": TimedPass("bigint", 900), "uuid-v4": TimedPass("uuid-v4", 600)}
+        mixed_rounds(passes, equal, paired_only).run([Stage((), (pgbench_step("lookup"),))])
+        assert passes["bigint"].asked == passes["uuid-v4"].asked == [None, None, None]

@@ -283,6 +283,10 @@ class RoundsRecord:
     design: str = "paired"
     # The mixed design: the windows measured in paired rounds only, each with the reason.
     paired_only: dict[str, str] = field(default_factory=dict)
+    # The mixed design: each round's first paired window of a step ran for the scenario's duration and the
+    # others of that round ran as many transactions (False in runs of an older pkbench, whose paired windows
+    # all ran for the duration).
+    equal_transactions: bool = False
 
 
 @dataclass

@@ -186,18 +186,29 @@ class PairedRounds:
             for name in order:
                 self._window(name, window, number)
 
-    def _window(self, name: str, window: PgbenchStep, number: int) -> None:
+    def _window(
+        self, name: str, window: PgbenchStep, number: int, transactions: int | None = None
+    ) -> WorkloadResult | None:
+        """STRATEGY's WINDOW in round NUMBER (of TRANSACTIONS, where given, else of the scenario's length):
+        what it measured, None when it failed or the strategy had failed before."""
         one_pass = self.passes[name]
         if one_pass.result.status != "ok":
-            return
+            return None
         scratch = StrategyResult(name, one_pass.result.description, one_pass.result.column_type, None)
         self.reporter.info(f"  {name}")
-        if one_pass.run_steps(
-            [window], result=scratch, repeat=number, iteration="round", checkpoint_before_window=True
-        ):
+        measured = one_pass.run_steps(
+            [window],
+            result=scratch,
+            repeat=number,
+            iteration="round",
+            checkpoint_before_window=True,
+            window_transactions=transactions,
+        )
+        if measured:
             self.windows[name].setdefault(window.name, []).extend(scratch.workloads)
         known = {(u.metric, u.reason) for u in one_pass.result.unavailable}
         one_pass.result.unavailable += [u for u in scratch.unavailable if (u.metric, u.reason) not in known]
+        return scratch.workloads[-1] if measured and scratch.workloads else None
 
     def _combine(self, judging: bool) -> None:
         for name, by_window in self.windows.items():

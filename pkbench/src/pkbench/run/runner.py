@@ -162,6 +162,14 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
                     run.rounds.paired_only = interleaved_rounds.paired_only(
                         the_plan.scenario.steps, the_plan.topology, the_plan.scenario.parameters
                     )
+                    # A scenario of fixed work (--transactions) has equal counts already; a resumed run keeps
+                    # the counts its first rounds ran.
+                    resumed = the_plan.resumed.rounds if the_plan.resumed is not None else None
+                    run.rounds.equal_transactions = (
+                        resumed.equal_transactions
+                        if resumed is not None and any(resumed.completed)
+                        else not the_plan.scenario.parameters.get("transactions")
+                    )
                     shares = _measured_before(the_plan.resumed, interleaved=True)
                     design = interleaved_rounds.MixedRounds(
                         *common, load_step=load_step, measured_shares=shares

@@ -65,6 +65,9 @@ class StepContext:
     iteration: str = "repeat"
     # Paired rounds: before each window, autovacuum left to finish and a CHECKPOINT after the warm-up.
     checkpoint_before_window: bool = False
+    # A window that runs this many transactions, shared out among its clients, whatever the scenario says of
+    # its length: the mixed design's paired windows run as many as the round's first one did.
+    window_transactions: int | None = None
 
     @property
     def file_label(self) -> str:

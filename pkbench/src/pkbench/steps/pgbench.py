@@ -102,8 +102,11 @@ def run(ctx: StepContext, step: PgbenchStep) -> None:
                 result.unavailable.append(missing)
     probe = ctx.ws.connection.connect()
     version_num = ctx.target.server.version_num
-    # Fixed work (--transactions): the bar counts transactions, as pgbench's progress reports them.
+    # Fixed work (--transactions, or a count to match): the bar counts transactions, as pgbench's progress
+    # reports them. pgbench counts them per client.
     transactions = int(params.get("transactions", 0))
+    if ctx.window_transactions:
+        transactions = -(-ctx.window_transactions // ctx.int_parameter("clients"))
     total = transactions * ctx.int_parameter("clients") if transactions else duration
     with (
         probe,

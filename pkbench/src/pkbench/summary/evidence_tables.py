@@ -22,6 +22,7 @@ from pkbench.summary import (
     runs,
     sequuid_benchmarks,
     waits,
+    work_by_count,
 )
 from pkbench.summary import partitioned as partitioned_summary
 from pkbench.summary import sharded as sharded_summary
@@ -277,6 +278,7 @@ RUN_TABLES: dict[str, RunTable] = {
     "partitioned": partitioned,
     "sharded": sharded,
     "interval-widths": lambda run, _: designs.widths(run),
+    "work-by-count": lambda run, _: work_by_count.lines(run),
 }
 FILE_TABLES: dict[str, FileTable] = {
     "sequuid-per-call": sequuid_benchmarks.per_call,

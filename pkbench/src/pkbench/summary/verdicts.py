@@ -96,8 +96,15 @@ def heading(run: RunResult) -> str | None:
         "mixed": "; each round runs every strategy's window alone (paired) and then one window interleaving "
         "every strategy's script: speed is judged on the interleaved windows, which cancel the machine's "
         "speed of the moment (the latency mean, and TPS derived from it as clients over latency), work per "
-        "transaction and the hit ratio on the paired ones, where each strategy has the server to itself; "
-        "each column names its windows",
+        "transaction and the hit ratio on the paired ones, where each strategy has the server to itself"
+        + (
+            " and runs as many transactions as the round's first paired window ran in its time (work per "
+            "transaction falls as a window's transactions return to pages already imaged since its "
+            "checkpoint, so it compares only at equal counts)"
+            if rounds.equal_transactions
+            else ""
+        )
+        + "; each column names its windows",
     }
     return (
         f"Against {baseline}, over {count} {'' if rounds.design == 'mixed' else 'paired '}"
