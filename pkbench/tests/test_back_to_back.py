@@ -63,3 +63,29 @@ def test_a_directory_without_both_runs_is_one_line(tmp_path: Path) -> None:
     shutil.copytree(REPRODUCTIONS / "war-default", tmp_path / "run-1")
     with pytest.raises(PkbenchError, match=r"no run-2/results\.json"):
         back_to_back.load(tmp_path)
+
+
+def test_verdicts_resolved_in_one_run_alone_and_the_answers_taken_together(tmp_path: Path) -> None:
+    for name in back_to_back.RUNS:
+        shutil.copytree(REPRODUCTIONS / "war-default", tmp_path / name)
+    last = back_to_back.lines(*back_to_back.load(tmp_path))[-1]
+    assert last.endswith(
+        "Verdict by verdict, each resolves a difference in both runs or in neither. Taken together at 5% "
+        "familywise, 3 of 3 strategies' answers are the same in both runs."
+    )
+    path = tmp_path / "run-2" / "results.json"
+    data = json.loads(path.read_text())
+    (moved,) = [
+        v
+        for v in data["verdicts"]
+        if (v["workload"], v["strategy"], v["metric"]) == ("lookup-by-data", "uuid-v4", "tps")
+    ]
+    assert moved["resolved"] and moved["familywise"]
+    moved["resolved"] = moved["familywise"] = False
+    path.write_text(json.dumps(data))
+    last = back_to_back.lines(*back_to_back.load(tmp_path))[-1]
+    assert (
+        "Verdict by verdict, 1 resolves a difference in one run and not in the other (uuid-v4 "
+        "lookup-by-data TPS;" in last
+    )
+    assert last.endswith("2 of 3 strategies' answers are the same in both runs; not uuid-v4's.")

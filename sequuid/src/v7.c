@@ -111,6 +111,23 @@ check_shift_estimate(int64 unix_us, const Interval *shift)
 		report_shift_out_of_range();
 }
 
+/*
+ * The clock's instant NS moved by SHIFT with timestamptz arithmetic (months
+ * and days in the session time zone), in Unix microseconds.
+ * timestamptz_pl_interval() raises its own error when the sum leaves the
+ * timestamptz range.
+ */
+static int64
+shifted_unix_us(int64 ns, Interval *shift)
+{
+	TimestampTz shifted;
+
+	shifted = DatumGetTimestampTz(DirectFunctionCall2(timestamptz_pl_interval,
+													  TimestampTzGetDatum(timestamptz_from_unix_us(ns / SEQUUID_NS_PER_US)),
+													  IntervalPGetDatum(shift)));
+	return unix_us_from_timestamptz(shifted);
+}
+
 Datum
 uuid_generate_v7(PG_FUNCTION_ARGS)
 {
@@ -129,7 +146,6 @@ uuid_generate_v7_shift(PG_FUNCTION_ARGS)
 {
 	Interval   *shift = PG_GETARG_INTERVAL_P(0);
 	int64		ns = sequuid_clock_ascending_ns();
-	TimestampTz shifted;
 	int64		unix_us;
 
 #ifdef INTERVAL_NOT_FINITE
@@ -149,10 +165,7 @@ uuid_generate_v7_shift(PG_FUNCTION_ARGS)
 		report_shift_out_of_range();
 	check_shift_estimate(ns / SEQUUID_NS_PER_US, shift);
 
-	shifted = DatumGetTimestampTz(DirectFunctionCall2(timestamptz_pl_interval,
-													  TimestampTzGetDatum(timestamptz_from_unix_us(ns / SEQUUID_NS_PER_US)),
-													  IntervalPGetDatum(shift)));
-	unix_us = unix_us_from_timestamptz(shifted);
+	unix_us = shifted_unix_us(ns, shift);
 	if (unix_us < 0 || unix_us / SEQUUID_US_PER_MS > (int64) SEQUUID_UNIX_MS_MAX)
 		report_shift_out_of_range();
 
@@ -172,7 +185,6 @@ sequuid_pg18_uuidv7_interval(PG_FUNCTION_ARGS)
 {
 	Interval   *shift = PG_GETARG_INTERVAL_P(0);
 	int64		ns = sequuid_clock_ascending_ns();
-	TimestampTz shifted;
 	int64		unix_us;
 
 #ifdef INTERVAL_NOT_FINITE
@@ -183,10 +195,7 @@ sequuid_pg18_uuidv7_interval(PG_FUNCTION_ARGS)
 				 errdetail("UUID version 7 does not support infinite intervals.")));
 #endif
 
-	shifted = DatumGetTimestampTz(DirectFunctionCall2(timestamptz_pl_interval,
-													  TimestampTzGetDatum(timestamptz_from_unix_us(ns / SEQUUID_NS_PER_US)),
-													  IntervalPGetDatum(shift)));
-	unix_us = unix_us_from_timestamptz(shifted);
+	unix_us = shifted_unix_us(ns, shift);
 	if (unix_us < 0 || unix_us > (int64) SEQUUID_UNIX_MS_MAX * SEQUUID_US_PER_MS)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pkbench import results
+from pkbench.analysis.family import families
 from pkbench.analysis.metrics import verdict_title
 from pkbench.errors import PkbenchError
 from pkbench.results import RunResult
@@ -52,8 +53,38 @@ def lines(first: RunResult, second: RunResult) -> list[str]:
             if any(r.rounds is not None and r.rounds.design == "mixed" for r in (first, second))
             else ". "
         )
-        + summary,
+        + summary
+        + _answers(first, second),
     ]
+
+
+def _answers(first: RunResult, second: RunResult) -> str:
+    """Which shared verdicts resolve a difference in one run and not in the other, and whether each
+    strategy's answer taken together (at 5% familywise) is the same in both."""
+    one, two = ({(v.workload, v.strategy, v.metric): v for v in run.verdicts} for run in (first, second))
+    flipped = [k for k in sorted(one.keys() & two.keys()) if one[k].resolved != two[k].resolved]
+    words = " Verdict by verdict, "
+    if flipped:
+        largest = max(abs(v.ratio - 1) for k in flipped for v in (one[k], two[k]) if v.resolved)
+        named = ", ".join(f"{k[1]} {k[0]} {verdict_title(k[2])}" for k in flipped)
+        words += (
+            f"{len(flipped)} {'resolves' if len(flipped) == 1 else 'resolve'} a difference in one run and "
+            f"not in the other ({named}; the one resolved at most {largest:.1%} from no difference)."
+        )
+    else:
+        words += "each resolves a difference in both runs or in neither."
+    answers = [
+        {f.strategy: {(v.workload, v.metric) for v in f.holding} for f in families(run.verdicts)}
+        for run in (first, second)
+    ]
+    shared = sorted(answers[0].keys() & answers[1].keys())
+    differ = [name for name in shared if answers[0][name] != answers[1][name]]
+    if not shared:
+        return words
+    return words + (
+        f" Taken together at 5% familywise, {len(shared) - len(differ)} of {len(shared)} strategies' answers "
+        "are the same in both runs" + (f"; not {', '.join(differ)}'s." if differ else ".")
+    )
 
 
 def load(source: Path) -> tuple[RunResult, RunResult]:
