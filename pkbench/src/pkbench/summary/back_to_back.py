@@ -65,7 +65,8 @@ def _answers(first: RunResult, second: RunResult) -> str:
     flipped = [k for k in sorted(one.keys() & two.keys()) if one[k].resolved != two[k].resolved]
     words = " Verdict by verdict, "
     if flipped:
-        largest = max(abs(v.ratio - 1) for k in flipped for v in (one[k], two[k]) if v.resolved)
+        ratios = [v.ratio for k in flipped for v in (one[k], two[k]) if v.resolved and v.ratio is not None]
+        largest = max((abs(r - 1) for r in ratios), default=0.0)
         named = ", ".join(f"{k[1]} {k[0]} {verdict_title(k[2])}" for k in flipped)
         words += (
             f"{len(flipped)} {'resolves' if len(flipped) == 1 else 'resolve'} a difference in one run and "

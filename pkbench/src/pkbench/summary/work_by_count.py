@@ -50,11 +50,12 @@ def pairs(run: RunResult, figure: str) -> list[list[Pair]]:
 
 
 def _pair(mine: WorkloadResult, theirs: WorkloadResult, figure: str) -> Pair | None:
-    work = (getattr(mine, figure), getattr(theirs, figure))
-    counts = (mine.transactions, theirs.transactions)
-    if not all(isinstance(v, int | float) and v > 0 for v in (*work, *counts)):
+    values = (mine.transactions, theirs.transactions, getattr(mine, figure), getattr(theirs, figure))
+    found = [float(v) for v in values if isinstance(v, int | float) and v > 0]
+    if len(found) < len(values):
         return None
-    return Pair(math.log(counts[0] / counts[1]), math.log(work[0] / work[1]))
+    counts, theirs_count, work, theirs_work = found
+    return Pair(math.log(counts / theirs_count), math.log(work / theirs_work))
 
 
 def lines(run: RunResult) -> list[str]:
