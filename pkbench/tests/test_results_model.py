@@ -7,6 +7,7 @@ import csv
 import dataclasses
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -216,3 +217,19 @@ def test_committed_reproductions_load_and_render_through_the_model(found: Path, 
     assert all(name in html for name in measured)
     # The report's first table is the summary's, cell for cell from the same model.
     assert all(f">{name}<" in html for name in header)
+
+
+def test_shared_loads_read_a_run_once_and_again_once_it_changes(tmp_path: Path) -> None:
+    source = Path(__file__).parents[1] / "docs" / "reproductions" / "war-default"
+    shutil.copytree(source, tmp_path / "run", ignore=shutil.ignore_patterns("timeseries"))
+    run_dir = tmp_path / "run"
+    assert results.load(run_dir) is not results.load(run_dir)
+    with results.shared_loads():
+        first = results.load(run_dir)
+        assert results.load(run_dir) is first
+        data = json.loads((run_dir / "results.json").read_text())
+        data["command"] = ["pkbench", "run", "--rounds", "3"]
+        (run_dir / "results.json").write_text(json.dumps(data))
+        changed = results.load(run_dir)
+        assert changed is not first and changed.command == data["command"]
+    assert results.load(run_dir) is not changed

@@ -8,6 +8,7 @@ from pkbench.results.files import (
     ResultsNotFoundError,
     load,
     read_series,
+    shared_loads,
     typed,
     write,
 )
@@ -56,6 +57,7 @@ __all__ = [
     "WorkloadResult",
     "load",
     "read_series",
+    "shared_loads",
     "typed",
     "write",
 ]

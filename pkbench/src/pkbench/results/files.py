@@ -68,9 +68,36 @@ def read_series(out_dir: Path) -> dict[str, list[tuple[object, ...]]]:
     return series
 
 
+# Runs already read inside a shared_loads() block, by their results.json's path, size and time of change.
+_shared: dict[tuple[str, int, int], RunResult] | None = None
+
+
+@contextlib.contextmanager
+def shared_loads() -> Iterator[None]:
+    """Within the block, load() reads each results.json once and gives every later caller the same
+    RunResult: for readers that never change what they load (the documents' generator reads one run for
+    many blocks, and turning its JSON into the typed run is most of its time)."""
+    global _shared
+    outer, _shared = _shared, {} if _shared is None else _shared
+    try:
+        yield
+    finally:
+        _shared = outer
+
+
 def load(out_dir: Path) -> RunResult:
     """The run a results directory holds, as the typed objects the run wrote (series stay in their CSVs)."""
-    return from_json(load_json(out_dir))
+    if _shared is None:
+        return from_json(load_json(out_dir))
+    path = (out_dir / "results.json").resolve()
+    stat = path.stat() if path.is_file() else None
+    key = (str(path), stat.st_size, stat.st_mtime_ns) if stat is not None else None
+    if key is not None and key in _shared:
+        return _shared[key]
+    run = from_json(load_json(out_dir))
+    if key is not None:
+        _shared[key] = run
+    return run
 
 
 def load_json(out_dir: Path) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from pkbench import results
 from pkbench.errors import PkbenchError
 from pkbench.summary import evidence_tables, reproductions
 
@@ -120,22 +121,25 @@ def _reproductions(root: Path) -> tuple[str, str]:
 def check(root: Path) -> list[Problem]:
     """Every block, and docs/reproductions.md, that differs from what the committed sources give."""
     problems: list[Problem] = []
-    for path in documents(root):
-        where = str(path.relative_to(root))
-        text = path.read_text()
-        fresh, found = render(root, text, where)
-        problems += found
-        old = {(m["name"], m["source"]): m[0] for m in _blocks(text)}
-        for match in _blocks(fresh):
-            if old.get((match["name"], match["source"])) != match[0]:
-                problems.append(Problem(where, match["name"], f"differs from what {match['source']} gives"))
-    try:
-        text, fresh = _reproductions(root)
-    except PkbenchError as e:
-        problems.append(Problem(str(REPRODUCTIONS), "page", str(e)))
-    else:
-        if text != fresh:
-            problems.append(Problem(str(REPRODUCTIONS), "page", "differs from what its command makes"))
+    with results.shared_loads():
+        for path in documents(root):
+            where = str(path.relative_to(root))
+            text = path.read_text()
+            fresh, found = render(root, text, where)
+            problems += found
+            old = {(m["name"], m["source"]): m[0] for m in _blocks(text)}
+            for match in _blocks(fresh):
+                if old.get((match["name"], match["source"])) != match[0]:
+                    problems.append(
+                        Problem(where, match["name"], f"differs from what {match['source']} gives")
+                    )
+        try:
+            text, fresh = _reproductions(root)
+        except PkbenchError as e:
+            problems.append(Problem(str(REPRODUCTIONS), "page", str(e)))
+        else:
+            if text != fresh:
+                problems.append(Problem(str(REPRODUCTIONS), "page", "differs from what its command makes"))
     return problems
 
 
@@ -143,14 +147,15 @@ def write(root: Path) -> list[Path]:
     """Regenerate every block and docs/reproductions.md; the files that changed. A block whose source is
     missing stops everything before a file is written."""
     changed: dict[Path, str] = {}
-    for path in documents(root):
-        text = path.read_text()
-        fresh, problems = render(root, text, str(path.relative_to(root)))
-        if problems:
-            raise PkbenchError(str(problems[0]))
-        if fresh != text:
-            changed[path] = fresh
-    text, page = _reproductions(root)
+    with results.shared_loads():
+        for path in documents(root):
+            text = path.read_text()
+            fresh, problems = render(root, text, str(path.relative_to(root)))
+            if problems:
+                raise PkbenchError(str(problems[0]))
+            if fresh != text:
+                changed[path] = fresh
+        text, page = _reproductions(root)
     if page != text:
         changed[root / REPRODUCTIONS] = page
     for path, fresh in changed.items():
