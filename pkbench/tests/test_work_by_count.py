@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from pkbench.results import RoundsRecord, RunResult, StrategyResult, WorkloadResult
+from pkbench.results import RoundsRecord, RunResult, Sizes, StrategyResult, Verdict, WorkloadResult
 from pkbench.summary import work_by_count
 
 
@@ -54,3 +54,49 @@ def test_equal_counts_are_said_as_such() -> None:
 def test_too_few_rounds_say_nothing() -> None:
     run = run_of(strategy("bigint", [1000, 900], [1.0, 1.0]), strategy("uuid-v4", [800, 950], [2.0, 2.0]))
     assert work_by_count.lines(run) == []
+
+
+def aa_run(data_index: int, wal_ratio: float) -> RunResult:
+    """An A/A run: the copy's data index came out DATA_INDEX bytes, its WAL WAL_RATIO times the baseline's."""
+    run = run_of()
+    for name, size in (("bigint", 1000), ("bigint-copy", data_index)):
+        strategy = StrategyResult(name, "", "bigint", None)
+        strategy.sizes_after_prefill = Sizes(5000, 800, 6800, {"records_pkey": 800, "records_data_idx": size})
+        run.strategies.append(strategy)
+    run.verdicts = [
+        Verdict(
+            "lookup",
+            metric,
+            "bigint-copy",
+            "bigint",
+            r,
+            r * 0.99,
+            r * 1.01,
+            0.95,
+            None,
+            4,
+            False,
+            None,
+            "",
+            None,
+            None,
+        )
+        for metric, r in (("wal", wal_ratio), ("tps", 1.0))
+    ]
+    return run
+
+
+def test_what_two_loads_leave_different_is_the_index_whose_size_varies() -> None:
+    # A fuller data index (a smaller one) leaves smaller holes: its images, and the WAL, grow.
+    runs = [aa_run(size, (size / 1000) ** -0.7) for size in (980, 1000, 1010, 990)]
+    (sizes, wal) = work_by_count.by_load(runs)
+    assert sizes == (
+        "Over the 4 A/A runs the copy's records_data_idx came out 0.980-1.010x the size of the baseline's "
+        "after the load."
+    )
+    assert wal.startswith("lookup: the copy's WAL per transaction over the baseline's moved -0.70 times")
+    assert wal.endswith("(correlation -1.00).")
+    alike = [aa_run(1000, ratio) for ratio in (1.0, 1.01, 0.99)]
+    assert work_by_count.by_load(alike) == [
+        "Over the 3 A/A runs every index of the copy came out as large as the baseline's."
+    ]

@@ -293,6 +293,7 @@ CALIBRATION_TABLES: dict[str, FileTable] = {
     "designs": lambda source: designs.lines(*designs.load(source)),
     "designs-by-scenario": lambda source: designs.by_scenario(designs.load_scenarios(source)),
     "back-to-back": lambda source: back_to_back.lines(*back_to_back.load(source)),
+    "load-layout": lambda source: work_by_count.by_load(calibration.load_runs(source)),
     # A sweep of the contention scenario (pkbench/bench/many-cores/run): where it ran, its async and sync
     # inserts by client count, the whole table of sweep.md, and what order costs.
     "contention-run": lambda source: contention.machine_line(*_sweep(source)[::2]),

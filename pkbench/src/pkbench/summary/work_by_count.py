@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pkbench.results import RunResult, WorkloadResult
@@ -84,5 +85,48 @@ def lines(run: RunResult) -> list[str]:
             f"{lead} their transaction counts differed by up to {widest:.1%}, and from round to round the "
             f"figure's ratio moved {slope:+.2f} times the counts' ratio on a log scale (least squares, each "
             f"strategy's window about its own mean; correlation {statistics.correlation(counts, work):+.2f})."
+        )
+    return said
+
+
+def by_load(aa_runs: Sequence[RunResult]) -> list[str]:
+    """What two loads of the same key leave different, over a calibration's A/A runs: the index whose size
+    after the load differs most between the copy and the baseline, and how each window's WAL per transaction
+    ratio followed that index's size ratio from run to run."""
+    sizes: dict[str, list[float]] = {}
+    for run in aa_runs:
+        tables = [s.sizes_after_prefill for s in run.strategies if s.status == "ok"]
+        if len(tables) != 2 or tables[0] is None or tables[1] is None:
+            return []
+        for index, base in tables[0].indexes.items():
+            copy = tables[1].indexes.get(index)
+            if copy and base:
+                sizes.setdefault(index, []).append(math.log(copy / base))
+    complete = {name: found for name, found in sizes.items() if len(found) == len(aa_runs) >= 3}
+    if not complete:
+        return []
+    index, logs = max(complete.items(), key=lambda item: statistics.pstdev(item[1]))
+    if statistics.pstdev(logs) == 0:
+        return [
+            f"Over the {len(aa_runs)} A/A runs every index of the copy came out as large as the baseline's."
+        ]
+    said = [
+        f"Over the {len(aa_runs)} A/A runs the copy's {index} came out "
+        f"{math.exp(min(logs)):.3f}-{math.exp(max(logs)):.3f}x the size of the baseline's after the load."
+    ]
+    windows = sorted({v.workload for run in aa_runs for v in run.verdicts if v.metric == "wal"})
+    for window in windows:
+        wal = [
+            next((v.ratio for v in run.verdicts if v.metric == "wal" and v.workload == window), None)
+            for run in aa_runs
+        ]
+        pairs = [(size, math.log(r)) for size, r in zip(logs, wal, strict=True) if r is not None and r > 0]
+        if len(pairs) < 3:
+            continue
+        xs, ys = [p[0] for p in pairs], [p[1] for p in pairs]
+        said.append(
+            f"{window}: the copy's WAL per transaction over the baseline's moved "
+            f"{statistics.linear_regression(xs, ys).slope:+.2f} times that size ratio on a log scale "
+            f"(correlation {statistics.correlation(xs, ys):+.2f})."
         )
     return said
