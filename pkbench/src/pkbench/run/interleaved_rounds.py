@@ -199,32 +199,13 @@ class MixedRounds(InterleavedRounds):
         }
 
     def _measure_round(self, windows: Sequence[PgbenchStep], order: Sequence[str], number: int) -> None:
-        if self.record.equal_transactions:
-            self._equal_paired_windows(windows, order, number)
-        else:
-            PairedRounds._measure_round(self, windows, order, number)
+        PairedRounds._measure_round(self, windows, order, number)
         for window in windows:
             if window.name in self.record.paired_only:
                 continue
             running = [name for name in order if self.passes[name].result.status == "ok"]
             for name, share in self._interleaved_window(window, running, number, derived_tps=True).items():
                 self.shares[name].setdefault(window.name, []).append(share)
-
-    def _equal_paired_windows(
-        self, windows: Sequence[PgbenchStep], order: Sequence[str], number: int
-    ) -> None:
-        """The round's paired windows, each step's first one for the scenario's length and the others for as
-        many transactions as it ran. A window's full-page images per transaction fall as its transactions
-        come back to pages the checkpoint before it already imaged, so two strategies' work per transaction
-        compares only at equal counts; in windows of equal length the machine's speed of the moment set
-        the counts, and with them the ratio. A window the record keeps paired only is judged on its speed
-        too, and keeps its length."""
-        for window in windows:
-            count: int | None = None
-            for name in order:
-                measured = self._window(name, window, number, count)
-                if window.name not in self.record.paired_only and count is None and measured is not None:
-                    count = measured.transactions or None
 
     def _combined(self, name: str, rounds: Sequence[WorkloadResult]) -> WorkloadResult:
         combined = super()._combined(name, rounds)

@@ -183,8 +183,18 @@ class PairedRounds:
         """One round: each window for every strategy in ORDER, one after the other (the interleaved design
         runs them at once instead)."""
         for window in windows:
+            count: int | None = None
             for name in order:
-                self._window(name, window, number)
+                measured = self._window(name, window, number, count)
+                if count is None and measured is not None and self._equal_counts(window):
+                    count = measured.transactions or None
+
+    def _equal_counts(self, window: PgbenchStep) -> bool:
+        """Whether WINDOW's later runs in a round match the first one's transactions (the mixed design's
+        paired windows, run.interleaved_rounds): a window's full-page images per transaction fall as its
+        transactions come back to pages the checkpoint before it already imaged, so two strategies' work
+        per transaction compares only at equal counts. A window judged on its speed keeps its length."""
+        return self.record.equal_transactions and window.name not in self.record.paired_only
 
     def _window(
         self, name: str, window: PgbenchStep, number: int, transactions: int | None = None

@@ -78,8 +78,11 @@ def lines(run: RunResult) -> list[str]:
                 f"{lead} the two ran the same count of transactions, to within {widest:.2%}, in every round."
             )
             continue
-        counts = [p.counts - statistics.fmean(q.counts for q in g) for g in groups for p in g]
-        work = [p.work - statistics.fmean(q.work for q in g) for g in groups for p in g]
+        centred = [
+            (g, statistics.fmean(q.counts for q in g), statistics.fmean(q.work for q in g)) for g in groups
+        ]
+        counts = [p.counts - mean for g, mean, _ in centred for p in g]
+        work = [p.work - mean for g, _, mean in centred for p in g]
         slope = statistics.linear_regression(counts, work).slope
         said.append(
             f"{lead} their transaction counts differed by up to {widest:.1%}, and from round to round the "
