@@ -16,6 +16,7 @@ import psycopg
 import pytest
 from conftest import PKBENCH, require_passwords, run_cli, short_run
 
+from pkbench.run.paired import LOAD_PARTS
 from pkbench.server.builds import find_pgbench, find_server_bindir
 from pkbench.server.connection import ConnectionInfo, PrivateSecrets
 from pkbench.server.embedded import EmbeddedCluster
@@ -93,7 +94,7 @@ def test_runs_in_its_own_schema_without_superuser_and_hides_the_password(
     # The load's parts ran without the CHECKPOINT this role may not run, and say so.
     missing = {u["metric"] for u in data["strategies"][0]["unavailable"]}
     assert "checkpoint before each part of the load" in missing
-    assert len(data["strategies"][0]["prefill"]["parts_s"]) == 8
+    assert len(data["strategies"][0]["prefill"]["parts_s"]) == LOAD_PARTS
     # Both strategies' loads drew the same random values in the same order (ctid: the load's rows come
     # first in each heap), whatever their keys.
     loaded = [

@@ -22,7 +22,7 @@ from pkbench.steps import FillStep, PgbenchStep, Step
 
 # Parts the load is cut into: enough pairs for a bootstrap interval of the median, and no more. Each part
 # starts after a CHECKPOINT, so each writes a full-page image of every index page it touches, the whole of
-# a random key's index: eight parts made war's one-session load 1.26x as long as four did.
+# a random key's index, and more parts make a longer load.
 LOAD_PARTS = MIN_BOOTSTRAP_ROUNDS
 
 
