@@ -10,16 +10,22 @@ import pytest
 from test_evidence import ROOT, tree
 
 from pkbench.errors import PkbenchError
-from pkbench.summary import evidence, evidence_tables
+from pkbench.summary import calibration, evidence, evidence_tables
 
 CALIBRATION = "pkbench/docs/reproductions/calibration-interleaved"
 
 
 def counted(directory: Path) -> tuple[int, int, int, int]:
-    """Straight from the files: A/A runs, runs with a verdict alone resolved, resolved verdicts, verdicts."""
-    runs = [json.loads(p.read_text()) for p in sorted(directory.glob("aa-*/results.json"))]
-    verdicts = [[v["resolved"] for v in run["verdicts"]] for run in runs]
-    return len(runs), sum(1 for run in verdicts if any(run)), sum(map(sum, verdicts)), sum(map(len, verdicts))
+    """A/A runs, runs with a verdict alone resolved, resolved verdicts and verdicts, each run judged from its
+    rounds by this pkbench."""
+    judged = [calibration.marked_verdicts(run) for run in calibration.load_runs(directory)]
+    resolved = [[v.resolved for v in run] for run in judged]
+    return (
+        len(judged),
+        sum(1 for run in resolved if any(run)),
+        sum(map(sum, resolved)),
+        sum(map(len, resolved)),
+    )
 
 
 @pytest.mark.parametrize(
@@ -45,27 +51,31 @@ def test_the_block_counts_what_the_committed_aa_runs_resolved(design: str, least
 def test_a_doctored_aa_run_changes_the_block_and_write_follows_it(tmp_path: Path) -> None:
     copy = tree(tmp_path)
     directory = copy / CALIBRATION
+    _, _, resolved_before, _ = counted(directory)
     path = directory / "aa-1" / "results.json"
     data = json.loads(path.read_text())
-    unresolved = next(v for v in data["verdicts"] if not v["resolved"])
-    unresolved["resolved"] = True
+    # The copy's latency a third longer in every round of its first window: a difference its rounds resolve.
+    (copy_strategy,) = [s for s in data["strategies"] if s["name"] == "bigint-copy"]
+    for window in copy_strategy["workloads"][0]["rounds"]:
+        window["latency_ms"]["mean"] *= 1.3
     path.write_text(json.dumps(data))
     problems = [str(p) for p in evidence.check(copy)]
     assert f"pkbench/docs/statistics.md: block calibration: differs from what {CALIBRATION} gives" in problems
     evidence.write(copy)
     assert evidence.check(copy) == []
     _, _, resolved, total = counted(directory)
+    assert resolved > resolved_before
     assert f"| {resolved} of {total} |" in (copy / "pkbench/docs/statistics.md").read_text()
 
 
-def test_aa_runs_recorded_without_families_are_judged_again_from_their_rounds(tmp_path: Path) -> None:
+def test_the_block_judges_the_rounds_whatever_verdicts_the_runs_recorded(tmp_path: Path) -> None:
     copy = tree(tmp_path)
     directory = copy / CALIBRATION
     before = evidence_tables.table("calibration", directory)
     for path in directory.glob("aa-*/results.json"):
         data = json.loads(path.read_text())
         for v in data["verdicts"]:
-            del v["p_value"], v["familywise"]
+            v.update(resolved=True, familywise=True, low=2.0, high=3.0)
         path.write_text(json.dumps(data))
     assert evidence_tables.table("calibration", directory) == before
 

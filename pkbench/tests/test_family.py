@@ -57,8 +57,17 @@ def test_a_verdict_holds_in_its_family_only_where_holm_and_its_own_interval_agre
     marked = family.mark([clear, borderline, *noise, other])
     assert [v.familywise for v in marked[:2]] == [True, False]
     assert not any(v.familywise for v in marked[2:])
-    # Judged alone (a family of one), the borderline verdict holds.
-    assert family.mark([borderline])[0].familywise is True
+    # Resolved on its own interval but not in its family: the run states no difference, and says why.
+    assert not marked[1].holds and marked[0].holds
+    assert marked[1].resolved and marked[1].better is False
+    assert (
+        marked[1].words
+        == f"no difference resolved among 15 figures ({borderline.low:.2f}-{borderline.high:.2f} alone)"
+    )
+    assert marked[0].words == clear.words
+    # Judged alone (a family of one), the borderline verdict holds, in its own words.
+    (single,) = family.mark([borderline])
+    assert single.familywise is True and single.holds and single.words == borderline.words
     words = [verdict_tables.family_words(f) for f in family.families(marked)]
     assert words == [
         "uuid-v4: differs from bigint on 1 of its 15 figures (w TPS)",

@@ -42,7 +42,7 @@ def test_a_strategy_slower_in_every_part_is_resolved_against_the_baseline() -> N
     (found,) = judge.judge_load(slower, base)
     assert found.workload == "prefill" and found.metric.key == "load"
     assert found.verdict.rounds == 8 and found.verdict.interval is not None
-    assert found.verdict.interval.method == "bootstrap"
+    assert found.verdict.interval.method == "t on log ratios"
     assert found.verdict.resolved and found.verdict.better is False
     assert found.verdict.words.startswith("1.50x slower to load (")
     # The parts drift (later parts go into a larger table); the pairing leaves the ratio alone.

@@ -106,7 +106,7 @@ def test_verdicts_cover_every_headline_figure_against_the_baseline(paired_run: P
         *((w, m) for w in ("lookup-by-data", "lookup-by-key") for m in ("tps", "p50", "p99", "wal", "fpi")),
     }
     tps = next(v for v in verdicts if v["metric"] == "tps" and v["workload"] == "lookup-by-data")
-    assert tps["rounds"] == ROUNDS and tps["method"] == "bootstrap"
+    assert tps["rounds"] == ROUNDS and tps["method"] == "t on log ratios"
     assert tps["low"] <= tps["ratio"] <= tps["high"]
     assert tps["resolved"] == (not tps["low"] <= 1 <= tps["high"])
     summary = (paired_run / "summary.md").read_text()
@@ -125,7 +125,7 @@ def test_the_load_alternates_in_parts_and_gets_an_interval(paired_run: Path) -> 
     assert parts["bigint"]["parts_rows"] == parts["uuid-v4"]["parts_rows"]
     verdict = next(v for v in data["verdicts"] if v["metric"] == "load")
     assert verdict["workload"] == "prefill" and verdict["strategy"] == "uuid-v4"
-    assert verdict["rounds"] == LOAD_PARTS and verdict["method"] == "bootstrap"
+    assert verdict["rounds"] == LOAD_PARTS and verdict["method"] == "t on log ratios"
     assert verdict["low"] <= verdict["ratio"] <= verdict["high"]
     assert "### prefill" in (paired_run / "summary.md").read_text()
 

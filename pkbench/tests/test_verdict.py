@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from pkbench.analysis import judge, run_diff, verdict
+from pkbench.analysis import family, judge, run_diff, verdict
 from pkbench.analysis.verdict import LATENCY, TPS, WAL_PER_TRANSACTION
 from pkbench.results import Sizes, StrategyResult, WorkloadResult
 
@@ -20,7 +20,7 @@ SEED = 12345
 
 def test_the_interval_includes_one_when_the_strategies_do_not_differ() -> None:
     result = verdict.ratio_verdict(UUID_V7_TPS, BIGINT_TPS, TPS, seed=SEED)
-    assert result.interval is not None and result.interval.method == "bootstrap"
+    assert result.interval is not None and result.interval.method == "t on log ratios"
     assert result.interval.includes(1.0)
     assert not result.resolved and result.better is None
     assert result.words.startswith("no difference resolved (")
@@ -52,10 +52,23 @@ def test_the_pairing_cancels_the_drift_the_raw_figures_carry() -> None:
     assert half is not None and half < raw_spread / 3
 
 
-def test_the_bootstrap_is_reproducible_with_a_seed() -> None:
-    first = verdict.ratio_verdict(UUID_V4_TPS, BIGINT_TPS, TPS, seed=SEED)
-    second = verdict.ratio_verdict(UUID_V4_TPS, BIGINT_TPS, TPS, seed=SEED)
+def test_a_zero_ratio_among_five_rounds_or_more_is_judged_by_a_seeded_bootstrap_of_the_median() -> None:
+    # No logarithm of a zero: the median of the ratios and its bootstrap interval, the same for the same seed.
+    strategy, baseline = [0.0, 0.5, 0.6, 0.55, 0.52, 0.58], [1.0] * 6
+    first = verdict.ratio_verdict(strategy, baseline, verdict.FPI_PER_TRANSACTION, seed=SEED)
+    second = verdict.ratio_verdict(strategy, baseline, verdict.FPI_PER_TRANSACTION, seed=SEED)
+    assert first.interval is not None and first.interval.method == "bootstrap"
     assert first.interval == second.interval
+    assert first.ratio == pytest.approx(0.535)
+
+
+def test_the_interval_excludes_one_exactly_when_the_familys_t_test_rejects() -> None:
+    # The interval and the p-value Holm ranks are one test, so a verdict never resolves what its p-value does
+    # not, nor the other way round.
+    for scale in (0.97, 0.985, 0.99, 0.995, 1.0, 1.01, 1.02):
+        result = verdict.ratio_verdict([t * scale for t in UUID_V7_TPS], BIGINT_TPS, TPS)
+        p_value = family.log_ratio_p_value(result.per_round)
+        assert p_value is not None and result.resolved == (p_value < 0.05)
 
 
 def test_direction_words_for_a_figure_where_higher_is_better() -> None:

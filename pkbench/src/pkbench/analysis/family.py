@@ -6,7 +6,9 @@ calibration). Holm's step-down over the verdicts of one strategy against the bas
 any of them resolves a difference by chance at 5%. It ranks p-values from Student's t on each verdict's log
 ratios: a bootstrap of the median over five rounds gives only a few distinct p-values (0, or 0.11 and up), too
 coarse to rank. A figure holds for the family when its p-value passes its Holm threshold and its own interval
-excludes 1, so the family never claims more than the verdict tables show. Pure functions.
+excludes 1. A verdict is stated the way its family takes it: one whose interval excludes 1 on its own but does
+not hold among its strategy's figures reads as no difference resolved, so that a run's tables, its answer
+taken together and an A/A calibration of either all count the same differences. Pure functions.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from pkbench.analysis.verdict import format_range, resolving_digits
 from pkbench.results import Verdict
 
 FAMILYWISE_ALPHA = 0.05
@@ -60,8 +63,23 @@ def mark(verdicts: Sequence[Verdict]) -> list[Verdict]:
         indices = [i for i, v in enumerate(verdicts) if v.strategy == strategy]
         rejected = holm([verdicts[i].p_value for i in indices])
         for index, holds in zip(indices, rejected, strict=True):
-            marked[index] = replace(verdicts[index], familywise=holds and verdicts[index].resolved)
+            verdict = verdicts[index]
+            alone = verdict.resolved and not holds
+            marked[index] = replace(
+                verdict,
+                familywise=holds and verdict.resolved,
+                words=_alone_words(verdict, len(indices)) if alone else verdict.words,
+            )
     return marked
+
+
+def _alone_words(verdict: Verdict, figures: int) -> str:
+    """What a verdict whose interval excludes 1 says when its strategy's family does not hold it: no
+    difference, with the interval that resolved one only on its own."""
+    low, high = verdict.low, verdict.high
+    assert low is not None and high is not None
+    interval = format_range(low, high, resolving_digits(low, high))
+    return f"no difference resolved among {figures} figures ({interval} alone)"
 
 
 @dataclass(frozen=True)

@@ -297,11 +297,13 @@ class Verdict:
     metric: str  # the metric registry's key
     strategy: str
     baseline: str
-    ratio: float | None  # median of the per-round ratios strategy / baseline
+    # The per-round ratios strategy / baseline: their geometric mean (their median where one was zero, and in
+    # runs of a pkbench that bootstrapped the median, method "bootstrap").
+    ratio: float | None
     low: float | None
     high: float | None
     confidence: float | None
-    method: str | None  # "bootstrap" | "range of rounds"
+    method: str | None  # "t on log ratios" | "bootstrap" | "range of rounds"
     rounds: int
     resolved: bool
     better: bool | None
@@ -316,6 +318,12 @@ class Verdict:
     # Which windows it was judged on, "paired" or "interleaved" (None: the run's one design, as recorded
     # by a pkbench that judged every figure of a run on one design).
     design: str | None = None
+
+    @property
+    def holds(self) -> bool:
+        """Whether the run states a difference here: in the strategy's family where the run judged families
+        (one resolved alone but not among its strategy's figures is no difference stated), else alone."""
+        return self.resolved if self.familywise is None else self.familywise
 
 
 @dataclass

@@ -139,6 +139,8 @@ class Cell:
     run: str | None = None
     window: str | None = None
     rounds: int = 0
+    # The interval excludes 1 on its own, but the difference does not hold among the key's figures in its run.
+    alone: bool = False
 
     @property
     def measured(self) -> bool:
@@ -148,7 +150,7 @@ class Cell:
         if self.kind == "size":
             return "same size" if not self.resolved else "smaller" if self.better else "larger"
         if not self.resolved:
-            return "no difference resolved"
+            return "no difference resolved among its figures" if self.alone else "no difference resolved"
         return "faster" if self.better else "slower"
 
     def figures(self) -> str:
@@ -236,11 +238,12 @@ def _cell(run: RunResult, source: Source, strategy: str) -> Cell:
         ratio,
         low,
         high,
-        verdict.resolved and interval,
-        verdict.better if verdict.resolved and interval else None,
+        verdict.holds and interval,
+        verdict.better if verdict.holds and interval else None,
         source.run,
         verdict.workload,
         verdict.rounds,
+        alone=verdict.resolved and not verdict.holds and interval,
     )
 
 

@@ -99,11 +99,15 @@ _ROUND_OF = {
 
 READING = (
     "Each cell is the key's figure over bigint's in the same run: for speed, its rate (transactions per "
-    "second of the window; rows per second of the load), for storage, its size. Speed cells give the "
-    "median ratio over the run's paired rounds (the load's: over its parts) and its 95% interval as the run "
-    "recorded it; **bold** words are resolved (the interval excludes 1), *no difference resolved* means the "
-    "interval includes 1. A size is one measurement at the end of the run, called the same within 3%. R1, "
-    "R2, ... link the run each cell comes from."
+    "second of the window; rows per second of the load), for storage, its size. Speed cells give the ratio "
+    "over the run's rounds (the load's: over its parts) and its 95% interval as the run recorded it: the "
+    "geometric mean and Student's t on the log ratios, or in runs made before that the median and a "
+    "bootstrap. **Bold** words are a difference the run states: the interval excludes 1 and the difference "
+    "holds among all of that key's figures in the run at 5% familywise (Holm), where the run judged them "
+    "together. *No difference resolved* means the interval includes 1; *no difference resolved among its "
+    "figures* that it excludes 1 on its own, but not beyond what chance gives one of that many figures. A "
+    "size is one measurement at the end of the run, called the same within 3%. R1, R2, ... link the run "
+    "each cell comes from."
 )
 
 

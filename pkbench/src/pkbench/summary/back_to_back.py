@@ -16,6 +16,7 @@ from pkbench.analysis.metrics import verdict_title
 from pkbench.errors import PkbenchError
 from pkbench.results import RunResult
 from pkbench.summary.designs import cell, half_width, overlap, recorded
+from pkbench.summary.verdicts import estimate_words
 from pkbench.text import MISSING, markdown_table
 
 RUNS = ("run-1", "run-2")
@@ -36,6 +37,7 @@ def lines(first: RunResult, second: RunResult) -> list[str]:
     shared = sorted(one.keys() & two.keys())
     apart = [k for k in shared if not overlap(one[k], two[k])]
     within = sum(1 for w in widths if w <= HALF_WIDTH_TARGET)
+    estimate = estimate_words([v.method for v in first.verdicts])
     widest = f" (widest ±{max(widths):.1%})" if widths else ""
     named = ", ".join(f"{k[1]} {k[0]} {verdict_title(k[2])}" for k in apart)
     summary = (
@@ -46,8 +48,7 @@ def lines(first: RunResult, second: RunResult) -> list[str]:
     return [
         *markdown_table(("Window", "Strategy", RUNS[0], RUNS[1], "intervals overlap"), rows),
         "",
-        "Each cell: the strategy's TPS over the baseline's (the median of the per-round ratios) and its 95% "
-        "interval, with its half-width"
+        f"Each cell: the strategy's TPS over the baseline's ({estimate}), with its half-width"
         + (
             "; in the mixed design, the TPS each strategy's latency mean gives in the interleaved windows. "
             if any(r.rounds is not None and r.rounds.design == "mixed" for r in (first, second))
@@ -59,21 +60,29 @@ def lines(first: RunResult, second: RunResult) -> list[str]:
 
 
 def _answers(first: RunResult, second: RunResult) -> str:
-    """Which shared verdicts resolve a difference in one run and not in the other, and whether each
-    strategy's answer taken together (at 5% familywise) is the same in both."""
+    """Which shared verdicts state a difference in one run and not in the other (each as its run states it:
+    held in its strategy's family where the run judged families), how many did so on their own intervals,
+    and whether each strategy's answer taken together (at 5% familywise) is the same in both."""
     one, two = ({(v.workload, v.strategy, v.metric): v for v in run.verdicts} for run in (first, second))
-    flipped = [k for k in sorted(one.keys() & two.keys()) if one[k].resolved != two[k].resolved]
-    words = " Verdict by verdict, "
+    both = sorted(one.keys() & two.keys())
+    flipped = [k for k in both if one[k].holds != two[k].holds]
+    alone = sum(1 for k in both if one[k].resolved != two[k].resolved)
+    words = " Verdict by verdict, as each run states it, "
     if flipped:
-        ratios = [v.ratio for k in flipped for v in (one[k], two[k]) if v.resolved and v.ratio is not None]
+        ratios = [v.ratio for k in flipped for v in (one[k], two[k]) if v.holds and v.ratio is not None]
         largest = max((abs(r - 1) for r in ratios), default=0.0)
         named = ", ".join(f"{k[1]} {k[0]} {verdict_title(k[2])}" for k in flipped)
         words += (
-            f"{len(flipped)} {'resolves' if len(flipped) == 1 else 'resolve'} a difference in one run and "
-            f"not in the other ({named}; the one resolved at most {largest:.1%} from no difference)."
+            f"{len(flipped)} {'states' if len(flipped) == 1 else 'state'} a difference in one run and "
+            f"not in the other ({named}; the one stated at most {largest:.1%} from no difference)."
         )
     else:
-        words += "each resolves a difference in both runs or in neither."
+        words += "each states a difference in both runs or in neither."
+    if alone != len(flipped):
+        words += (
+            f" On its own interval, without its strategy's other figures, {alone} "
+            f"{'resolves' if alone == 1 else 'resolve'} a difference in one run only."
+        )
     answers = [
         {f.strategy: {(v.workload, v.metric) for v in f.holding} for f in families(run.verdicts)}
         for run in (first, second)

@@ -35,11 +35,9 @@ def load_runs(directory: Path) -> list[RunResult]:
 
 
 def marked_verdicts(run: RunResult) -> list[Verdict]:
-    """The run's verdicts with the familywise mark: as recorded, or, where a pkbench that did not judge
-    families recorded them, judged again from the run's rounds (the bootstrap is seeded, so that gives the
-    recorded verdicts back, marked)."""
-    if run.verdicts and all(v.familywise is not None for v in run.verdicts):
-        return list(run.verdicts)
+    """The run's verdicts with the familywise mark, judged from the run's rounds by this pkbench, whatever the
+    pkbench that made the run recorded: a calibration measures how often the judgement a run gets today
+    resolves a difference between identical strategies."""
     baseline, design = _judged_as(run)
     return judge.records(judge.judge(run.strategies, baseline, design), baseline or "")
 

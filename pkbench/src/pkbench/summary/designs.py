@@ -24,6 +24,7 @@ from pkbench.analysis.verdict import Interval, IntervalMethod, interval_reach
 from pkbench.errors import PkbenchError
 from pkbench.results import RunResult
 from pkbench.summary import runs
+from pkbench.summary.verdicts import estimate_words
 from pkbench.text import MISSING, markdown_table
 
 DESIGNS = ("paired", "interleaved")
@@ -86,6 +87,7 @@ def lines(paired: RunResult, interleaved: RunResult) -> list[str]:
         agree = MISSING if a is None or b is None else ("yes" if overlap(a, b) else "no")
         rows.append((key[0], key[1], key[2], cell(a), cell(b), agree))
     header = ("Window", "Strategy", "Figure", "paired", "interleaved", "intervals overlap")
+    methods = [interval.method for _, interval in (*one.values(), *two.values())]
     widths = []
     for design, found in zip(DESIGNS, (one, two), strict=True):
         latency = _latency_widths(found)
@@ -97,8 +99,8 @@ def lines(paired: RunResult, interleaved: RunResult) -> list[str]:
     return [
         *markdown_table(header, rows),
         "",
-        "Each cell: the strategy's figure over the baseline's (the median of the per-round ratios, or their "
-        "geometric mean under five rounds) and its 95% interval. " + " ".join(widths),
+        f"Each cell: the strategy's figure over the baseline's ({estimate_words(methods)}). "
+        + " ".join(widths),
     ]
 
 

@@ -4,11 +4,12 @@ report show the same cells."""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pkbench.analysis.family import Family, families
 from pkbench.analysis.metrics import LOAD_METRIC, WORKLOAD_METRICS, verdict_title
-from pkbench.analysis.verdict import MIN_BOOTSTRAP_ROUNDS
 from pkbench.probes.machine import busy_machine
 from pkbench.results import RunResult
 from pkbench.text import markdown_table
@@ -63,12 +64,32 @@ def _paired_only_note(run: RunResult, workload: str) -> str:
 
 
 def _load_note(parts: int, method: str | None) -> str:
-    how = "bootstrap over parts" if method == "bootstrap" else method or "no interval"
     return (
         f"The load in {parts} parts, each after a CHECKPOINT, every strategy's part k in turn (the order "
-        "rotating) before part k + 1: the ratio of seconds per row part by part, their median (geometric "
-        f"mean under five parts) and its 95% interval ({how})."
+        "rotating) before part k + 1: the ratio of seconds per row part by part, "
+        f"{_ESTIMATES.get(method or '', 'without an interval').format(each='part')}."
     )
+
+
+# How each interval method a verdict can be recorded with makes its estimate and interval (runs of an older
+# pkbench bootstrapped the median).
+_ESTIMATES = {
+    "t on log ratios": "the geometric mean of the per-{each} ratios and its 95% interval "
+    "(Student's t on their logs)",
+    "bootstrap": "the median of the per-{each} ratios and its 95% interval (bootstrap over {each}s)",
+    "range of rounds": "the median of the per-{each} ratios and the range of the {each}s "
+    "(no confidence interval)",
+}
+
+
+def estimate_words(methods: Sequence[str | None]) -> str:
+    """How estimates and intervals made by these interval methods (a verdict's ``method``) were made, the
+    commonest way first."""
+    counted = Counter(m for m in methods if m in _ESTIMATES)
+    if not counted:
+        return "the per-round ratios (no interval)"
+    ways = [_ESTIMATES[str(m)].format(each="round") for m, _ in counted.most_common()]
+    return ways[0] + "".join(f"; for others, where a round's figure was zero, {way}" for way in ways[1:])
 
 
 def heading(run: RunResult) -> str | None:
@@ -76,12 +97,8 @@ def heading(run: RunResult) -> str | None:
     if rounds is None or rounds.mode != "paired":
         return None
     count, baseline = rounds.count, rounds.baseline
-    if count >= MIN_BOOTSTRAP_ROUNDS:
-        method = "the median of the per-round ratios and its 95% interval (bootstrap over rounds)"
-    elif count > 1:
-        method = "the geometric mean of the per-round ratios and its 95% interval (Student's t on their logs)"
-    else:
-        method = "the ratio of the one round (no interval)"
+    methods = [v.method for v in run.verdicts if v.metric != LOAD_METRIC.key]
+    method = estimate_words(methods) if count > 1 else "the ratio of the one round (no interval)"
     # Runs of an older pkbench recorded their words without it.
     reach = (
         "; the ± after an interval that resolves no difference is how far it reaches from the estimate, the "
@@ -155,7 +172,7 @@ def after_the_tables(run: RunResult) -> list[str]:
     if cvs:
         spread = ", ".join(f"{name} {cv:.0%}" for name, cv in cvs.items())
         lines.append(f"TPS of {first} varied across rounds (coefficient of variation) by: {spread}.")
-    unresolved = [v for v in verdicts if not v.resolved and v.ratio is not None]
+    unresolved = [v for v in verdicts if not v.holds and v.ratio is not None]
     if unresolved:
         busy = _busy_windows(run)
         advice = (
