@@ -276,7 +276,8 @@ def readme_lines(runs_dir: Path, link_from: Path, advice: Path) -> list[str]:
         *table_lines(table, link_from, asked_only=True, columns=4),
         "",
         "Each cell: the key's rate (or size) over bigint's, its 95% interval and the committed run it comes "
-        "from; in bold, a difference the run states, one that holds among all of that key's figures in the run "
-        "(5% familywise). Every condition, the sequential prefixes and striped keys, and the rules that follow: "
+        "from; in bold, a difference the run states, one that holds among all of that key's figures in the "
+        "run (5% familywise). Every condition, the sequential prefixes and striped keys, and the rules that "
+        "follow: "
         f"[{os.path.relpath(advice, link_from)}]({os.path.relpath(advice, link_from)}).",
     ]

@@ -178,9 +178,9 @@ def order_costs(runs: Mapping[Number, RunResult]) -> list[str]:
         "",
         "### What order costs (the prefilled table, one EXPLAIN ANALYZE each)",
         "",
-        f"Against {ORDERED_REFERENCE} in brackets. The time-range scan reads a tenth of the prefill from its "
-        "middle (a striped key: one index range per stripe); the lookups fetch sampled keys one by one. A key "
-        "without time order has no time range to scan.",
+        f"Against {ORDERED_REFERENCE} in brackets. The time-range scan reads a tenth of the prefill from "
+        "its middle (a striped key: one index range per stripe); the lookups fetch sampled keys one by "
+        "one. A key without time order has no time range to scan.",
         "",
         *markdown_table([*header, "lookups by key: buffers / 1000 rows", "ms / 1000 rows"], body),
     ]
