@@ -109,13 +109,15 @@ def test_the_contention_blocks_read_a_sweep_of_both_commit_modes_and_one_of_asyn
     full = evidence_tables.table("contention", runs / "contention-16-cores-async")
     assert full[0] == "**insert-async**" and not any(line.startswith("#") for line in full)
     (line,) = evidence_tables.table("contention-run", runs / "contention-16-cores-async")
-    assert "clients 16, 64, 128, one run each; 5 paired rounds" in line
-    assert "in any of its 150 windows" in line  # 3 points x 5 strategies x 2 windows x 5 rounds
+    assert "clients 16, 64, 128, one run each; 7 paired rounds" in line
+    assert "in any of its 210 windows" in line  # 3 points x 5 strategies x 2 windows x 7 rounds
     # Steal counted over every round's window: the both-modes run shared its host.
     (line,) = evidence_tables.table("contention-run", runs / "contention-16-cores")
     assert "reached 5% or more in 39 of its 240 windows, at most 15%" in line
     costs = evidence_tables.table("contention-order-costs", runs / "contention-16-cores")
     assert costs[0].startswith("Against uuid-v7 in brackets.")
+    durable = evidence_tables.table("contention-headline", runs / "contention-16-cores-sync")
+    assert "**insert-sync**" in durable and "**insert-async**" not in durable
 
 
 BENCH_CORES = """```

@@ -110,7 +110,7 @@ COMMITTED: Sources = {
     "one-writer": [Source("war-one-writer", "lookup-by-data", TPS)],
     "few-cores": [Source("war-default", "lookup-by-data", TPS)],
     "many-cores": [Source("contention-16-cores-async/clients-64", "insert-async", TPS)],
-    "many-cores-durable": [Source("contention-16-cores/clients-64", "insert-sync", TPS)],
+    "many-cores-durable": [Source("contention-16-cores-sync/clients-64", "insert-sync", TPS)],
     "durable": [Source("war-default", "lookup-by-data", TPS)],
     "asynchronous": [Source("war-async-commit", "lookup-by-data", TPS)],
     "one-table": [Source("war-default", "lookup-by-data", TPS)],
