@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import dataclasses
+import hashlib
 import json
 import types
 import typing
@@ -68,34 +69,38 @@ def read_series(out_dir: Path) -> dict[str, list[tuple[object, ...]]]:
     return series
 
 
-# Runs already read inside a shared_loads() block, by their results.json's path, size and time of change.
-_shared: dict[tuple[str, int, int], RunResult] | None = None
+# Runs read inside shared_loads() blocks, by the digest of their results.json's bytes: the same file, or a
+# copy of it (the documents' tests check copies of the tree), is turned into typed objects once per process.
+_SHARED_MOST = 512
+_shared: dict[bytes, RunResult] = {}
+_sharing = 0
 
 
 @contextlib.contextmanager
 def shared_loads() -> Iterator[None]:
-    """Within the block, load() reads each results.json once and gives every later caller the same
-    RunResult: for readers that never change what they load (the documents' generator reads one run for
-    many blocks, and turning its JSON into the typed run is most of its time)."""
-    global _shared
-    outer, _shared = _shared, {} if _shared is None else _shared
+    """Within the block, load() gives every caller of the same results.json (by its content) the same
+    RunResult, kept for later blocks too: for readers that never change what they load (the documents'
+    generator reads one run for many blocks, and turning its JSON into the typed run is most of its time)."""
+    global _sharing
+    _sharing += 1
     try:
         yield
     finally:
-        _shared = outer
+        _sharing -= 1
 
 
 def load(out_dir: Path) -> RunResult:
     """The run a results directory holds, as the typed objects the run wrote (series stay in their CSVs)."""
-    if _shared is None:
+    if not _sharing:
         return from_json(load_json(out_dir))
-    path = (out_dir / "results.json").resolve()
-    stat = path.stat() if path.is_file() else None
-    key = (str(path), stat.st_size, stat.st_mtime_ns) if stat is not None else None
+    path = out_dir / "results.json"
+    key = hashlib.blake2b(path.read_bytes(), digest_size=20).digest() if path.is_file() else None
     if key is not None and key in _shared:
         return _shared[key]
     run = from_json(load_json(out_dir))
     if key is not None:
+        if len(_shared) >= _SHARED_MOST:
+            del _shared[next(iter(_shared))]
         _shared[key] = run
     return run
 
