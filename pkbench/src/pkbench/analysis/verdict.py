@@ -15,6 +15,7 @@ functions: no I/O, no clock.
 
 from __future__ import annotations
 
+import functools
 import math
 import statistics
 import warnings
@@ -115,6 +116,19 @@ def median_interval(
     values: Sequence[float], *, confidence: float = CONFIDENCE, seed: int | None = None
 ) -> Interval | None:
     """An interval of the median of ``values``: bootstrap from five values on, else their range."""
+    if seed is None:
+        return _median_interval(tuple(values), confidence, seed)
+    return _seeded_median_interval(tuple(values), confidence, seed)
+
+
+# A seeded bootstrap gives the same interval for the same values every time, so it is made once per process:
+# the documents' generator and the report ask again for the intervals of the same committed rounds.
+@functools.lru_cache(maxsize=4096)
+def _seeded_median_interval(values: tuple[float, ...], confidence: float, seed: int) -> Interval | None:
+    return _median_interval(values, confidence, seed)
+
+
+def _median_interval(values: tuple[float, ...], confidence: float, seed: int | None) -> Interval | None:
     import numpy as np
     from scipy import stats
 
