@@ -93,28 +93,36 @@ def load(out_dir: Path) -> RunResult:
     """The run a results directory holds, as the typed objects the run wrote (series stay in their CSVs)."""
     if not _sharing:
         return from_json(load_json(out_dir))
-    path = out_dir / "results.json"
-    key = hashlib.blake2b(path.read_bytes(), digest_size=20).digest() if path.is_file() else None
-    if key is not None and key in _shared:
-        return _shared[key]
-    run = from_json(load_json(out_dir))
-    if key is not None:
+    path, raw = _read(out_dir)
+    key = hashlib.blake2b(raw, digest_size=20).digest()
+    if key not in _shared:
         if len(_shared) >= _SHARED_MOST:
             del _shared[next(iter(_shared))]
-        _shared[key] = run
-    return run
+        _shared[key] = from_json(_parsed(path, raw))
+    return _shared[key]
 
 
 def load_json(out_dir: Path) -> dict[str, Any]:
     """results.json of a results directory, refused in one line when this pkbench cannot read its version."""
+    return _parsed(*_read(out_dir))
+
+
+def _read(out_dir: Path) -> tuple[Path, bytes]:
     path = out_dir / "results.json"
     if not path.is_file():
         raise ResultsNotFoundError(
             f"{out_dir}: no results.json there, so it is not a pkbench results directory"
         )
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        return path, path.read_bytes()
+    except OSError as e:
+        raise ResultsNotFoundError(f"{path}: cannot be read as JSON ({e})") from e
+
+
+def _parsed(path: Path, raw: bytes) -> dict[str, Any]:
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise ResultsNotFoundError(f"{path}: cannot be read as JSON ({e})") from e
     if not isinstance(data, dict):
         raise ResultsNotFoundError(f"{path}: not a results.json (expected a JSON object at the top level)")

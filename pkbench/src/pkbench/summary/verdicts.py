@@ -89,7 +89,7 @@ def estimate_words(methods: Sequence[str | None]) -> str:
     if not counted:
         return "the per-round ratios (no interval)"
     ways = [_ESTIMATES[str(m)].format(each="round") for m, _ in counted.most_common()]
-    return ways[0] + "".join(f"; for others, where a round's figure was zero, {way}" for way in ways[1:])
+    return ways[0] + "".join(f"; for others, {way}" for way in ways[1:])
 
 
 def heading(run: RunResult) -> str | None:
