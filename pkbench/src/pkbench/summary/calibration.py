@@ -5,6 +5,7 @@ between two identical strategies, and how narrow its intervals were, overall and
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
@@ -32,6 +33,32 @@ def load_runs(directory: Path) -> list[RunResult]:
     if not numbered:
         raise PkbenchError(f"{directory}: no A/A run there ({RUN_PREFIX}N/results.json)")
     return [results.load(path) for _, path in numbered]
+
+
+def first_rounds(run: RunResult, count: int) -> RunResult:
+    """RUN as if it had stopped after COUNT rounds: every window's rounds (paired and interleaved) cut to the
+    first COUNT, the load untouched. A round measures nothing of the rounds after it, so an A/A run's first
+    rounds are the run a default with fewer rounds makes, and the calibration of a shorter default can be
+    judged on a longer one's runs. The run is copied, never changed: loaded runs are shared."""
+    if count < 1:
+        raise PkbenchError(f"first rounds: {count} is not a round count (1 or more)")
+    recorded = run.rounds
+    if recorded is None or recorded.count < count:
+        raise PkbenchError(
+            f"{run.scenario.get('name', 'the run')}: {recorded.count if recorded else 0} rounds recorded, "
+            f"fewer than the first {count} asked for"
+        )
+    strategies = [
+        replace(
+            s,
+            workloads=[
+                replace(w, rounds=list(w.rounds[:count]), interleaved=list(w.interleaved[:count]))
+                for w in s.workloads
+            ],
+        )
+        for s in run.strategies
+    ]
+    return replace(run, strategies=strategies, rounds=replace(recorded, count=count))
 
 
 def marked_verdicts(run: RunResult) -> list[Verdict]:
@@ -92,20 +119,28 @@ def lines(
     aa_runs: Sequence[RunResult],
     directory: Path,
     judged: tuple[Calibration, list[list[Verdict]]] | None = None,
+    first: int | None = None,
 ) -> list[str]:
     """What the calibration in DIRECTORY found, from its A/A runs (JUDGED: their calibration, when the caller
-    has it already)."""
-    first, last = aa_runs[0], aa_runs[-1]
-    rounds = first.rounds
+    has it already), each judged on its FIRST rounds where given."""
+    recorded = aa_runs[0].rounds
+    if first is not None:
+        aa_runs = [first_rounds(run, first) for run in aa_runs]
+    rounds_each = (
+        f"judged on the first {first} of their {recorded.count} rounds"
+        if first is not None and recorded is not None and first < recorded.count
+        else f"{recorded.count if recorded else '?'} rounds each"
+    )
+    first_run, last = aa_runs[0], aa_runs[-1]
     found, verdicts = judged or calibrated(aa_runs)
     design = found.design
-    names = [s.name for s in first.strategies]
-    machine, server = first.machine, first.server
+    names = [s.name for s in first_run.strategies]
+    machine, server = first_run.machine, first_run.server
     load = run_words.load_over([run_words.load(run) for run in aa_runs])
     paragraph = (
-        f"Ours: `{run_words.shown_command(first, directory)}`: {found.runs} A/A runs of "
-        f"{' against '.join(names)} (scenario {first.scenario.get('name')}, {design} design, "
-        f"{rounds.count if rounds else '?'} rounds each), {_minutes(first, last)}, on "
+        f"Ours: `{run_words.shown_command(first_run, directory)}`: {found.runs} A/A runs of "
+        f"{' against '.join(names)} (scenario {first_run.scenario.get('name')}, {design} design, "
+        f"{rounds_each}), {_minutes(first_run, last)}, on "
         f"{machine.get('cores', '?')} cores, {machine.get('cpu_model') or 'CPU unknown'}; PostgreSQL "
         f"{server.get('version', '?')}. {run_words.load_words(load)}"
     )

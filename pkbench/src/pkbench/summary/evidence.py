@@ -6,6 +6,9 @@ A document marks each generated part as a block:
     ...
     <!-- end generated: NAME -->
 
+A calibration's block may judge its A/A runs on their first rounds only, as a default with fewer rounds runs
+(`<!-- generated: calibration from SOURCE, first 6 rounds -->`).
+
 NAME is one of `evidence_tables.RUN_TABLES` (SOURCE a committed results directory) or `FILE_TABLES` (SOURCE a
 committed file such as sequuid/BENCHMARKS.md), SOURCE relative to the repository's root. `write()` rewrites
 every block from its source; `check()` says which blocks differ from what their sources give, or quote a
@@ -29,7 +32,8 @@ DOCUMENTS = ("README.md", "pkbench/README.md", "sequuid/README.md", "pkbench/doc
 REPRODUCTIONS = Path("pkbench/docs/reproductions.md")
 # Markers stand on lines of their own, so a document can name them in running text.
 BLOCK = re.compile(
-    r"^<!-- generated: (?P<name>[a-z0-9-]+) from (?P<source>\S+) -->\n"
+    r"^<!-- generated: (?P<name>[a-z0-9-]+) from (?P<source>[^\s,]+)"
+    r"(?:, first (?P<first>[0-9]+) rounds)? -->\n"
     r"(?P<body>.*?)"
     r"^<!-- end generated: (?P<end>[a-z0-9-]+) -->",
     re.S | re.M,
@@ -77,16 +81,17 @@ def render(root: Path, text: str, where: str) -> tuple[str, list[Problem]]:
 
     def body(match: re.Match[str]) -> str:
         name, source = match["name"], match["source"]
+        first = int(match["first"]) if match["first"] else None
         if match["end"] != name:
             problems.append(Problem(where, name, f"closed by the end marker of {match['end']}"))
             return match[0]
         try:
-            lines = evidence_tables.table(name, root / source)
+            lines = evidence_tables.table(name, root / source, first)
         except PkbenchError as e:
             problems.append(Problem(where, name, f"from {source}: {e}"))
             return match[0]
         return (
-            f"<!-- generated: {name} from {source} -->\n"
+            f"<!-- generated: {name} from {source}{f', first {first} rounds' if first else ''} -->\n"
             + "".join(f"{line}\n" for line in lines)
             + (f"<!-- end generated: {name} -->")
         )

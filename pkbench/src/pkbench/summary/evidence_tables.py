@@ -316,8 +316,21 @@ def _sweep(source: Path) -> tuple[str, list[contention.Row], dict[float, RunResu
     return contention.load(source)
 
 
-def table(name: str, source: Path) -> list[str]:
-    """The lines of block NAME from SOURCE (a results directory, or a file for the file tables)."""
+# Blocks that can judge a calibration's A/A runs on their first rounds only.
+FIRST_ROUNDS_TABLES: dict[str, Callable[[Path, int], list[str]]] = {
+    "calibration": lambda source, first: calibration.lines(
+        calibration.load_runs(source), source, first=first
+    ),
+}
+
+
+def table(name: str, source: Path, first: int | None = None) -> list[str]:
+    """The lines of block NAME from SOURCE (a results directory, or a file for the file tables); FIRST: judge
+    on the first rounds only, where the block can."""
+    if first is not None:
+        if name not in FIRST_ROUNDS_TABLES:
+            raise PkbenchError(f"block {name!r} takes no round count (only {', '.join(FIRST_ROUNDS_TABLES)})")
+        return FIRST_ROUNDS_TABLES[name](source, first)
     if name in FILE_TABLES:
         if not source.is_file():
             raise PkbenchError(f"{source} is not there")
