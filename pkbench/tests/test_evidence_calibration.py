@@ -83,3 +83,59 @@ def test_the_block_judges_the_rounds_whatever_verdicts_the_runs_recorded(tmp_pat
 def test_a_directory_without_aa_runs_is_no_calibration(tmp_path: Path) -> None:
     with pytest.raises(PkbenchError, match="no A/A run there"):
         evidence_tables.table("calibration", tmp_path)
+
+
+DEFAULT = "pkbench/docs/reproductions/calibration-default"
+
+
+def test_first_rounds_cuts_every_window_and_leaves_the_loaded_run_alone() -> None:
+    run = calibration.load_runs(ROOT / DEFAULT)[0]
+    assert run.rounds is not None and run.rounds.count == 7
+    cut = calibration.first_rounds(run, 6)
+    assert cut.rounds is not None and cut.rounds.count == 6
+    for whole, part in zip(run.strategies, cut.strategies, strict=True):
+        assert whole.prefill == part.prefill  # the load is not a round
+        for w, p in zip(whole.workloads, part.workloads, strict=True):
+            assert (len(w.rounds), len(w.interleaved)) == (7, 7)
+            assert p.rounds == w.rounds[:6] and p.interleaved == w.interleaved[:6]
+    judged = calibration.marked_verdicts(cut)
+    assert {v.rounds for v in judged if v.workload != "prefill"} == {6}
+    with pytest.raises(PkbenchError, match="7 rounds recorded, fewer than the first 8 asked for"):
+        calibration.first_rounds(run, 8)
+    with pytest.raises(PkbenchError, match="0 is not a round count"):
+        calibration.first_rounds(run, 0)
+
+
+def test_a_block_judged_on_the_first_rounds_reads_no_later_round(tmp_path: Path) -> None:
+    directory = tmp_path / "calibration"
+    directory.mkdir()
+    for run in ("aa-1", "aa-2", "aa-3"):
+        (directory / run).mkdir()
+        (directory / run / "results.json").write_bytes((ROOT / DEFAULT / run / "results.json").read_bytes())
+    six = evidence_tables.table("calibration", directory, 6)
+    assert "judged on the first 6 of their 7 rounds" in six[0]
+    assert six != evidence_tables.table("calibration", directory)
+
+    def doctor(round_index: int) -> None:
+        path = directory / "aa-1" / "results.json"
+        data = json.loads(path.read_text())
+        (copy_strategy,) = [s for s in data["strategies"] if s["name"] == "bigint-copy"]
+        for window in copy_strategy["workloads"]:
+            window["interleaved"][round_index]["latency_ms"]["mean"] *= 1.5
+        path.write_text(json.dumps(data))
+
+    doctor(6)  # the seventh round: outside the first six
+    assert evidence_tables.table("calibration", directory, 6) == six
+    doctor(0)
+    assert evidence_tables.table("calibration", directory, 6) != six
+
+
+def test_a_round_count_on_a_block_that_takes_none_is_a_problem(tmp_path: Path) -> None:
+    copy = tree(tmp_path)
+    path = copy / "pkbench/docs/statistics.md"
+    marker = "<!-- generated: load-layout from pkbench/docs/reproductions/calibration-default -->"
+    text = path.read_text()
+    assert marker in text
+    path.write_text(text.replace(marker, marker.replace(" -->", ", first 6 rounds -->")))
+    problems = [str(p) for p in evidence.check(copy)]
+    assert any("block load-layout" in p and "takes no round count" in p for p in problems)
