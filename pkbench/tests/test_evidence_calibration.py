@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from test_evidence import ROOT, tree
 
+from pkbench import results
 from pkbench.errors import PkbenchError
 from pkbench.summary import calibration, evidence, evidence_tables
 
@@ -89,7 +90,7 @@ DEFAULT = "pkbench/docs/reproductions/calibration-default"
 
 
 def test_first_rounds_cuts_every_window_and_leaves_the_loaded_run_alone() -> None:
-    run = calibration.load_runs(ROOT / DEFAULT)[0]
+    run = results.load(ROOT / DEFAULT / "aa-1")
     assert run.rounds is not None and run.rounds.count == 7
     cut = calibration.first_rounds(run, 6)
     assert cut.rounds is not None and cut.rounds.count == 6
