@@ -91,7 +91,8 @@ def render(root: Path, text: str, where: str) -> tuple[str, list[Problem]]:
             problems.append(Problem(where, name, f"from {source}: {e}"))
             return match[0]
         return (
-            f"<!-- generated: {name} from {source}{f', first {first} rounds' if first else ''} -->\n"
+            # the opening marker as written, the round count with it
+            match[0][: match.start("body") - match.start()]
             + "".join(f"{line}\n" for line in lines)
             + (f"<!-- end generated: {name} -->")
         )

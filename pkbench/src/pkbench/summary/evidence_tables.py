@@ -289,7 +289,7 @@ FILE_TABLES: dict[str, FileTable] = {
 # one run of each design in paired/ and interleaved/ (or a folder of those per scenario), or two runs back to
 # back in run-1/ and run-2/.
 CALIBRATION_TABLES: dict[str, FileTable] = {
-    "calibration": lambda source: calibration.lines(calibration.load_runs(source), source),
+    "calibration": lambda source: _calibration(source),
     "designs": lambda source: designs.lines(*designs.load(source)),
     "designs-by-scenario": lambda source: designs.by_scenario(designs.load_scenarios(source)),
     "back-to-back": lambda source: back_to_back.lines(*back_to_back.load(source)),
@@ -316,12 +316,12 @@ def _sweep(source: Path) -> tuple[str, list[contention.Row], dict[float, RunResu
     return contention.load(source)
 
 
+def _calibration(source: Path, first: int | None = None) -> list[str]:
+    return calibration.lines(calibration.load_runs(source), source, first=first)
+
+
 # Blocks that can judge a calibration's A/A runs on their first rounds only.
-FIRST_ROUNDS_TABLES: dict[str, Callable[[Path, int], list[str]]] = {
-    "calibration": lambda source, first: calibration.lines(
-        calibration.load_runs(source), source, first=first
-    ),
-}
+FIRST_ROUNDS_TABLES: dict[str, Callable[[Path, int], list[str]]] = {"calibration": _calibration}
 
 
 def table(name: str, source: Path, first: int | None = None) -> list[str]:
