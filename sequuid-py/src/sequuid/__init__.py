@@ -1,0 +1,69 @@
+"""Time-ordered and sequential UUIDs made in the application, byte-compatible with the sequuid extension.
+
+Every function returns or reads a standard ``uuid.UUID``; a key made here and one made by the extension at
+the same instant sort together, and the extension's functions read either.
+"""
+
+from sequuid._args import Instant
+from sequuid._generate import (
+    sequence_prefixed,
+    striped,
+    time_prefixed,
+    ulid,
+    uuid1_random_node,
+    uuid6,
+    uuid7,
+    uuid7_at,
+)
+from sequuid._read import (
+    Partition,
+    StripeRange,
+    lower_bound,
+    striped_ranges,
+    time_partitions,
+    time_range,
+    timestamp,
+    timestamp_us,
+    ulid_timestamp,
+    ulid_to_uuid,
+    uuid_from_base32hex,
+    uuid_to_base32hex,
+    uuid_to_ulid,
+    v1_to_v6,
+    v6_to_v1,
+    v7_boundary,
+    variant,
+    version,
+)
+
+__version__ = "1.3.0"
+
+__all__ = [
+    "Instant",
+    "Partition",
+    "StripeRange",
+    "lower_bound",
+    "sequence_prefixed",
+    "striped",
+    "striped_ranges",
+    "time_partitions",
+    "time_prefixed",
+    "time_range",
+    "timestamp",
+    "timestamp_us",
+    "ulid",
+    "ulid_timestamp",
+    "ulid_to_uuid",
+    "uuid1_random_node",
+    "uuid6",
+    "uuid7",
+    "uuid7_at",
+    "uuid_from_base32hex",
+    "uuid_to_base32hex",
+    "uuid_to_ulid",
+    "v1_to_v6",
+    "v6_to_v1",
+    "v7_boundary",
+    "variant",
+    "version",
+]

@@ -1,0 +1,277 @@
+"""The generators: one ascending clock per process, random bits from os.urandom in chunks, fork-safe."""
+
+from __future__ import annotations
+
+import os
+import struct
+import threading
+import time
+import uuid
+from datetime import timedelta
+from uuid import UUID
+
+from sequuid import _layout as layout
+from sequuid._args import Instant, check_int, check_stripes, instant_unix_us
+
+_time_ns = time.time_ns
+_urandom = os.urandom
+
+# One urandom() call per 1,024 values instead of one per value: the system call costs more than the rest of
+# a v7.  Every value is handed out once; a forked child throws the rest away (_after_fork_in_child).
+_RANDOM_WORDS = 1024
+_unpack_words = struct.Struct(f">{_RANDOM_WORDS}Q").unpack
+_random_words: list[int] = []
+_pop_random = _random_words.pop
+
+_lock = threading.Lock()
+_previous_ns = 0
+_previous_ulid_ms = -1
+_previous_ulid_random = 0
+
+_new_uuid = object.__new__
+_set_field = object.__setattr__
+_SAFE_UNKNOWN = uuid.SafeUUID.unknown
+
+
+def _uuid_of(value: int) -> UUID:
+    # UUID(int=...) checks the range and builds a keyword dict on every call; these values are in range.
+    result = _new_uuid(UUID)
+    _set_field(result, "int", value)
+    _set_field(result, "is_safe", _SAFE_UNKNOWN)
+    return result
+
+
+def _refill_random() -> None:
+    _random_words.extend(_unpack_words(_urandom(8 * _RANDOM_WORDS)))
+
+
+def _random64() -> int:
+    """64 fresh random bits; the caller holds _lock."""
+    try:
+        return _pop_random()
+    except IndexError:
+        _refill_random()
+        return _pop_random()
+
+
+def _ascending_ns() -> int:
+    """Unix ns, at least 245 ns above the previous result in this process (PostgreSQL 18's rule).
+
+    The caller holds _lock.
+    """
+    global _previous_ns
+    now_ns = _time_ns()
+    floor_ns = _previous_ns + layout.MINIMAL_STEP_NS
+    if now_ns < floor_ns:
+        now_ns = floor_ns
+    _previous_ns = now_ns
+    return now_ns
+
+
+def uuid7(shift: timedelta | None = None) -> UUID:
+    """A UUIDv7 as PostgreSQL 18 makes it, strictly increasing within the process.
+
+    48-bit Unix milliseconds, version 7, the 12-bit fraction of the millisecond, variant 10, 62 random bits.
+    The time is the clock, or the previous value's plus 245 ns when the clock has not moved past it (calls
+    faster than its ticks, a clock stepped back), across threads and in a forked child alike.  With
+    ``shift``, the same time moved by it, like ``uuid_generate_v7(shift)``; a timedelta is exact time (a day
+    is 24 hours, the extension's ``interval '1 day'`` in a UTC session).
+    """
+    if shift is not None:
+        return _uuid7_shifted(shift)
+    global _previous_ns
+    with _lock:
+        now_ns = _time_ns()
+        floor_ns = _previous_ns + 245
+        if now_ns < floor_ns:
+            now_ns = floor_ns
+        _previous_ns = now_ns
+        try:
+            random_bits = _pop_random()
+        except IndexError:
+            _refill_random()
+            random_bits = _pop_random()
+    unix_ms, sub_ms_ns = divmod(now_ns, 1_000_000)
+    return _uuid_of(
+        (unix_ms << 80)
+        | 0x7000_0000_0000_0000_0000
+        | (((sub_ms_ns << 12) // 1_000_000) << 64)
+        | 0x8000_0000_0000_0000
+        | (random_bits & 0x3FFF_FFFF_FFFF_FFFF)
+    )
+
+
+def _uuid7_shifted(shift: timedelta) -> UUID:
+    if not isinstance(shift, timedelta):
+        raise TypeError(f'argument "shift" must be a datetime.timedelta, not {type(shift).__name__}')
+    shift_us = (shift.days * 86_400 + shift.seconds) * layout.US_PER_S + shift.microseconds
+    with _lock:
+        now_ns = _ascending_ns()
+        random_bits = _random64()
+    return _uuid_of(v7_of_ns_shift(now_ns, shift_us, random_bits))
+
+
+def v7_of_ns_shift(now_ns: int, shift_us: int, random_bits: int) -> int:
+    """The extension's shifted v7: the shifted microsecond, and the clock's nanoseconds below it."""
+    shifted_us = now_ns // layout.NS_PER_US + shift_us
+    if shifted_us < 0 or shifted_us // layout.US_PER_MS > layout.UNIX_MS_MAX:
+        raise ValueError(
+            'argument "shift" moves the timestamp outside the range of a UUIDv7 '
+            "(1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC)"
+        )
+    unix_ms, sub_ms_us = divmod(shifted_us, layout.US_PER_MS)
+    sub_ms_ns = sub_ms_us * layout.NS_PER_US + now_ns % layout.NS_PER_US
+    return layout.with_version(layout.v7_time(unix_ms, layout.fraction_from_ns(sub_ms_ns)) | random_bits, 7)
+
+
+def uuid7_at(instant: Instant, *, zero: bool = False) -> UUID:
+    """A UUIDv7 of an instant, like ``uuid_timestamptz_to_v7(instant, zero)``.
+
+    The instant's microsecond as the millisecond and 12-bit fraction, and 62 random bits; with ``zero``,
+    pg_uuidv7's boundary: the millisecond with every other bit zero.  An instant is an aware datetime, a
+    naive one read as UTC, or an int of Unix microseconds (which reaches the v7 range's end in year 10889).
+    This clock-free form does not take part in uuid7()'s ascending order.
+    """
+    unix_us = instant_unix_us(instant, "instant", layout.V7_RANGE)
+    if zero:
+        return _uuid_of(layout.v7_lower_bound(unix_us - unix_us % layout.US_PER_MS))
+    with _lock:
+        random_bits = _random64()
+    return _uuid_of(layout.v7_lower_bound(unix_us) | (random_bits & layout.LOW62))
+
+
+def _gregorian(version: int) -> UUID:
+    with _lock:
+        now_ns = _ascending_ns()
+        random_bits = _random64()
+    gregorian_100ns = now_ns // 100 + layout.GREGORIAN_TO_UNIX_100NS
+    time_bits = layout.v6_time(gregorian_100ns) if version == 6 else layout.v1_time(gregorian_100ns)
+    return _uuid_of(layout.with_version(time_bits | random_bits | layout.MULTICAST_BIT, version))
+
+
+def uuid6() -> UUID:
+    """RFC 9562 UUIDv6 like ``uuid_generate_v6()``: the 60-bit Gregorian 100-ns time, most significant first.
+
+    Random clock_seq and a random node with the multicast bit set; the time comes from uuid7()'s ascending
+    clock, so it strictly increases within the process.
+    """
+    return _gregorian(6)
+
+
+def uuid1_random_node() -> UUID:
+    """RFC 9562 UUIDv1 like ``uuid_generate_v1_random_node()``.
+
+    uuid6()'s fields, its time least significant part first.
+    """
+    return _gregorian(1)
+
+
+def ulid() -> UUID:
+    """A ULID as the 16 bytes of a uuid, in the ULID spec's monotonic mode per process.
+
+    A call in the same millisecond as the previous one (or an earlier one, after the clock stepped back)
+    returns the previous value plus one; when the 80 random bits would overflow, the next millisecond with
+    fresh random bits.  ``uuid_to_ulid()`` writes it as text.
+    """
+    global _previous_ulid_ms, _previous_ulid_random
+    with _lock:
+        now_ms = max(_time_ns(), 0) // layout.NS_PER_MS
+        if now_ms > _previous_ulid_ms:
+            _previous_ulid_ms = now_ms
+            _previous_ulid_random = ((_random64() << 16) | (_random64() & 0xFFFF)) & ((1 << 80) - 1)
+        elif _previous_ulid_random == (1 << 80) - 1:
+            _previous_ulid_ms += 1
+            _previous_ulid_random = ((_random64() << 16) | (_random64() & 0xFFFF)) & ((1 << 80) - 1)
+        else:
+            _previous_ulid_random += 1
+        if _previous_ulid_ms > layout.UNIX_MS_MAX:
+            raise OverflowError("the clock is past the last millisecond a ULID can hold")
+        return _uuid_of((_previous_ulid_ms << 80) | _previous_ulid_random)
+
+
+def _random128() -> int:
+    with _lock:
+        return (_random64() << 64) | _random64()
+
+
+def sequence_prefixed(value: int, block_size: int = 65536, block_count: int = 65536) -> UUID:
+    """``uuid_sequence_nextval(seq, block_size, block_count)`` for a sequence value the application holds.
+
+    ``value`` is what ``nextval()`` returned.  sequential-uuids 1.0.3's layout: the block number
+    ``(value - 1) // size mod 2**bits`` in the leading ``bits`` bits, version 8, the rest random.
+    """
+    check_int("value", value, -(1 << 63), (1 << 63) - 1)
+    check_int("block_size", block_size, 1, (1 << 31) - 1, "block size must be a positive integer")
+    check_int("block_count", block_count, 1, (1 << 31) - 1, "number of blocks must be a positive integer")
+    bits = layout.whole_byte_prefix_bits(block_count)
+    size = layout.rescaled_block_size(block_size, block_count, bits)
+    block = ((value - 1) // size) % (1 << bits)
+    return _uuid_of(layout.with_version(layout.with_prefix(_random128(), block, bits), 8))
+
+
+def time_prefixed(
+    interval_length: int = 60, interval_count: int = 65536, *, at: Instant | None = None
+) -> UUID:
+    """``uuid_time_nextval(interval_length, interval_count)``: the block number taken from the clock.
+
+    The Unix second (of ``at``, or now) takes the place of the sequence value, ``interval_length`` that of
+    the block size.
+    """
+    check_int(
+        "interval_length", interval_length, 1, (1 << 31) - 1, "length of interval must be a positive integer"
+    )
+    check_int(
+        "interval_count", interval_count, 1, (1 << 31) - 1, "number of intervals must be a positive integer"
+    )
+    if at is None:
+        unix_s = _time_ns() // layout.NS_PER_S
+    else:
+        unix_s = instant_unix_us(at, "at", layout.V7_RANGE) // layout.US_PER_S
+    bits = layout.whole_byte_prefix_bits(interval_count)
+    block = (unix_s // layout.rescaled_block_size(interval_length, interval_count, bits)) % (1 << bits)
+    return _uuid_of(layout.with_version(layout.with_prefix(_random128(), block, bits), 8))
+
+
+def striped(stripes: int, stripe: int | None = None) -> UUID:
+    """``uuid_generate_striped(stripes)``: a v8 key led by its stripe, then v7's time, then random bits.
+
+    The extension takes the backend's number modulo ``stripes``; here ``stripe`` is the caller's worker
+    number (its remainder modulo ``stripes`` is used), by default the process id.  Within a stripe, keys
+    strictly increase in the process (uuid7()'s clock).
+    """
+    stripe_bits = check_stripes(stripes)
+    if stripe is None:
+        stripe = os.getpid()
+    else:
+        check_int("stripe", stripe, 0, None)
+    with _lock:
+        now_ns = _ascending_ns()
+        random_bits = _random64()
+    unix_ms, sub_ms_ns = divmod(now_ns, layout.NS_PER_MS)
+    value = layout.striped(
+        stripe % stripes, stripe_bits, unix_ms, layout.fraction_from_ns(sub_ms_ns), random_bits
+    )
+    return _uuid_of(layout.with_version(value, 8))
+
+
+def _before_fork() -> None:
+    _lock.acquire()
+
+
+def _after_fork_in_parent() -> None:
+    _lock.release()
+
+
+def _after_fork_in_child() -> None:
+    # The child keeps the clock (its values stay above everything the parent made before the fork) but never
+    # the parent's random words or ULID, which the parent goes on using: either would repeat its values.
+    global _lock, _previous_ulid_ms, _previous_ulid_random
+    _random_words.clear()
+    _previous_ulid_ms = -1
+    _previous_ulid_random = 0
+    _lock = threading.Lock()
+
+
+os.register_at_fork(
+    before=_before_fork, after_in_parent=_after_fork_in_parent, after_in_child=_after_fork_in_child
+)
