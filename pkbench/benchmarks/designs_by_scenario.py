@@ -18,7 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pkbench.summary import designs
+from pkbench.evidence import designs
 
 TARGETS = Path(__file__).with_name("verdict_targets.py")
 THREE = "--rounds 3 --strategies bigint,uuid-v4,uuid-v7"

@@ -30,8 +30,8 @@ import numpy as np
 
 from pkbench import results
 from pkbench.analysis.verdict import median_interval
+from pkbench.evidence import back_to_back, designs
 from pkbench.results import RunResult, WorkloadResult
-from pkbench.summary import back_to_back, designs
 
 WORK_AGREEMENT_TARGET = 0.03
 # Work figures (WorkPerTransaction fields and WAL per transaction) the two runs should agree on.

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pkbench import results
-from pkbench.summary import advice, advice_text
+from pkbench.evidence import advice, advice_text
 
 RUNS = Path(__file__).resolve().parents[1] / "docs" / "reproductions"
 

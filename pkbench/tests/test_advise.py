@@ -9,8 +9,8 @@ from pathlib import Path
 
 from conftest import cli_in_process, run_cli
 
+from pkbench.evidence import advice
 from pkbench.run import advise
-from pkbench.summary import advice
 
 RUNS = Path(__file__).resolve().parents[1] / "docs" / "reproductions"
 

@@ -11,7 +11,8 @@ import pytest
 from test_evidence import ROOT
 
 from pkbench.errors import PkbenchError
-from pkbench.summary import back_to_back, evidence_tables
+from pkbench.evidence import back_to_back
+from pkbench.evidence import tables as evidence_tables
 
 REPRODUCTIONS = ROOT / "pkbench/docs/reproductions"
 

@@ -12,7 +12,8 @@ import pytest
 from test_evidence import ROOT
 
 from pkbench.errors import PkbenchError
-from pkbench.summary import designs, evidence_tables
+from pkbench.evidence import designs
+from pkbench.evidence import tables as evidence_tables
 
 PAIRED_RUN = ROOT / "pkbench/docs/reproductions/back-to-back-war/run-1/results.json"
 

@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from pkbench.errors import PkbenchError
-from pkbench.summary import evidence, evidence_tables, sequuid_benchmarks
+from pkbench.evidence import blocks as evidence
+from pkbench.evidence import sequuid_benchmarks
+from pkbench.evidence import tables as evidence_tables
 
 ROOT = Path(__file__).resolve().parents[2]
 

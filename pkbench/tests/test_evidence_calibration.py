@@ -11,7 +11,10 @@ from test_evidence import ROOT, tree
 
 from pkbench import results
 from pkbench.errors import PkbenchError
-from pkbench.summary import calibration, evidence, evidence_tables
+from pkbench.evidence import blocks as evidence
+from pkbench.evidence import calibration
+from pkbench.evidence import tables as evidence_tables
+from pkbench.summary.calibration import marked_verdicts
 
 CALIBRATION = "pkbench/docs/reproductions/calibration-interleaved"
 
@@ -19,7 +22,7 @@ CALIBRATION = "pkbench/docs/reproductions/calibration-interleaved"
 def counted(directory: Path) -> tuple[int, int, int, int]:
     """A/A runs, runs with a verdict alone resolved, resolved verdicts and verdicts, each run judged from its
     rounds by this pkbench."""
-    judged = [calibration.marked_verdicts(run) for run in calibration.load_runs(directory)]
+    judged = [marked_verdicts(run) for run in calibration.load_runs(directory)]
     resolved = [[v.resolved for v in run] for run in judged]
     return (
         len(judged),
@@ -99,7 +102,7 @@ def test_first_rounds_cuts_every_window_and_leaves_the_loaded_run_alone() -> Non
         for w, p in zip(whole.workloads, part.workloads, strict=True):
             assert (len(w.rounds), len(w.interleaved)) == (7, 7)
             assert p.rounds == w.rounds[:6] and p.interleaved == w.interleaved[:6]
-    judged = calibration.marked_verdicts(cut)
+    judged = marked_verdicts(cut)
     assert {v.rounds for v in judged if v.workload != "prefill"} == {6}
     with pytest.raises(PkbenchError, match="7 rounds recorded, fewer than the first 8 asked for"):
         calibration.first_rounds(run, 8)

@@ -16,6 +16,7 @@ from conftest import OTHER_MAJOR
 from test_iolimit import real_blkio
 
 from pkbench import results
+from pkbench.evidence import tables as evidence_tables
 from pkbench.results import StrategyResult
 from pkbench.run import runner
 from pkbench.run.options import Options
@@ -24,7 +25,7 @@ from pkbench.scenario import published
 from pkbench.scenario.published import Published
 from pkbench.server import iolimit
 from pkbench.steps import FillStep, PgbenchStep, SqlStep
-from pkbench.summary import evidence_tables, reproductions
+from pkbench.summary import reproductions
 
 LARGE = "slow-disk-large"
 REPRODUCTIONS = Path(__file__).resolve().parents[1] / "docs" / "reproductions"

@@ -19,7 +19,8 @@ FLOORS = (
     "cli",  # the front door: click commands, the one error boundary, the console
     "run",  # planning and orchestration: options and plan, the runner, paired rounds, sweeps
     "report",  # report.html, comparison.html, sweep.html
-    "summary",  # summary.md, summary.csv, the console's tables, sweep.md, reproductions.md
+    "evidence",  # what the documents say from the committed runs: the generated blocks, the which-key table
+    "summary",  # what one run writes about itself: summary.md, summary.csv, the console's tables, sweep.md
     "scenario",  # scenario files, the built-in ones, the studies' published figures
     "steps",  # one module per step kind, and their registry
     "probes",  # what is read from the server while and after a step runs

@@ -9,10 +9,10 @@ from conftest import run_cli
 from report_pages import BLOAT_REAL_PG15, DATA, copy_run
 
 from pkbench import results
+from pkbench.evidence import reproductions_page
 from pkbench.report.render import write_report
 from pkbench.scenario import published
 from pkbench.summary import document as summary
-from pkbench.summary import reproductions
 
 INSERT_SCALING_REAL_PG15 = DATA / "insert-scaling-real-pg15"
 
@@ -77,6 +77,6 @@ def test_a_default_war_names_the_study_without_rows_it_did_not_measure() -> None
 
 def test_hand_written_notes_land_under_their_seed() -> None:
     notes = "# Why\n\nintro\n\n## Seed 002\n\nVACUUM ran in memory.\n\n## Seed 009\n\nno such study\n"
-    text = reproductions.page([BLOAT_REAL_PG15], "pkbench reproductions x", notes)
+    text = reproductions_page.page([BLOAT_REAL_PG15], "pkbench reproductions x", notes)
     assert text.index("## Seed 002") < text.index("VACUUM ran in memory.")
     assert "intro" not in text and "no such study" not in text

@@ -7,8 +7,8 @@ import math
 
 import pytest
 
+from pkbench.evidence import work_by_count
 from pkbench.results import RoundsRecord, RunResult, Sizes, StrategyResult, Verdict, WorkloadResult
-from pkbench.summary import work_by_count
 
 
 def strategy(name: str, counts: list[int], images: list[float]) -> StrategyResult:

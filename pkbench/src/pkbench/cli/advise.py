@@ -17,10 +17,10 @@ from rich.table import Table
 from pkbench.cli import arguments
 from pkbench.cli.console import RichReporter
 from pkbench.errors import PkbenchError, first_line
+from pkbench.evidence import advice, advice_text
 from pkbench.run import advise as planner
 from pkbench.run import runner
 from pkbench.run.options import Options
-from pkbench.summary import advice, advice_text
 
 ADVICE_FILE = "advice.md"
 # How `pkbench run WORDS` reads its words into options (cli.run.options_for), handed over by cli.main, which

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from pkbench.errors import PkbenchError
-from pkbench.summary import evidence
+from pkbench.evidence import blocks as evidence
 
 
 @click.command("docs")

@@ -13,11 +13,11 @@ from rich.console import Console
 from pkbench.cli import exit as cli_exit
 from pkbench.cli.exit import fail
 from pkbench.errors import PkbenchError
+from pkbench.evidence import reproductions_page
 from pkbench.run.options import check_text_file
 from pkbench.scenario import file as scenario_module
 from pkbench.strategies.catalog import Catalog
 from pkbench.strategies.user_config import load_config
-from pkbench.summary import reproductions
 
 FC = TypeVar("FC", bound=Callable[..., object])
 
@@ -122,7 +122,7 @@ def reproductions_(directories: tuple[Path, ...], out: Path, notes: Path | None)
     """
     given = [*map(str, directories), *(["--notes", str(notes)] if notes else []), "-o", str(out)]
     command = " ".join(["pkbench reproductions", *given])
-    click.echo(str(reproductions.write(list(directories), out, command, notes)))
+    click.echo(str(reproductions_page.write(list(directories), out, command, notes)))
 
 
 @click.command()

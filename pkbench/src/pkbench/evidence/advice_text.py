@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pkbench.errors import PkbenchError
-from pkbench.summary.advice import COMMITTED, Cell, Condition, Sources, Table, build, load
+from pkbench.evidence.advice import COMMITTED, Cell, Condition, Sources, Table, build, load
 from pkbench.summary.headline import SAME_WITHIN
 from pkbench.text import markdown_table
 

@@ -26,7 +26,8 @@ from pathlib import Path
 
 from pkbench import results
 from pkbench.errors import PkbenchError
-from pkbench.summary import evidence_tables, reproductions
+from pkbench.evidence import reproductions_page as reproductions
+from pkbench.evidence import tables as evidence_tables
 
 DOCUMENTS = ("README.md", "pkbench/README.md", "sequuid/README.md", "pkbench/docs/*.md")
 REPRODUCTIONS = Path("pkbench/docs/reproductions.md")

@@ -9,21 +9,18 @@ from pathlib import Path
 from pkbench import results
 from pkbench.analysis.metrics import key_index
 from pkbench.errors import PkbenchError
-from pkbench.results import RunResult, StrategyResult, WorkloadResult
-from pkbench.scenario import published
-from pkbench.summary import (
+from pkbench.evidence import (
     advice_text,
     back_to_back,
     calibration,
-    contention,
     designs,
-    pages,
-    reproductions,
-    runs,
+    reproductions_page,
     sequuid_benchmarks,
-    waits,
     work_by_count,
 )
+from pkbench.results import RunResult, StrategyResult, WorkloadResult
+from pkbench.scenario import published
+from pkbench.summary import contention, pages, runs, waits
 from pkbench.summary import partitioned as partitioned_summary
 from pkbench.summary import sharded as sharded_summary
 from pkbench.summary import verdicts as verdict_tables
@@ -71,7 +68,7 @@ def _generator(strategy: StrategyResult) -> str:
 
 def run_paragraph(run: RunResult, directory: Path) -> list[str]:
     """The run's command, machine, load and generators, as reproductions.md says them."""
-    return reproductions.run_lines(directory, run)[:-1]
+    return reproductions_page.run_lines(directory, run)[:-1]
 
 
 def run_summary(run: RunResult, directory: Path) -> list[str]:
@@ -317,7 +314,7 @@ def _sweep(source: Path) -> tuple[str, list[contention.Row], dict[float, RunResu
 
 
 def _calibration(source: Path, first: int | None = None) -> list[str]:
-    return calibration.lines(calibration.load_runs(source), source, first=first)
+    return calibration.block(source, first)
 
 
 # Blocks that can judge a calibration's A/A runs on their first rounds only.

@@ -18,9 +18,9 @@ from pathlib import Path
 
 from pkbench import results
 from pkbench.errors import PkbenchError
+from pkbench.evidence import advice
+from pkbench.evidence.advice import LOAD, SIZE, TPS, Source
 from pkbench.results import RunResult
-from pkbench.summary import advice
-from pkbench.summary.advice import LOAD, SIZE, TPS, Source
 
 PLAN_FILE = "advise.json"
 # Cores from which a machine's clients are "many clients on many cores" (the contention study's 16-core

@@ -1,2 +1,3 @@
-"""The written outputs in text: summary.md and the console's tables, summary.csv, sweep.md and sweep.csv, and
-reproductions.md (the studies' figures beside ours)."""
+"""What one run writes about itself, in text: summary.md and the console's tables, summary.csv, sweep.md and
+sweep.csv, calibration.md, and the rows of the studies' figures beside the run's. What the documents say from
+many committed runs is evidence/'s."""

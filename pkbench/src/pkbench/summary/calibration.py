@@ -1,64 +1,24 @@
 """An A/A calibration as a document: `pkbench run --calibrate N` writes it to calibration.md, and the docs
-quote it from the committed runs (summary/evidence_tables.py) — how often the design resolved a difference
-between two identical strategies, and how narrow its intervals were, overall and figure by figure."""
+quote the same lines from the committed runs (evidence/calibration.py): how often the design resolved a
+difference between two identical strategies, and how narrow its intervals were, overall and figure by
+figure."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
-from pkbench import results
 from pkbench.analysis import judge
 from pkbench.analysis.calibration import Calibration, RunSpread, by_figure, run_spread, summed
 from pkbench.analysis.metrics import verdict_title
 from pkbench.analysis.stats import wilson
-from pkbench.errors import PkbenchError
 from pkbench.results import RunResult, Verdict
 from pkbench.summary import runs as run_words
 from pkbench.text import MISSING, markdown_table
 
 # The folder of each A/A run under the calibration's directory: aa-1, aa-2, ...
 RUN_PREFIX = "aa-"
-
-
-def load_runs(directory: Path) -> list[RunResult]:
-    """The A/A runs under DIRECTORY, in the order they ran."""
-    numbered = sorted(
-        (int(p.name.removeprefix(RUN_PREFIX)), p)
-        for p in directory.glob(f"{RUN_PREFIX}*")
-        if p.name.removeprefix(RUN_PREFIX).isdigit() and (p / "results.json").is_file()
-    )
-    if not numbered:
-        raise PkbenchError(f"{directory}: no A/A run there ({RUN_PREFIX}N/results.json)")
-    return [results.load(path) for _, path in numbered]
-
-
-def first_rounds(run: RunResult, count: int) -> RunResult:
-    """RUN as if it had stopped after COUNT rounds: every window's rounds (paired and interleaved) cut to the
-    first COUNT, the load untouched. A round measures nothing of the rounds after it, so an A/A run's first
-    rounds are the run a default with fewer rounds makes, and the calibration of a shorter default can be
-    judged on a longer one's runs. The run is copied, never changed: loaded runs are shared."""
-    if count < 1:
-        raise PkbenchError(f"first rounds: {count} is not a round count (1 or more)")
-    recorded = run.rounds
-    if recorded is None or recorded.count < count:
-        raise PkbenchError(
-            f"{run.scenario.get('name', 'the run')}: {recorded.count if recorded else 0} rounds recorded, "
-            f"fewer than the first {count} asked for"
-        )
-    strategies = [
-        replace(
-            s,
-            workloads=[
-                replace(w, rounds=list(w.rounds[:count]), interleaved=list(w.interleaved[:count]))
-                for w in s.workloads
-            ],
-        )
-        for s in run.strategies
-    ]
-    return replace(run, strategies=strategies, rounds=replace(recorded, count=count))
 
 
 def marked_verdicts(run: RunResult) -> list[Verdict]:
@@ -119,18 +79,13 @@ def lines(
     aa_runs: Sequence[RunResult],
     directory: Path,
     judged: tuple[Calibration, list[list[Verdict]]] | None = None,
-    first: int | None = None,
+    rounds_each: str | None = None,
 ) -> list[str]:
     """What the calibration in DIRECTORY found, from its A/A runs (JUDGED: their calibration, when the caller
-    has it already), each judged on its FIRST rounds where given."""
-    recorded = aa_runs[0].rounds
-    if first is not None:
-        aa_runs = [first_rounds(run, first) for run in aa_runs]
-    rounds_each = (
-        f"judged on the first {first} of their {recorded.count} rounds"
-        if first is not None and recorded is not None and first < recorded.count
-        else f"{recorded.count if recorded else '?'} rounds each"
-    )
+    has it already; ROUNDS_EACH: how many rounds each was judged on, in words, when not all it recorded)."""
+    if rounds_each is None:
+        recorded = aa_runs[0].rounds
+        rounds_each = f"{recorded.count if recorded else '?'} rounds each"
     first_run, last = aa_runs[0], aa_runs[-1]
     found, verdicts = judged or calibrated(aa_runs)
     design = found.design
