@@ -27,6 +27,7 @@ _lock = threading.Lock()
 _previous_ns = 0
 _previous_ulid_ms = -1
 _previous_ulid_random = 0
+_ulid_forked = False
 
 _new_uuid = object.__new__
 _set_field = object.__setattr__
@@ -52,6 +53,10 @@ def _random64() -> int:
     except IndexError:
         _refill_random()
         return _pop_random()
+
+
+def _random80() -> int:
+    return ((_random64() << 16) | (_random64() & 0xFFFF)) & ((1 << 80) - 1)
 
 
 def _ascending_ns() -> int:
@@ -171,19 +176,24 @@ def ulid() -> UUID:
 
     A call in the same millisecond as the previous one (or an earlier one, after the clock stepped back)
     returns the previous value plus one; when the 80 random bits would overflow, the next millisecond with
-    fresh random bits.  ``uuid_to_ulid()`` writes it as text.
+    fresh random bits.  A forked child goes on from its parent's last value, by a random leap.  ``uuid_to_ulid()`` writes it as text.
     """
-    global _previous_ulid_ms, _previous_ulid_random
+    global _previous_ulid_ms, _previous_ulid_random, _ulid_forked
     with _lock:
         now_ms = max(_time_ns(), 0) // layout.NS_PER_MS
         if now_ms > _previous_ulid_ms:
             _previous_ulid_ms = now_ms
-            _previous_ulid_random = ((_random64() << 16) | (_random64() & 0xFFFF)) & ((1 << 80) - 1)
-        elif _previous_ulid_random == (1 << 80) - 1:
-            _previous_ulid_ms += 1
-            _previous_ulid_random = ((_random64() << 16) | (_random64() & 0xFFFF)) & ((1 << 80) - 1)
+            _previous_ulid_random = _random80()
         else:
-            _previous_ulid_random += 1
+            # Plus one, as the spec says; the first value of a forked child instead leaps by up to 2**64, so
+            # that it stays above what its parent made before the fork and never meets what the parent, going
+            # on by ones from the same value, makes after it.
+            step = 1 + _random64() if _ulid_forked else 1
+            _previous_ulid_random += step
+            if _previous_ulid_random >= 1 << 80:
+                _previous_ulid_ms += 1
+                _previous_ulid_random = _random80()
+        _ulid_forked = False
         if _previous_ulid_ms > layout.UNIX_MS_MAX:
             raise OverflowError("the clock is past the last millisecond a ULID can hold")
         return _uuid_of((_previous_ulid_ms << 80) | _previous_ulid_random)
@@ -263,12 +273,12 @@ def _after_fork_in_parent() -> None:
 
 
 def _after_fork_in_child() -> None:
-    # The child keeps the clock (its values stay above everything the parent made before the fork) but never
-    # the parent's random words or ULID, which the parent goes on using: either would repeat its values.
-    global _lock, _previous_ulid_ms, _previous_ulid_random
+    # The child keeps the clock and the last ULID (its values stay above everything the parent made before
+    # the fork) but never the parent's random words, which the parent goes on handing out, and its next ULID
+    # leaps away from the parent's (ulid()).
+    global _lock, _ulid_forked
     _random_words.clear()
-    _previous_ulid_ms = -1
-    _previous_ulid_random = 0
+    _ulid_forked = True
     _lock = threading.Lock()
 
 
