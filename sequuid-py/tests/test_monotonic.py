@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import threading
 from collections.abc import Callable, Iterator
@@ -27,12 +28,12 @@ def frozen_clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
 @pytest.mark.parametrize("generate", ORDERED, ids=ORDERED_IDS)
 def test_a_burst_is_strictly_increasing(generate: Callable[[], UUID]) -> None:
     made = [generate() for _ in range(100_000)]
-    assert all(a < b for a, b in zip(made, made[1:], strict=False))
+    assert all(a < b for a, b in itertools.pairwise(made))
 
 
 def test_v1_time_strictly_increases() -> None:
     made = [sequuid.timestamp_us(sequuid.v1_to_v6(sequuid.uuid1_random_node())) for _ in range(10_000)]
-    assert all(a is not None and b is not None and a <= b for a, b in zip(made, made[1:], strict=False))
+    assert all(a is not None and b is not None and a <= b for a, b in itertools.pairwise(made))
 
 
 @pytest.mark.parametrize("generate", ORDERED, ids=ORDERED_IDS)
@@ -41,12 +42,12 @@ def test_order_holds_through_a_clock_step_back(frozen_clock: list[int], generate
     frozen_clock[0] -= 3_600 * 10**9
     after = [generate() for _ in range(5000)]
     made = before + after
-    assert all(a < b for a, b in zip(made, made[1:], strict=False))
+    assert all(a < b for a, b in itertools.pairwise(made))
 
 
 def test_more_than_4096_v7_in_one_millisecond_stay_ordered(frozen_clock: list[int]) -> None:
     made = [sequuid.uuid7() for _ in range(10_000)]
-    assert all(a < b for a, b in zip(made, made[1:], strict=False))
+    assert all(a < b for a, b in itertools.pairwise(made))
     # the clock stands still: each value is 245 ns on, so the time runs ahead by the burst, no more
     last = sequuid.timestamp_us(made[-1])
     assert last is not None
@@ -77,7 +78,7 @@ def test_threads_each_see_strict_order_and_no_value_repeats(generate: Callable[[
     for thread in threads:
         thread.join()
     for per_thread in made:
-        assert all(a < b for a, b in zip(per_thread, per_thread[1:], strict=False))
+        assert all(a < b for a, b in itertools.pairwise(per_thread))
     assert len({made_id for per_thread in made for made_id in per_thread}) == 4 * 20_000
 
 
@@ -112,4 +113,4 @@ def test_a_forked_child_never_repeats_its_parents_values(
     assert len(child) == 2000
     assert not set(child) & set(parent)
     assert min(child) > max(before)
-    assert all(a < b for a, b in zip(child, child[1:], strict=False))
+    assert all(a < b for a, b in itertools.pairwise(child))

@@ -176,7 +176,8 @@ def ulid() -> UUID:
 
     A call in the same millisecond as the previous one (or an earlier one, after the clock stepped back)
     returns the previous value plus one; when the 80 random bits would overflow, the next millisecond with
-    fresh random bits.  A forked child goes on from its parent's last value, by a random leap.  ``uuid_to_ulid()`` writes it as text.
+    fresh random bits.  A forked child goes on from its parent's last value, by a random leap.
+    ``uuid_to_ulid()`` writes it as text.
     """
     global _previous_ulid_ms, _previous_ulid_random, _ulid_forked
     with _lock:
