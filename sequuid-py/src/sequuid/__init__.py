@@ -5,6 +5,7 @@ the same instant sort together, and the extension's functions read either.
 """
 
 from sequuid._args import Instant
+from sequuid._calendar import Interval
 from sequuid._generate import (
     sequence_prefixed,
     striped,
@@ -40,6 +41,7 @@ __version__ = "1.3.0"
 
 __all__ = [
     "Instant",
+    "Interval",
     "Partition",
     "StripeRange",
     "lower_bound",

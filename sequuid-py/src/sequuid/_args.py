@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from uuid import UUID
 
 from sequuid import _layout as layout
+from sequuid._calendar import Interval
 
 Instant = datetime | int
 """An aware datetime, a naive one read as UTC (like the extension's ``timestamp`` arguments), or an int of
@@ -59,3 +60,16 @@ def instant_unix_us(instant: object, name: str, time_range: layout.TimeRange, fu
             f"{time_range.name} holds instants from {time_range.text}"
         )
     return unix_us
+
+
+def interval_of(value: object, name: str) -> Interval:
+    """An Interval as given, or a timedelta as exact time."""
+    if isinstance(value, Interval):
+        for part in ("months", "days", "microseconds"):
+            check_int(f"{name}.{part}", getattr(value, part), -(1 << 63), (1 << 63) - 1)
+        return value
+    if isinstance(value, timedelta):
+        return Interval(0, 0, value // timedelta(microseconds=1))
+    raise TypeError(
+        f'argument "{name}" must be a sequuid.Interval or a datetime.timedelta, not {type(value).__name__}'
+    )

@@ -9,9 +9,12 @@ import time
 import uuid
 from datetime import timedelta
 from uuid import UUID
+from zoneinfo import ZoneInfo
 
+from sequuid import _calendar as calendar
 from sequuid import _layout as layout
-from sequuid._args import Instant, check_int, check_stripes, instant_unix_us
+from sequuid._args import Instant, check_int, check_stripes, instant_unix_us, interval_of
+from sequuid._calendar import Interval
 
 _time_ns = time.time_ns
 _urandom = os.urandom
@@ -73,17 +76,17 @@ def _ascending_ns() -> int:
     return now_ns
 
 
-def uuid7(shift: timedelta | None = None) -> UUID:
+def uuid7(shift: timedelta | Interval | None = None, *, time_zone: str = "UTC") -> UUID:
     """A UUIDv7 as PostgreSQL 18 makes it, strictly increasing within the process.
 
     48-bit Unix milliseconds, version 7, the 12-bit fraction of the millisecond, variant 10, 62 random bits.
     The time is the clock, or the previous value's plus 245 ns when the clock has not moved past it (calls
     faster than its ticks, a clock stepped back), across threads and in a forked child alike.  With
-    ``shift``, the same time moved by it, like ``uuid_generate_v7(shift)``; a timedelta is exact time (a day
-    is 24 hours, the extension's ``interval '1 day'`` in a UTC session).
+    ``shift``, that time moved like ``uuid_generate_v7(shift)`` moves it: an ``Interval``'s months and days
+    on the calendar of ``time_zone`` (the extension: the session's TimeZone), a timedelta as exact time.
     """
     if shift is not None:
-        return _uuid7_shifted(shift)
+        return _uuid7_shifted(shift, time_zone)
     global _previous_ns
     with _lock:
         now_ns = _time_ns()
@@ -106,38 +109,53 @@ def uuid7(shift: timedelta | None = None) -> UUID:
     )
 
 
-def _uuid7_shifted(shift: timedelta) -> UUID:
-    if not isinstance(shift, timedelta):
-        raise TypeError(f'argument "shift" must be a datetime.timedelta, not {type(shift).__name__}')
-    shift_us = (shift.days * 86_400 + shift.seconds) * layout.US_PER_S + shift.microseconds
+def _uuid7_shifted(shift: timedelta | Interval, time_zone: str) -> UUID:
+    interval = interval_of(shift, "shift")
+    zone = calendar.zone_of(time_zone, "time_zone")
     with _lock:
         now_ns = _ascending_ns()
         random_bits = _random64()
-    return _uuid_of(v7_of_ns_shift(now_ns, shift_us, random_bits))
-
-
-def v7_of_ns_shift(now_ns: int, shift_us: int, random_bits: int) -> int:
-    """The extension's shifted v7: the shifted microsecond, and the clock's nanoseconds below it."""
-    shifted_us = now_ns // layout.NS_PER_US + shift_us
-    if shifted_us < 0 or shifted_us // layout.US_PER_MS > layout.UNIX_MS_MAX:
-        raise ValueError(
-            'argument "shift" moves the timestamp outside the range of a UUIDv7 '
-            "(1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC)"
-        )
+    shifted_us = _shifted_unix_us(now_ns // layout.NS_PER_US, interval, zone)
+    # the shifted microsecond, and the clock's nanoseconds below it, as the extension keeps them
     unix_ms, sub_ms_us = divmod(shifted_us, layout.US_PER_MS)
     sub_ms_ns = sub_ms_us * layout.NS_PER_US + now_ns % layout.NS_PER_US
-    return layout.with_version(layout.v7_time(unix_ms, layout.fraction_from_ns(sub_ms_ns)) | random_bits, 7)
+    time_bits = layout.v7_time(unix_ms, layout.fraction_from_ns(sub_ms_ns))
+    return _uuid_of(layout.with_version(time_bits | random_bits, 7))
 
 
-def uuid7_at(instant: Instant, *, zero: bool = False) -> UUID:
+def _shifted_unix_us(unix_us: int, interval: Interval, zone: ZoneInfo) -> int:
+    try:
+        shifted_us = calendar.add_interval(unix_us, interval, zone)
+    except (OverflowError, ValueError):
+        shifted_us = -1
+    if not 0 <= shifted_us <= layout.UNIX_MS_LAST_US:
+        raise ValueError(
+            'argument "shift" moves the timestamp outside the range of a UUIDv7 '
+            "(1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655999 UTC)"
+        )
+    return shifted_us
+
+
+def uuid7_at(
+    instant: Instant,
+    *,
+    zero: bool = False,
+    shift: timedelta | Interval | None = None,
+    time_zone: str = "UTC",
+) -> UUID:
     """A UUIDv7 of an instant, like ``uuid_timestamptz_to_v7(instant, zero)``.
 
     The instant's microsecond as the millisecond and 12-bit fraction, and 62 random bits; with ``zero``,
-    pg_uuidv7's boundary: the millisecond with every other bit zero.  An instant is an aware datetime, a
-    naive one read as UTC, or an int of Unix microseconds (which reaches the v7 range's end in year 10889).
-    This clock-free form does not take part in uuid7()'s ascending order.
+    pg_uuidv7's boundary: the millisecond with every other bit zero.  With ``shift``, the instant moved
+    first, as uuid7(shift) moves the clock.  An instant is an aware datetime, a naive one read as UTC, or an
+    int of Unix microseconds (which reaches the v7 range's end in year 10889).  This form reads no clock and
+    takes no part in uuid7()'s ascending order.
     """
     unix_us = instant_unix_us(instant, "instant", layout.V7_RANGE)
+    if shift is not None:
+        unix_us = _shifted_unix_us(
+            unix_us, interval_of(shift, "shift"), calendar.zone_of(time_zone, "time_zone")
+        )
     if zero:
         return _uuid_of(layout.v7_lower_bound(unix_us - unix_us % layout.US_PER_MS))
     with _lock:

@@ -7,9 +7,12 @@ import binascii
 from datetime import UTC, datetime, timedelta
 from typing import NamedTuple
 from uuid import UUID
+from zoneinfo import ZoneInfo
 
+from sequuid import _calendar as calendar
 from sequuid import _layout as layout
-from sequuid._args import Instant, check_int, check_stripes, check_uuid, instant_unix_us, unix_us_of
+from sequuid._args import Instant, check_int, check_stripes, check_uuid, instant_unix_us, interval_of
+from sequuid._calendar import Interval
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -179,33 +182,70 @@ class Partition(NamedTuple):
 _MAX_PARTITIONS = 100_000
 
 
-def time_partitions(kind: str, start: Instant, step: timedelta, count: int) -> list[Partition]:
-    """``uuid_time_partitions(kind, start, step, count)`` with a fixed step: ranges and their keys.
+def time_partitions(
+    kind: str, start: Instant, step: timedelta | Interval, count: int, time_zone: str | None = None
+) -> list[Partition]:
+    """``uuid_time_partitions(kind, start, step, count [, time_zone])``: consecutive ranges and their keys.
 
     Each range ``[range_start, range_end)`` (Unix microseconds) has the keys ``[lower, upper)``; the ranges
-    tile the keys without gaps.  Calendar steps in a time zone are the extension's five-argument form.
+    tile the keys without gaps.  Without ``time_zone`` the step is a fixed length of time (a timedelta, or an
+    Interval of microseconds only); with it, an Interval's months and days are that zone's calendar months
+    and days, range i starting at ``start + i * step`` on its clock.
     """
     layout_range = _time_range(kind)
-    if not isinstance(step, timedelta):
-        raise TypeError(f'argument "step" must be a datetime.timedelta, not {type(step).__name__}')
-    step_us = (step.days * 86_400 + step.seconds) * layout.US_PER_S + step.microseconds
-    if step_us <= 0:
-        raise ValueError('argument "step" must be positive')
     check_int("count", count, 1, _MAX_PARTITIONS)
-    start_us = unix_us_of(start, "start")
-    if not layout_range.first_us <= start_us <= layout_range.last_us:
-        raise ValueError(
-            f'argument "start" of time_partitions is out of the {layout_range.name} range: '
-            f"{layout_range.name} holds instants from {layout_range.text}"
-        )
-    if start_us + count * step_us > layout_range.last_us:
+    interval = interval_of(step, "step")
+    if time_zone is None:
+        if interval.months or interval.days:
+            raise ValueError(
+                'argument "step" must be a fixed length of time, without days or months: how long a day or '
+                'a month lasts depends on the time zone; name it as argument "time_zone"'
+            )
+        if interval.microseconds <= 0:
+            raise ValueError('argument "step" must be positive')
+    elif min(interval) < 0 or interval == Interval(0, 0, 0):
+        raise ValueError('argument "step" must be positive, with no negative part')
+    start_us = instant_unix_us(start, "start", layout_range, "time_partitions")
+    if time_zone is None:
+        bounds = [start_us + i * interval.microseconds for i in range(count + 1)]
+    else:
+        if not isinstance(time_zone, str):
+            raise TypeError(f'argument "time_zone" must be a str, not {type(time_zone).__name__}')
+        zone = calendar.zone_of(time_zone, "time_zone")
+        bounds = _zoned_bounds(start_us, interval, count, zone, layout_range)
+    if bounds[-1] > layout_range.last_us:
         raise ValueError(
             'arguments "step" and "count" of time_partitions take the last range past the '
             f"{layout_range.name} range: {layout_range.name} holds instants from {layout_range.text}"
         )
-    bounds = [start_us + i * step_us for i in range(count + 1)]
-    keys = [UUID(int=layout_range.lower_bound(b)) for b in bounds]
+    for index in range(count):
+        if bounds[index + 1] <= bounds[index]:
+            raise ValueError(
+                f'argument "step" of time_partitions makes an empty range in time zone "{time_zone}": '
+                f"range {index + 1} starts and ends at the same instant, where the zone's clocks jump"
+            )
+    keys = [UUID(int=layout_range.lower_bound(bound)) for bound in bounds]
     return [Partition(bounds[i], bounds[i + 1], keys[i], keys[i + 1]) for i in range(count)]
+
+
+def _zoned_bounds(
+    start_us: int, step: Interval, count: int, zone: ZoneInfo, layout_range: layout.TimeRange
+) -> list[int]:
+    # a month lasts at least 28 days and a zone moves a day by hours: what surely lies past the range is
+    # refused before the arithmetic, which would leave the years any calendar here holds
+    lowest_end = start_us + ((step.months * 28 + step.days) * count - 2) * calendar.US_PER_DAY
+    if lowest_end + step.microseconds * count > layout_range.last_us:
+        return [layout_range.last_us + 1]
+    local_start = calendar.local_of(start_us, zone)
+    return [
+        calendar.instant_of(
+            calendar.add_interval_local(
+                local_start, Interval(step.months * i, step.days * i, step.microseconds * i)
+            ),
+            zone,
+        )
+        for i in range(count + 1)
+    ]
 
 
 def uuid_to_ulid(id: UUID) -> str:
