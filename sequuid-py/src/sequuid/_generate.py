@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 
 from sequuid import _calendar as calendar
 from sequuid import _layout as layout
-from sequuid._args import Instant, check_int, check_stripes, instant_unix_us, interval_of
+from sequuid._args import Instant, check_int, check_stripes, instant_unix_us, interval_of, unix_us_of
 from sequuid._calendar import Interval
 
 _time_ns = time.time_ns
@@ -252,10 +252,8 @@ def time_prefixed(
     check_int(
         "interval_count", interval_count, 1, (1 << 31) - 1, "number of intervals must be a positive integer"
     )
-    if at is None:
-        unix_s = _time_ns() // layout.NS_PER_S
-    else:
-        unix_s = instant_unix_us(at, "at", layout.V7_RANGE) // layout.US_PER_S
+    unix_us = _time_ns() // layout.NS_PER_US if at is None else unix_us_of(at, "at")
+    unix_s = unix_us // layout.US_PER_S
     bits = layout.whole_byte_prefix_bits(interval_count)
     block = (unix_s // layout.rescaled_block_size(interval_length, interval_count, bits)) % (1 << bits)
     return _uuid_of(layout.with_version(layout.with_prefix(_random128(), block, bits), 8))

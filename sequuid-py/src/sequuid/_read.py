@@ -56,9 +56,14 @@ def timestamp(id: UUID) -> datetime | None:
     return None if unix_us is None else datetime_of_unix_us(unix_us)
 
 
+def ulid_timestamp_us(id: UUID) -> int:
+    """``ulid_timestamp(id)`` in Unix microseconds: the millisecond in the first 48 bits of any 16 bytes."""
+    return layout.unix_ms_of(check_uuid("id", id)) * layout.US_PER_MS
+
+
 def ulid_timestamp(id: UUID) -> datetime:
-    """``ulid_timestamp(id)``: the millisecond in the first 48 bits of any 16 bytes."""
-    return datetime_of_unix_us(layout.unix_ms_of(check_uuid("id", id)) * layout.US_PER_MS)
+    """``ulid_timestamp(id)`` as an aware UTC datetime (see ulid_timestamp_us)."""
+    return datetime_of_unix_us(ulid_timestamp_us(id))
 
 
 def version(id: UUID) -> int | None:
