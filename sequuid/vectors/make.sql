@@ -444,6 +444,51 @@ SELECT pg_temp.vector_group('ranges', 'uuid_time_partitions',
         pg_temp.t('an unknown time zone', '{"kind": "v7", "start": "2025-01-01T00:00:00+00:00", "step": "1 day", "count": 1, "zone": "Mars/Olympus_Mons"}', '{TimeZone}')
     ]);
 
+-- base32hex --------------------------------------------------------------------------------------------------------
+
+SELECT pg_temp.vector_group('base32hex', 'uuid_to_base32hex',
+    'the 128 bits and two zero bits as 26 base32hex digits (0-9, A-V), most significant first, no padding',
+    '{"id": "uuid"}', 'text', NULL,
+    'SELECT to_jsonb(uuid_to_base32hex({id}::uuid))',
+    ARRAY[
+        pg_temp.t('PostgreSQL 19''s documented example', '{"id": "019535d9-3df7-79fb-b466-fa907fa17f9e"}', '{}'),
+        pg_temp.t('all zero', '{"id": "00000000-0000-0000-0000-000000000000"}', '{Limit}'),
+        pg_temp.t('all one: the last digit holds three bits and two zero bits', '{"id": "ffffffff-ffff-ffff-ffff-ffffffffffff"}', '{Limit}'),
+        pg_temp.t('the first bit alone', '{"id": "80000000-0000-0000-0000-000000000000"}', '{}'),
+        pg_temp.t('the last bit alone', '{"id": "00000000-0000-0000-0000-000000000001"}', '{}'),
+        pg_temp.t('the bit before the last digit', '{"id": "00000000-0000-0000-0000-000000000008"}', '{}'),
+        pg_temp.t('RFC 9562 appendix A.6''s v7', '{"id": "017f22e2-79b0-7cc3-98c4-dc0c0c07398f"}', '{Rfc9562}'),
+        pg_temp.t('RFC 9562 appendix A.5''s v6', '{"id": "1ec9414c-232a-6b00-b3c8-9f6bdeced846"}', '{Rfc9562}'),
+        pg_temp.t('the smallest v7', '{"id": "00000000-0000-7000-8000-000000000000"}', '{Limit}'),
+        pg_temp.t('the largest v7', '{"id": "ffffffff-ffff-7fff-bfff-ffffffffffff"}', '{Limit}')
+    ]);
+
+SELECT pg_temp.vector_group('base32hex', 'uuid_from_base32hex',
+    'base32hex text to the uuid, as PostgreSQL 19''s decode(text, ''base32hex'')::uuid: either case, whitespace skipped, trailing = padding allowed, 26 digits; the two bits past the 128th dropped',
+    '{"base32hex": "text"}', 'uuid', NULL,
+    'SELECT to_jsonb(uuid_from_base32hex({base32hex}::text))',
+    ARRAY[
+        pg_temp.t('PostgreSQL 19''s documented example', '{"base32hex": "06AJBM9TUTSVND36VA87V8BVJO"}', '{}'),
+        pg_temp.t('lower case', '{"base32hex": "06ajbm9tutsvnd36va87v8bvjo"}', '{Case}'),
+        pg_temp.t('mixed case', '{"base32hex": "06aJbM9tUtSvNd36Va87V8bVjO"}', '{Case}'),
+        pg_temp.t('RFC 4648''s padding to 32 characters', '{"base32hex": "06AJBM9TUTSVND36VA87V8BVJO======"}', '{Padding}'),
+        pg_temp.t('one = of padding', '{"base32hex": "06AJBM9TUTSVND36VA87V8BVJO="}', '{Padding}'),
+        pg_temp.t('whitespace anywhere: space, tab, newline, carriage return', '{"base32hex": " 06AJBM9T\tUTSVND36\nVA87V8BV\r\nJO == "}', '{Whitespace,Padding}'),
+        pg_temp.t('the two bits past the 128th are dropped', '{"base32hex": "06AJBM9TUTSVND36VA87V8BVJR"}', '{}'),
+        pg_temp.t('all V', '{"base32hex": "VVVVVVVVVVVVVVVVVVVVVVVVVV"}', '{Limit}'),
+        pg_temp.t('all zero', '{"base32hex": "00000000000000000000000000"}', '{Limit}'),
+        pg_temp.t('W is past the alphabet', '{"base32hex": "06AJBM9TUTSVND36VA87V8BVJW"}', '{InvalidCharacter}'),
+        pg_temp.t('a hyphen', '{"base32hex": "06AJBM9TUTSVND36-VA87V8BVJO"}', '{InvalidCharacter}'),
+        pg_temp.t('a non-ASCII character', '{"base32hex": "06AJBM9TUTSVND36VA87V8BVJé"}', '{InvalidCharacter}'),
+        pg_temp.t('a Crockford alias is not base32hex: only 0-9 and A-V', '{"base32hex": "06AJBM9TUTSVND36VA87V8BVJZ"}', '{InvalidCharacter}'),
+        pg_temp.t('a digit after the padding', '{"base32hex": "06AJBM9TUTSVND36VA87V8BV==JO"}', '{Padding}'),
+        pg_temp.t('25 digits', '{"base32hex": "06AJBM9TUTSVND36VA87V8BVJ"}', '{Length}'),
+        pg_temp.t('27 digits', '{"base32hex": "06AJBM9TUTSVND36VA87V8BVJOO"}', '{Length}'),
+        pg_temp.t('empty', '{"base32hex": ""}', '{Length}'),
+        pg_temp.t('padding alone', '{"base32hex": "======"}', '{Length,Padding}'),
+        pg_temp.t('the 36-character hyphenated form is not base32hex', '{"base32hex": "019535d9-3df7-79fb-b466-fa907fa17f9e"}', '{InvalidCharacter}')
+    ]);
+
 -- the files ------------------------------------------------------------------------------------------------------
 
 \o

@@ -66,3 +66,47 @@ BEGIN
     RETURN to_jsonb(encode(bytes, 'hex')::uuid);
 END
 $$;
+
+-- every test of one vector file run against the functions installed here: one row per test whose answer differs
+-- from the file (an output other than the expected one under the mask, another SQLSTATE, or an error where an
+-- output was expected and the other way round)
+CREATE FUNCTION pg_temp.vector_mismatches(doc jsonb)
+    RETURNS TABLE (family text, tc_id integer, expected jsonb, answered jsonb)
+    LANGUAGE plpgsql
+AS $$
+DECLARE
+    grp jsonb;
+    test jsonb;
+    answer jsonb;
+    expected_output jsonb;
+BEGIN
+    family := doc ->> 'family';
+    FOR grp IN SELECT jsonb_array_elements(doc -> 'testGroups') LOOP
+        FOR test IN SELECT jsonb_array_elements(grp -> 'tests') LOOP
+            answer := pg_temp.vector_run(grp ->> 'sql', test -> 'input');
+            IF test ->> 'result' = 'valid' THEN
+                expected_output := test -> 'output';
+                IF answer ? 'output' AND pg_temp.vector_masked(answer -> 'output',
+                                                               coalesce(test ->> 'mask', grp ->> 'mask'))
+                                         = expected_output THEN
+                    CONTINUE;
+                END IF;
+                expected := jsonb_build_object('output', expected_output);
+            ELSE
+                IF answer ->> 'sqlstate' = test #>> '{error,sqlstate}' THEN
+                    CONTINUE;
+                END IF;
+                expected := jsonb_build_object('sqlstate', test #>> '{error,sqlstate}');
+            END IF;
+            tc_id := (test ->> 'tcId')::integer;
+            answered := answer;
+            RETURN NEXT;
+        END LOOP;
+    END LOOP;
+END
+$$;
+
+-- the number of tests a file holds, counted from its groups (numberOfTests must agree)
+CREATE FUNCTION pg_temp.vector_count(doc jsonb) RETURNS integer
+    LANGUAGE sql IMMUTABLE
+AS $$ SELECT sum(jsonb_array_length(g -> 'tests'))::integer FROM jsonb_array_elements(doc -> 'testGroups') g $$;
