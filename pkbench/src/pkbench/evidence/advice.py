@@ -23,6 +23,11 @@ from pkbench.text import MISSING
 
 BASELINE = "bigint"
 TIMES = "\u00d7"
+# A speed cell answers only when its 95% interval ends within this share of its estimate on both sides; a
+# wider one says how wide it got instead of printing a ratio it cannot back.
+PRECISION = 0.10
+# The work figure shown beside each window's rate: WAL bytes per transaction, judged on the same rounds.
+WORK_METRIC = "wal"
 # A Source's figure: a verdict's metric (the rate of a window, or the load's time per row), or the size.
 Figure = Literal["tps", "load", "size"]
 TPS: Figure = "tps"
@@ -54,6 +59,12 @@ class Condition:
     label: str
     # Among the rows people ask about most: the README's short table shows them.
     asked: bool = False
+    # The keys of the conditions merged into this row, when one measurement answers several.
+    merged: tuple[str, ...] = ()
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return (self.key, *self.merged)
 
 
 CONDITIONS = (
@@ -126,6 +137,28 @@ Kind = Literal["baseline", "verdict", "one round", "size", "not measured"]
 
 
 @dataclass(frozen=True)
+class Work:
+    """The key's WAL per transaction over bigint's in the cell's window, with its interval."""
+
+    ratio: float
+    low: float | None
+    high: float | None
+    resolved: bool
+
+    def figures(self) -> str:
+        if self.low is None or self.high is None:
+            return f"WAL {self.ratio:.2f}{TIMES} (one round: no interval)"
+        return f"WAL {self.ratio:.2f}{TIMES} ({self.low:.2f}\u2013{self.high:.2f})"
+
+
+def reach(ratio: float | None, low: float | None, high: float | None) -> float | None:
+    """How far the interval reaches from the estimate, as a share of it (the wider side); None without one."""
+    if ratio is None or low is None or high is None or ratio <= 0:
+        return None
+    return max(high / ratio - 1, 1 - low / ratio)
+
+
+@dataclass(frozen=True)
 class Cell:
     """One key under one condition: its figure over bigint's (a rate for speed, bytes for size), the interval
     of that ratio, and the run it comes from."""
@@ -141,27 +174,57 @@ class Cell:
     rounds: int = 0
     # The interval excludes 1 on its own, but the difference does not hold among the key's figures in its run.
     alone: bool = False
+    work: Work | None = None
 
     @property
     def measured(self) -> bool:
         return self.kind in ("verdict", "one round", "size")
 
+    @property
+    def reach(self) -> float | None:
+        return reach(self.ratio, self.low, self.high)
+
+    @property
+    def precise(self) -> bool:
+        """A size (one measurement, so no interval), or a speed whose interval is within PRECISION."""
+        if self.kind == "size":
+            return True
+        width = self.reach
+        return self.kind == "verdict" and width is not None and width <= PRECISION + 1e-9
+
+    @property
+    def answers(self) -> bool:
+        """Measured, and tight enough to say something: what the rules and the decision may rest on."""
+        return self.measured and self.precise
+
     def word(self) -> str:
         if self.kind == "size":
             return "same size" if not self.resolved else "smaller" if self.better else "larger"
+        if not self.precise and not self.resolved:
+            return ""
         if not self.resolved:
             return "no difference resolved among its figures" if self.alone else "no difference resolved"
         return "faster" if self.better else "slower"
 
     def figures(self) -> str:
-        """The ratio and its interval, as `0.88x (0.83-0.91)` with the multiplication sign and an en dash."""
+        """The ratio and its interval, as `0.88x (0.83-0.91)` with the multiplication sign and an en dash, and
+        the WAL beside it; a speed not resolved to PRECISION gives the width it reached instead."""
         if self.ratio is None:
             return MISSING
         if self.kind == "size":
             return f"{self.ratio:.2f}{TIMES} the size (one measurement)"
-        if self.low is None or self.high is None:
-            return f"{self.ratio:.2f}{TIMES} (one round: no interval)"
-        return f"{self.ratio:.2f}{TIMES} ({self.low:.2f}\u2013{self.high:.2f})"
+        if not self.precise:
+            return self.width_words()
+        shown = f"{self.ratio:.2f}{TIMES} ({self.low:.2f}\u2013{self.high:.2f})"
+        return f"{shown}, {self.work.figures()}" if self.work is not None else shown
+
+    def width_words(self) -> str:
+        """Why a speed cell gives no ratio: the interval it reached, and after how many rounds."""
+        rounds = f"after {self.rounds} round{'' if self.rounds == 1 else 's'}"
+        width = self.reach
+        if width is None:
+            return f"not resolved to \u00b1{PRECISION:.0%}: one round, no interval"
+        return f"not resolved to \u00b1{PRECISION:.0%}: \u00b1{width:.0%} {rounds}"
 
 
 @dataclass(frozen=True)
@@ -214,7 +277,38 @@ def build(
             if found.run is not None and found.run not in cited:
                 cited.append(found.run)
         cells[condition.key] = row
-    return Table(cells, cited, runs_dir, tuple(columns), tuple(conditions))
+    merged = _merged(conditions, cells)
+    kept = {c.key for c in merged}
+    return Table({k: v for k, v in cells.items() if k in kept}, cited, runs_dir, tuple(columns), merged)
+
+
+def _merged(
+    conditions: Sequence[Condition], cells: Mapping[str, Mapping[str, Cell]]
+) -> tuple[Condition, ...]:
+    """One row per measurement: conditions whose every cell cites the same window of the same run become one
+    row, labelled with each condition's name, in the place of the first."""
+    groups: dict[object, list[Condition]] = {}
+    for condition in conditions:
+        row = cells[condition.key]
+        cited = tuple((s, c.run, c.window, c.kind) for s, c in row.items())
+        measured = any(c.measured for c in row.values())
+        groups.setdefault(cited if measured else condition.key, []).append(condition)
+    rows = []
+    for group in groups.values():
+        first = group[0]
+        if len(group) == 1:
+            rows.append(first)
+            continue
+        rows.append(
+            Condition(
+                first.key,
+                " / ".join(dict.fromkeys(c.group for c in group)),
+                " / ".join(c.label for c in group),
+                asked=any(c.asked for c in group),
+                merged=tuple(c.key for c in group[1:]),
+            )
+        )
+    return tuple(rows)
 
 
 def _cell(run: RunResult, source: Source, strategy: str) -> Cell:
@@ -225,7 +319,7 @@ def _cell(run: RunResult, source: Source, strategy: str) -> Cell:
         return Cell("baseline", run=source.run, window=source.window)
     if source.figure == SIZE:
         return _size(run, source, strategy)
-    verdict = _verdict(run.verdicts, source, strategy)
+    verdict = _verdict(run.verdicts, source.figure, source.window, strategy)
     if verdict is None or verdict.ratio is None:
         return Cell("not measured")
     ratio, low, high = verdict.ratio, verdict.low, verdict.high
@@ -233,6 +327,7 @@ def _cell(run: RunResult, source: Source, strategy: str) -> Cell:
         # Seconds per row over bigint's, turned into the load's rate: every speed cell reads the same way.
         ratio, low, high = 1 / ratio, (1 / high if high else None), (1 / low if low else None)
     interval = low is not None and high is not None
+    work = _work(run.verdicts, verdict.workload, strategy) if source.figure == TPS else None
     return Cell(
         "verdict" if interval else "one round",
         ratio,
@@ -244,18 +339,27 @@ def _cell(run: RunResult, source: Source, strategy: str) -> Cell:
         verdict.workload,
         verdict.rounds,
         alone=verdict.resolved and not verdict.holds and interval,
+        work=work,
     )
 
 
-def _verdict(verdicts: Sequence[Verdict], source: Source, strategy: str) -> Verdict | None:
+def _work(verdicts: Sequence[Verdict], window: str, strategy: str) -> Work | None:
+    """The WAL per transaction verdict of the same window, when the run judged one."""
+    found = _verdict(verdicts, WORK_METRIC, window, strategy)
+    if found is None or found.ratio is None:
+        return None
+    return Work(found.ratio, found.low, found.high, found.holds and found.low is not None)
+
+
+def _verdict(verdicts: Sequence[Verdict], metric: str, window: str | None, strategy: str) -> Verdict | None:
     return next(
         (
             v
             for v in verdicts
             if v.strategy == strategy
             and v.baseline == BASELINE
-            and v.metric == source.figure
-            and (source.window is None or v.workload == source.window)
+            and v.metric == metric
+            and (window is None or v.workload == window)
         ),
         None,
     )

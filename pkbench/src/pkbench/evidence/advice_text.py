@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pkbench.errors import PkbenchError
-from pkbench.evidence.advice import COMMITTED, Cell, Condition, Sources, Table, build, load
+from pkbench.evidence.advice import COMMITTED, PRECISION, TIMES, Cell, Condition, Sources, Table, build, load
 from pkbench.summary.headline import SAME_WITHIN
 from pkbench.text import markdown_table
 
@@ -29,7 +29,9 @@ def _cell_text(table: Table, cell: Cell, link_from: Path, short: bool = False) -
     word = cell.word()
     shown = f"**{word}**" if cell.resolved else word
     figures = cell.figures() if not short else cell.figures().replace(" the size (one measurement)", "")
-    return f"{shown} {figures} {link}"
+    if not cell.precise and cell.resolved:
+        figures = f"(the direction holds; {figures})"
+    return " ".join(part for part in (shown, figures, link) if part)
 
 
 def table_lines(
@@ -102,7 +104,10 @@ READING = (
     "second of the window; rows per second of the load), for storage, its size. Speed cells give the ratio "
     "over the run's rounds (the load's: over its parts) and its 95% interval as the run recorded it: the "
     "geometric mean and Student's t on the log ratios, or in runs made before that the median and a "
-    "bootstrap. **Bold** words are a difference the run states: the interval excludes 1 and the difference "
+    "bootstrap; beside a window's rate, its WAL per transaction over bigint's in the same rounds. A speed "
+    f"cell whose interval reaches further than \u00b1{PRECISION:.0%} from its estimate gives no ratio: it "
+    "says how far the interval reached after how many rounds (and, in bold, a direction that still holds). "
+    "**Bold** words are a difference the run states: the interval excludes 1 and the difference "
     "holds among all of that key's figures in the run at 5% familywise (Holm), where the run judged them "
     "together. *No difference resolved* means the interval includes 1; *no difference resolved among its "
     "figures* that it excludes 1 on its own, but not beyond what chance gives one of that many figures. A "
@@ -159,9 +164,11 @@ def rules(table: Table) -> list[str]:
         measured = [(c, cell, None) for c, cell in cells if cell.measured]
         if not measured:
             continue
-        worse = [(cs, cell) for cs, cell, _ in _grouped(measured) if cell.resolved and not cell.better]
-        better = [(cs, cell) for cs, cell, _ in _grouped(measured) if cell.resolved and cell.better]
-        alike = [c.label for c, cell, _ in measured if not cell.resolved]
+        answered = [found for found in measured if found[1].answers]
+        worse = [(cs, cell) for cs, cell, _ in _grouped(answered) if cell.resolved and not cell.better]
+        better = [(cs, cell) for cs, cell, _ in _grouped(answered) if cell.resolved and cell.better]
+        alike = [c.label for c, cell, _ in answered if not cell.resolved]
+        wide = [c.label for c, cell, _ in measured if not cell.answers]
 
         def cited(found: list[tuple[list[Condition], Cell]]) -> str:
             return "; ".join(
@@ -175,6 +182,8 @@ def rules(table: Table) -> list[str]:
             parts.append(f"ahead of bigint in {cited(better)}")
         if alike:
             parts.append(f"no difference from bigint resolved in {'; '.join(alike)}")
+        if wide:
+            parts.append(f"not resolved to \u00b1{PRECISION:.0%} in {'; '.join(wide)}")
         lines.append(
             f"- **{column.strategy}**, measured under {len(measured)} of {_plural(len(cells), 'condition')}: "
             + "; ".join(parts)
@@ -213,7 +222,7 @@ def _pair_rule(table: Table, pair: Pair) -> str | None:
             table.cells[condition.key].get(pair.first),
             table.cells[condition.key].get(pair.second),
         )
-        if first and second and first.measured and second.measured and first.run == second.run:
+        if first and second and first.answers and second.answers and first.run == second.run:
             both.append((condition, first, second))
     if not both:
         return None
@@ -253,6 +262,8 @@ def page_lines(runs_dir: Path, sources: Sources = COMMITTED, link_from: Path | N
     table = build(runs_dir, sources)
     where = link_from if link_from is not None else runs_dir.parent
     return [
+        *decision(table, where),
+        "",
         READING,
         "",
         *table_lines(table, where),
@@ -273,11 +284,90 @@ def readme_lines(runs_dir: Path, link_from: Path, advice: Path) -> list[str]:
     """The README's short table: the conditions people ask about most, for bigint, v4, v4 as text and v7."""
     table = build(runs_dir, COMMITTED)
     return [
+        *decision(table, link_from),
+        "",
         *table_lines(table, link_from, asked_only=True, columns=4),
         "",
-        "Each cell: the key's rate (or size) over bigint's, its 95% interval and the committed run it comes "
-        "from; in bold, a difference the run states, one that holds among all of that key's figures in the "
-        "run (5% familywise). Every condition, the sequential prefixes and striped keys, and the rules that "
-        "follow: "
+        "Each cell: the key's rate (or size) over bigint's, its 95% interval, its WAL per transaction over "
+        "bigint's in the same window and the committed run it comes from; a rate whose interval reaches "
+        f"further than \u00b1{PRECISION:.0%} says so instead of giving a ratio; in bold, a difference the "
+        "run states, one that holds among all of that key's figures in the run (5% familywise). Every "
+        "condition, the sequential prefixes and striped keys, and the rules that follow: "
         f"[{os.path.relpath(advice, link_from)}]({os.path.relpath(advice, link_from)}).",
     ]
+
+
+def _speed(cells: Sequence[tuple[Condition, Cell]]) -> list[tuple[Condition, Cell]]:
+    """The speed cells that answer: a rate measured to PRECISION."""
+    return [(c, cell) for c, cell in cells if cell.answers and cell.kind == "verdict"]
+
+
+def _cite(table: Table, found: Sequence[tuple[Condition, Cell]], link_from: Path) -> str:
+    return "; ".join(
+        f"{c.label}: {_short(cell)}, {_link(table, str(cell.run), link_from)}" for c, cell in found
+    )
+
+
+def decision(table: Table, link_from: Path) -> list[str]:
+    """A few sentences a reader can act on, each citing the cells it rests on: the key to start with, the keys
+    to avoid and where, the conditions where another key pulls ahead, and the conditions this table cannot
+    decide. Made from the cells alone, so they change when a run does."""
+    rows = {
+        column.strategy: [(c, table.cells[c.key][column.strategy]) for c in table.conditions]
+        for column in table.columns
+    }
+    behind = {k: [(c, x) for c, x in _speed(v) if x.resolved and not x.better] for k, v in rows.items()}
+    ahead = {k: [(c, x) for c, x in _speed(v) if x.resolved and x.better] for k, v in rows.items()}
+    keys = [column.strategy for column in table.columns[1:]]
+    never_behind = [k for k in keys if not behind[k] and len(_speed(rows[k])) >= 2]
+    sentences = [
+        "Start with **bigint** where one database makes every key: it is the baseline every cell below is "
+        "measured against."
+    ]
+    if never_behind:
+        start = max(never_behind, key=lambda k: len(_speed(rows[k])))
+        speed = _speed(rows[start])
+        sizes = [(c, x) for c, x in rows[start] if x.kind == "size" and x.measured]
+        works = [x.work.ratio for _, x in speed if x.work is not None]
+        work = (
+            f"; its WAL per transaction {min(works):.2f}{TIMES}\u2013{max(works):.2f}{TIMES} bigint's"
+            if works
+            else ""
+        )
+        size = "".join(
+            f", and it takes {x.ratio:.2f}{TIMES} bigint's storage ({_link(table, str(x.run), link_from)})"
+            for _, x in sizes[:1]
+            if x.ratio is not None
+        )
+        measured = _plural(len(speed), "condition")
+        sentences.append(
+            f"Where the key must be a UUID, start with **{start}**: in the {measured} measured to "
+            f"\u00b1{PRECISION:.0%} it is never slower than bigint ({_cite(table, speed, link_from)})"
+            f"{work}{size}."
+        )
+    else:
+        start = None
+    for key in keys:
+        if behind[key]:
+            sentences.append(
+                f"Avoid **{key}** where it falls behind bigint: {_cite(table, behind[key], link_from)}."
+            )
+    pulled: dict[str, list[str]] = {}
+    for key in keys:
+        for condition, cell in ahead[key]:
+            pulled.setdefault(condition.label, []).append(
+                f"**{key}** {_short(cell)}, {_link(table, str(cell.run), link_from)}"
+            )
+    for label, found in pulled.items():
+        sentences.append(f"Choose another key with {label}, where bigint falls behind: {'; '.join(found)}.")
+    if start is not None:
+        undecided = [c.label for c, x in rows[start] if x.measured and not x.answers]
+        missing = [c.label for c, x in rows[start] if not x.measured]
+        if undecided:
+            sentences.append(
+                f"Not decided here, {start}'s interval being wider than \u00b1{PRECISION:.0%}: "
+                f"{'; '.join(undecided)}."
+            )
+        if missing:
+            sentences.append(f"Not measured for {start}: {'; '.join(missing)}.")
+    return [f"- {sentence}" for sentence in sentences]
