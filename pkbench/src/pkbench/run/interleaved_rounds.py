@@ -103,6 +103,10 @@ class InterleavedRounds(PairedRounds):
 
     def _measure_round(self, windows: Sequence[PgbenchStep], order: Sequence[str], number: int) -> None:
         for window in windows:
+            if window.transactions is not None:
+                # Its transactions use up what they act on: each strategy runs its count alone.
+                PairedRounds._measure_round(self, [window], order, number)
+                continue
             for name, share in self._interleaved_window(window, order, number).items():
                 self.windows[name].setdefault(window.name, []).append(share)
 
@@ -248,6 +252,11 @@ def _why_paired(step: PgbenchStep, the_topology: Topology, parameters: Mapping[s
             bool(rate),
             f"--rate {rate} schedules each strategy's window at that rate, to compare latencies at equal "
             "load, where a shared window would run every strategy as fast as it can",
+        ),
+        (
+            step.transactions is not None,
+            f"it runs {step.transactions} transactions per client that use up what they act on, where a "
+            "shared window picks every strategy's scripts by weight for as long as it lasts",
         ),
         (
             bool(the_topology.shards),

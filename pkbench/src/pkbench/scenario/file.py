@@ -8,7 +8,7 @@ import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Annotated, Any, cast
+from typing import Annotated, Any, Literal, cast
 
 from pydantic import BeforeValidator, Field
 
@@ -59,8 +59,10 @@ class SummarySpec:
     """What the Results Summary headlines: the scenario file's optional [summary] table.
 
     `insert` names the fill step whose time and rate are "time to insert" (the first fill step when not
-    given; None when there is none); `timed` names further timed steps shown as columns of their own; `size`
-    names the snapshot step whose total size is compared (None: the size at the end of the run).
+    given; None when there is none, or where the file says `insert = false`: paired rounds then run every
+    fill whole in its strategy's turn, rather than in parts alternating between the strategies); `timed`
+    names further timed steps shown as columns of their own; `size` names the snapshot step whose total
+    size is compared (None: the size at the end of the run).
     """
 
     insert: str | None = None
@@ -98,7 +100,7 @@ SUMMARY_KEYS = ("insert", "timed", "size")
 
 
 class SummarySchema(schema.Strict):
-    insert: schema.Text | None = None
+    insert: schema.Text | Literal[False] | None = None
     timed: list[schema.Text] = Field(default_factory=list)
     size: schema.Text | None = None
 
@@ -180,9 +182,9 @@ def _summary(where: str, spec: SummarySchema, steps: list[Step]) -> SummarySpec:
         return kind_of(step).timed
 
     fills = [step.name for step in steps if isinstance(step, FillStep)]
-    insert = step_of("insert", spec.insert, of_type(FillStep), "'fill'") if spec.insert is not None else None
+    insert = step_of("insert", spec.insert, of_type(FillStep), "'fill'") if spec.insert else None
     return SummarySpec(
-        insert=insert or (fills[0] if fills else None),
+        insert=insert or (fills[0] if fills and spec.insert is None else None),
         timed=tuple(
             step_of("timed", name, lambda step: kind_of(step).timed, kind_names("timed"))
             for name in spec.timed

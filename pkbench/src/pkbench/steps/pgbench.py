@@ -51,6 +51,9 @@ class PgbenchStep:
     # The pgbench sessions' synchronous_commit (None: the server's); a remote level makes a standby pkbench
     # started synchronous for the window.
     synchronous_commit: str | None = None
+    # Exactly this many transactions per client in every window, and no warm-up (None: the scenario's
+    # length): for transactions that use up what they act on, as dropping the oldest partition does.
+    transactions: int | None = None
 
     def texts(self) -> list[str]:
         return [s.sql for s in self.scripts]
@@ -68,6 +71,7 @@ class Schema(schema.StepSchema):
     scripts: Annotated[list[ScriptSchema], schema.non_empty_tables("name, weight, sql")]
     wal_inspect: schema.RelationNames | None = None
     synchronous_commit: Literal["off", "local", "remote_write", "on", "remote_apply"] | None = None
+    transactions: schema.PositiveInt | None = None
 
 
 def parse(where: str, table: Mapping[str, Any]) -> PgbenchStep:
@@ -76,7 +80,14 @@ def parse(where: str, table: Mapping[str, Any]) -> PgbenchStep:
     if len({s.name for s in scripts}) != len(scripts):
         raise PkbenchError(f"{where}: script names must differ")
     wal_inspect = tuple(checked.wal_inspect) if checked.wal_inspect is not None else None
-    return PgbenchStep(checked.name, checked.description, scripts, wal_inspect, checked.synchronous_commit)
+    return PgbenchStep(
+        checked.name,
+        checked.description,
+        scripts,
+        wal_inspect,
+        checked.synchronous_commit,
+        checked.transactions,
+    )
 
 
 def run(ctx: StepContext, step: PgbenchStep) -> None:
@@ -95,7 +106,8 @@ def run(ctx: StepContext, step: PgbenchStep) -> None:
         with ctx.ws.connection.connect() as conn:
             if (late := window_start.wait_for_autovacuum(conn)) is not None:
                 ctx.reporter.warning(late)
-    _warm_up(ctx, step, scripts, workdir / "warmup")
+    if step.transactions is None:
+        _warm_up(ctx, step, scripts, workdir / "warmup")
     if ctx.checkpoint_before_window:
         with ctx.ws.connection.connect() as conn:
             if (missing := window_start.checkpoint(conn)) is not None:
@@ -105,7 +117,9 @@ def run(ctx: StepContext, step: PgbenchStep) -> None:
     # Fixed work (--transactions, or a count to match): the bar counts transactions, as pgbench's progress
     # reports them. pgbench counts them per client.
     transactions = int(params.get("transactions", 0))
-    if ctx.window_transactions:
+    if step.transactions is not None:
+        transactions = step.transactions
+    elif ctx.window_transactions:
         transactions = -(-ctx.window_transactions // ctx.int_parameter("clients"))
     total = transactions * ctx.int_parameter("clients") if transactions else duration
     with (
