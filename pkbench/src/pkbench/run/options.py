@@ -24,7 +24,7 @@ from pkbench.server import iolimit, memcap, topology
 from pkbench.server.builds import find_pgbench, find_server_bindir, server_bindir
 from pkbench.server.topology import Topology
 from pkbench.strategies.catalog import Catalog
-from pkbench.strategies.model import Strategy, refuse_unpartitioned
+from pkbench.strategies.model import Strategy, refuse_unpartitioned, refuse_without_client_keys
 from pkbench.strategies.user_config import load_config, parse_definition
 
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
@@ -140,7 +140,9 @@ def plan(options: Options) -> Plan:
         loaded = loaded.with_parameters({"clock_rate": clock_rate})
     chosen = catalog.select(options.strategies or loaded.strategies)
     chosen = [strategy.bound(loaded.parameters, machine.cores()) for strategy in chosen]
-    refuse_unpartitioned(chosen, loaded.name, [text for step in loaded.steps for text in step.texts()])
+    texts = [text for step in loaded.steps for text in step.texts()]
+    refuse_unpartitioned(chosen, loaded.name, texts)
+    refuse_without_client_keys(chosen, loaded.name, texts)
     if options.aa_copy:
         chosen = _with_copy(options, loaded, chosen)
     out_dir = options.out or Path(f"pkbench-results-{datetime.now().strftime('%Y%m%d-%H%M%S')}")

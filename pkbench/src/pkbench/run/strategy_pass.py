@@ -19,7 +19,13 @@ from pkbench.scenario.file import Scenario
 from pkbench.server.target import Target
 from pkbench.server.workspace import Workspace
 from pkbench.steps import StepContext
-from pkbench.strategies.model import Generator, Strategy, layout_placeholders, time_kind
+from pkbench.strategies.model import (
+    Generator,
+    Strategy,
+    client_key_placeholders,
+    layout_placeholders,
+    time_kind,
+)
 
 
 def choose_generator(strategy: Strategy, ws: Workspace, version_num: int) -> tuple[Generator | None, str]:
@@ -137,6 +143,7 @@ class StrategyPass:
                 "key_order": self.strategy.order,
                 "key_time_kind": kind,
                 **layout_placeholders(self.strategy, scenario.parameters, machine.cores()),
+                **client_key_placeholders(self.strategy),
             }
             return scenario.render(text, self.strategy.column_type, generator.column_clause, **keys, **extra)
 

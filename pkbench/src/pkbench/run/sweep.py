@@ -23,7 +23,7 @@ from pkbench.run import parameters as parameters_module
 from pkbench.run.options import PKBENCH_CONNECTIONS, Options, Outcome, plan
 from pkbench.run.parameters import OPTION_OF
 from pkbench.scenario import file as scenario_module
-from pkbench.summary import contention
+from pkbench.summary import contention, fleet
 from pkbench.summary import sweep as sweep_figures
 from pkbench.summary.sweep import Number
 
@@ -190,6 +190,7 @@ def write(outcome: SweepOutcome, command: list[str], *, report: bool = True) -> 
     sweep_figures.write_csv(outcome.out_dir / "sweep.csv", sweep.parameter, found)
     text = sweep_figures.markdown(sweep.parameter, sweep.option, found)
     waited = contention.section(sweep.parameter, outcome.out_dir, document)
+    waited += fleet.section(sweep.parameter, outcome.out_dir, document)
     (outcome.out_dir / "sweep.md").write_text(text + "".join(line + "\n" for line in waited))
     if report:
         # plotly only when a page is drawn: --no-report runs where it is not installed.

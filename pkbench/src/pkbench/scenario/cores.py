@@ -37,10 +37,11 @@ def default_sweep(
         raise PkbenchError(f"{where}: sweep: one parameter at a time (got {', '.join(sweep)})")
     for parameter, listed in sweep.items():
         values = [in_cores(value, machine.cores()) for value in listed]
-        if parameter not in parameters or not all(isinstance(v, int) and v >= 1 for v in values):
+        # 0 is a value of some parameters (fleet's skew_ms: clocks in step); run.sweep refuses it for clients.
+        if parameter not in parameters or not all(isinstance(v, int) and v >= 0 for v in values):
             raise PkbenchError(
                 f"{where}: sweep: {parameter} must be a parameter of the scenario, and its values whole "
-                "numbers of at least 1 or counts of cores ('cores', '4*cores')"
+                "numbers of at least 0 or counts of cores ('cores', '4*cores')"
             )
         return parameter, tuple(int(v) for v in values)
     return None

@@ -32,7 +32,7 @@ from pkbench.steps import (
     kind_names,
     kind_of,
 )
-from pkbench.strategies.model import LAYOUT_PLACEHOLDERS
+from pkbench.strategies.model import CLIENT_KEY_PLACEHOLDERS, LAYOUT_PLACEHOLDERS
 
 __all__ = [
     "CopyStep",
@@ -50,7 +50,14 @@ Value = int | float | str
 
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 # Placeholders every SQL text may use besides the scenario's parameters (the layout's: strategies.model).
-STRATEGY_PLACEHOLDERS = ("key_type", "key_default", "key_order", "key_time_kind", *LAYOUT_PLACEHOLDERS)
+STRATEGY_PLACEHOLDERS = (
+    "key_type",
+    "key_default",
+    "key_order",
+    "key_time_kind",
+    *LAYOUT_PLACEHOLDERS,
+    *CLIENT_KEY_PLACEHOLDERS,
+)
 REQUIRED_PARAMETERS = ("rows", "clients", "jobs", "duration_s")
 
 

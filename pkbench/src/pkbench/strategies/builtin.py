@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pkbench.strategies import keygen_sql
+from pkbench.strategies import app_keys, keygen_sql
 from pkbench.strategies.model import Generator, Strategy
 
 
@@ -279,4 +279,5 @@ BUILTIN: tuple[Strategy, ...] = (
         order="random",
     ),
     *OTHER_KEY_KINDS,
+    *app_keys.APP_KEYS,
 )

@@ -35,6 +35,26 @@ class Generator:
 
 
 @dataclass(frozen=True)
+class ClientKey:
+    """A key each pgbench client makes, as an application server would, and sends as the key column's value
+    (strategies/app_keys.py): what a scenario's insert script says in place of the server's default."""
+
+    # pgbench meta-commands that draw the client's numbers, before the statement ({key_client_commands}).
+    commands: str
+    # The SQL expression of the key, from those pgbench variables ({key_value}).
+    value: str
+    # How the insert statement ends ({key_statement_end}): ";" or a RETURNING clause with \gset that keeps
+    # the client's state in pgbench variables for its next transaction.
+    statement_end: str = ";"
+
+
+# What a scenario's pgbench scripts say in place of a key the server makes: nothing before the statement, the
+# column's DEFAULT, a plain end.
+SERVER_KEY = ClientKey(commands="", value="DEFAULT", statement_end=";")
+CLIENT_KEY_PLACEHOLDERS = ("key_client_commands", "key_value", "key_statement_end")
+
+
+@dataclass(frozen=True)
 class Strategy:
     """A primary key strategy; the first generator whose needs the server meets is used."""
 
@@ -52,10 +72,14 @@ class Strategy:
     # hash-partitioned on the key, LAYOUT_PARAMETERS["hash"] partitions), "striped" (the generator's keys lead
     # with one of LAYOUT_PARAMETERS["striped"] stripes), or "" (one index, one right edge).
     layout: str = ""
+    # A key the load driver's clients make and send as a value (None: the server makes it, by the default).
+    client_key: ClientKey | None = None
 
     def bound(self, parameters: Mapping[str, object], cores: int) -> Strategy:
         """The strategy with its layout's count in its generators' expressions ({stripes}): the scenario's
-        parameter of that name, else CORES."""
+        parameter of that name, else CORES; a client key with the scenario's skew and clients."""
+        if self.client_key is not None:
+            return bind_client_key(self, parameters)
         if not self.layout:
             return self
         count = layout_count(self.layout, parameters, cores)
@@ -64,6 +88,54 @@ class Strategy:
             replace(g, expression=g.expression.replace("{" + name + "}", str(count))) for g in self.generators
         )
         return replace(self, generators=generators)
+
+
+def bind_client_key(strategy: Strategy, parameters: Mapping[str, object]) -> Strategy:
+    """STRATEGY with the scenario's skew_ms (0 when it has none), in whole microseconds ({skew_us}: pgbench's
+    integer arithmetic), and {clients} written into its client key and its generators (the prefill's)."""
+    skew = parameters.get("skew_ms", 0)
+    if isinstance(skew, bool) or not isinstance(skew, int | float) or not 0 <= skew <= SKEW_MAX_MS:
+        raise PkbenchError(f"parameter skew_ms must be a number of milliseconds from 0 to {SKEW_MAX_MS:,}")
+    clients = parameters.get("clients", 1)
+    values = {"skew_us": str(round(skew * 1000)), "clients": str(clients)}
+
+    def bind(text: str) -> str:
+        for name, value in values.items():
+            text = text.replace("{" + name + "}", value)
+        return text
+
+    assert strategy.client_key is not None
+    key = strategy.client_key
+    client_key = ClientKey(bind(key.commands), bind(key.value), bind(key.statement_end))
+    generators = tuple(replace(g, expression=bind(g.expression)) for g in strategy.generators)
+    return replace(strategy, generators=generators, client_key=client_key)
+
+
+# A day: a fleet whose clocks disagree by more is broken, not skewed.
+SKEW_MAX_MS = 86_400_000
+
+
+def client_key_placeholders(strategy: Strategy) -> dict[str, str]:
+    """What a scenario's pgbench script says for the key: the client's commands, the key's value and the
+    statement's end; for a key the server makes, nothing, DEFAULT and ";"."""
+    key = strategy.client_key or SERVER_KEY
+    return {
+        "key_client_commands": key.commands,
+        "key_value": key.value,
+        "key_statement_end": key.statement_end,
+    }
+
+
+def refuse_without_client_keys(strategies: Sequence[Strategy], scenario: str, texts: Sequence[str]) -> None:
+    """A key the clients make needs a scenario whose inserts send it ({key_value} in one of its SQL TEXTS):
+    in any other its table would take the prefill's server-made keys, measured under the strategy's name."""
+    sends = any("{key_value}" in text for text in texts)
+    for strategy in strategies:
+        if strategy.client_key is not None and not sends:
+            raise PkbenchError(
+                f"strategy {strategy.name!r} is made by pgbench's clients, and scenario {scenario} does not "
+                "send keys from them ({key_value}); run it in fleet"
+            )
 
 
 # The scenario parameter that sets each layout's number of insertion points (its default: the cores).
