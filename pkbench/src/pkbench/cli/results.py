@@ -91,15 +91,21 @@ def list_(config: Path | None, output_format: str) -> None:
 @click.command()
 @click.argument("directory", type=click.Path(path_type=Path))
 def report(directory: Path) -> None:
-    """Write DIRECTORY/report.html from DIRECTORY/results.json.
+    """Write DIRECTORY/report.html from its results.json, or a sweep's sweep.html from its sweep.json.
 
     \b
     Example:
         pkbench report pkbench-results-20261121-001500
+        pkbench report pkbench-sweep-20261121-001500
     """
-    if not (directory / "results.json").is_file():
-        raise PkbenchError(f"{directory}: no results.json there")
     # plotly is imported here, not when the command line starts
+    if (directory / "sweep.json").is_file():
+        from pkbench.report import sweep_page
+
+        click.echo(str(sweep_page.redraw(directory)))
+        return
+    if not (directory / "results.json").is_file():
+        raise PkbenchError(f"{directory}: no results.json there (nor a sweep's sweep.json)")
     from pkbench.report.render import write_report
 
     click.echo(str(write_report(directory)))

@@ -189,7 +189,7 @@ def run(resume: Path | None, **given: Any) -> None:
         click.echo(f"pkbench: calibration in {out}", err=True)
         return
     if swept is not None:
-        grid = sweep.execute(options, swept, runner.execute, RichReporter())
+        grid = sweep.execute(options, swept, runner.execute, RichReporter(), resume=resume is not None)
         click.echo((grid.out_dir / "sweep.md").read_text())
         click.echo(f"pkbench: sweep results in {grid.out_dir}", err=True)
         for _, point in grid.points:
@@ -289,7 +289,8 @@ def _options(
 
 
 def _resumed(ctx: click.Context, directory: Path) -> tuple[Options, sweep.Sweep | None]:
-    """The options of the interrupted run in DIRECTORY: its recorded command, continued there."""
+    """The options of the interrupted run or sweep in DIRECTORY: its recorded command, continued there (a
+    sweep point by point, over the values it recorded)."""
     given = [
         name
         for name in ctx.params
@@ -297,7 +298,8 @@ def _resumed(ctx: click.Context, directory: Path) -> tuple[Options, sweep.Sweep 
     ]
     if given:
         raise PkbenchError("--resume runs the recorded command again: give no other option with it")
-    recorded = results.load(directory).command
+    recorded_sweep = sweep.recorded(directory)
+    recorded = recorded_sweep.command if recorded_sweep else results.load(directory).command
     if recorded[:2] != ["pkbench", "run"] or "<redacted>" in recorded:
         raise PkbenchError(f"--resume {directory}: its command cannot be run again (a password was in it)")
     inner = run.make_context("run", list(recorded[2:]))
@@ -305,8 +307,16 @@ def _resumed(ctx: click.Context, directory: Path) -> tuple[Options, sweep.Sweep 
     # A recorded run is one plan: --calibrate makes folders of their own and is never recorded as a command.
     inner.params.pop("calibrate", None)
     options, swept = _options(**inner.params)
+    if recorded_sweep is not None:
+        if swept is None or swept.parameter != recorded_sweep.sweep.parameter:
+            raise PkbenchError(
+                f"--resume {directory}: its command does not make the sweep its sweep.json holds"
+            )
+        # The values it recorded, not those its command makes here: a scenario's sweep counts this
+        # machine's cores.
+        return dataclasses.replace(options, out=directory, command=recorded), recorded_sweep.sweep
     if swept is not None:
-        raise PkbenchError(f"--resume {directory}: resume a sweep point by point, each in its own directory")
+        raise PkbenchError(f"--resume {directory}: its command makes a sweep; resume the sweep's directory")
     return dataclasses.replace(options, resume=directory, out=directory, command=recorded), None
 
 

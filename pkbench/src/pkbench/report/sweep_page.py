@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import plotly.graph_objects as go
 
+from pkbench.errors import PkbenchError
 from pkbench.report.charts import Chart, style
 from pkbench.report.palette import strategy_colors
 from pkbench.report.render import page, rendered, slug
+from pkbench.summary import contention
+from pkbench.summary import sweep as sweep_figures
 from pkbench.summary.sweep import Row
 
 TITLES = {"tps": ("TPS", "transactions per second (tps)"), "p99": ("latency p99", "latency p99 (ms)")}
@@ -87,3 +92,24 @@ def write_sweep_page(
         page("sweep.html.j2", title=f"pkbench sweep of {parameter}", charts=charts), encoding="utf-8"
     )
     return path
+
+
+def draw(out_dir: Path, sweep_json: Mapping[str, Any]) -> Path:
+    """OUT_DIR/sweep.html from the points SWEEP_JSON lists, each TPS with its interval over the point's
+    rounds."""
+    found = sweep_figures.rows(out_dir, dict(sweep_json))
+    rows, _ = contention.read(out_dir, sweep_json)
+    intervals = {(r.value, r.strategy, r.workload): (r.tps_low, r.tps_high) for r in rows}
+    return write_sweep_page(out_dir, str(sweep_json["parameter"]), found, intervals)
+
+
+def redraw(directory: Path) -> Path:
+    """DIRECTORY/sweep.html drawn again from its sweep.json and its points' results (a sweep run with
+    --no-report, or drawn by an older pkbench)."""
+    try:
+        sweep_json = json.loads((directory / "sweep.json").read_text())
+    except (OSError, ValueError) as error:
+        raise PkbenchError(f"{directory}: sweep.json unreadable ({error})") from None
+    if not isinstance(sweep_json, dict) or not {"parameter", "points"} <= sweep_json.keys():
+        raise PkbenchError(f"{directory}: sweep.json is not a sweep's (no parameter or points)")
+    return draw(directory, sweep_json)

@@ -138,6 +138,29 @@ def _check(sweep: Sweep) -> None:
         raise PkbenchError(f"{sweep.option}: every value must be a whole number of at least 1")
 
 
+@dataclass(frozen=True)
+class Recorded:
+    """What a sweep's directory recorded of it: the command that started it and its grid."""
+
+    command: list[str]
+    sweep: Sweep
+
+
+def recorded(directory: Path) -> Recorded | None:
+    """The sweep DIRECTORY holds, from its sweep.json; None when it holds no sweep."""
+    path = directory / "sweep.json"
+    if not path.is_file():
+        return None
+    try:
+        document = json.loads(path.read_text())
+        return Recorded(
+            [str(word) for word in document["command"]],
+            Sweep(str(document["parameter"]), tuple(document["values"])),
+        )
+    except (OSError, ValueError, TypeError, KeyError) as error:
+        raise PkbenchError(f"{path}: not a sweep pkbench wrote ({error!r})") from None
+
+
 @dataclass
 class SweepOutcome:
     out_dir: Path
@@ -154,31 +177,69 @@ def point_options(options: Options, sweep: Sweep, value: Number, out_dir: Path) 
 
 
 def execute(
-    options: Options, sweep: Sweep, run_point: Callable[[Options, Reporter], Outcome], reporter: Reporter
+    options: Options,
+    sweep: Sweep,
+    run_point: Callable[[Options, Reporter], Outcome],
+    reporter: Reporter,
+    *,
+    resume: bool = False,
 ) -> SweepOutcome:
     """Run the scenario once per value of the sweep, each into its own subdirectory, by RUN_POINT (the
-    runner's execute)."""
+    runner's execute). RESUME: continue the interrupted sweep in --out, point by point: a point that
+    completed is kept as it is, the interrupted one goes on from its last completed round, the rest run."""
     out_dir = options.out or Path(f"pkbench-sweep-{datetime.now().strftime('%Y%m%d-%H%M%S')}")
-    if out_dir.exists():
+    if out_dir.exists() and not resume:
         raise PkbenchError(f"output directory {out_dir} exists; pick another with --out")
-    for value in sweep.values:
-        try:
-            plan(point_options(options, sweep, value, out_dir))
-        except PkbenchError as e:
-            raise PkbenchError(f"{sweep.option} {value}: {e}") from e
-    out_dir.mkdir(parents=True)
-    outcome = SweepOutcome(out_dir, sweep)
-    for number, value in enumerate(sweep.values, 1):
-        reporter.info(f"sweep {number}/{len(sweep.values)}: {sweep.parameter} = {value}")
-        outcome.points.append((value, run_point(point_options(options, sweep, value, out_dir), reporter)))
+    steps = [(value, _point_step(options, sweep, value, out_dir, resume)) for value in sweep.values]
+    if resume and all(isinstance(step, Outcome) for _, step in steps):
+        raise PkbenchError(
+            f"--resume {out_dir}: every point of that sweep is complete; there is nothing to resume"
+        )
+    out_dir.mkdir(parents=True, exist_ok=resume)
+    # The points that completed before stay listed while the others run again.
+    outcome = SweepOutcome(
+        out_dir, sweep, [(value, step) for value, step in steps if isinstance(step, Outcome)]
+    )
+    # sweep.json from the start: a sweep stopped in its first point is one --resume recognises.
+    write_document(outcome, list(options.command))
+    for number, (value, step) in enumerate(steps, 1):
+        heading = f"sweep {number}/{len(sweep.values)}: {sweep.parameter} = {value}"
+        if isinstance(step, Outcome):
+            reporter.info(f"{heading}: complete already, kept")
+            continue
+        reporter.info(heading + (" (resumed from its last completed round)" if step.resume else ""))
+        outcome.points.append((value, run_point(step, reporter)))
+        outcome.points.sort(key=lambda point: sweep.values.index(point[0]))
         write(outcome, list(options.command), report=options.report)
     return outcome
 
 
-def write(outcome: SweepOutcome, command: list[str], *, report: bool = True) -> None:
-    """sweep.json, and the sweep's figures from every point run so far."""
+def _point_step(
+    options: Options, sweep: Sweep, value: Number, out_dir: Path, resume: bool
+) -> Outcome | Options:
+    """The point's options, planned (a bad value is refused before anything runs); on a resumed sweep, the
+    point as it completed, or its options resuming it where it was interrupted."""
+    point = point_options(options, sweep, value, out_dir)
+    directory = out_dir / sweep.directory_name(value)
+    if resume and (directory / "results.json").is_file():
+        found = results.load(directory)
+        if not found.incomplete:
+            return Outcome(directory, found)
+        point = replace(point, resume=directory)
+    elif resume and directory.is_dir() and not any(directory.iterdir()):
+        # Stopped before its server started: nothing was measured there.
+        directory.rmdir()
+    try:
+        plan(point)
+    except PkbenchError as e:
+        raise PkbenchError(f"{sweep.option} {value}: {e}") from e
+    return point
+
+
+def write_document(outcome: SweepOutcome, command: list[str]) -> dict[str, object]:
+    """sweep.json: the command, the grid, and the points run so far."""
     sweep = outcome.sweep
-    document = {
+    document: dict[str, object] = {
         "schema_version": results.SCHEMA_VERSION,
         "command": command,
         "parameter": sweep.parameter,
@@ -186,6 +247,13 @@ def write(outcome: SweepOutcome, command: list[str], *, report: bool = True) -> 
         "points": [{"value": value, "directory": sweep.directory_name(value)} for value, _ in outcome.points],
     }
     (outcome.out_dir / "sweep.json").write_text(json.dumps(document, indent=2) + "\n")
+    return document
+
+
+def write(outcome: SweepOutcome, command: list[str], *, report: bool = True) -> None:
+    """sweep.json, and the sweep's figures from every point run so far."""
+    sweep = outcome.sweep
+    document = write_document(outcome, command)
     found = sweep_figures.rows(outcome.out_dir, document)
     sweep_figures.write_csv(outcome.out_dir / "sweep.csv", sweep.parameter, found)
     text = sweep_figures.markdown(sweep.parameter, sweep.option, found)
@@ -194,8 +262,6 @@ def write(outcome: SweepOutcome, command: list[str], *, report: bool = True) -> 
     (outcome.out_dir / "sweep.md").write_text(text + "".join(line + "\n" for line in waited))
     if report:
         # plotly only when a page is drawn: --no-report runs where it is not installed.
-        from pkbench.report.sweep_page import write_sweep_page
+        from pkbench.report import sweep_page
 
-        rows, _ = contention.read(outcome.out_dir, document)
-        intervals = {(r.value, r.strategy, r.workload): (r.tps_low, r.tps_high) for r in rows}
-        write_sweep_page(outcome.out_dir, sweep.parameter, found, intervals)
+        sweep_page.draw(outcome.out_dir, document)
