@@ -83,3 +83,43 @@ def redacted(argv: list[str]) -> list[str]:
         else:
             redacted.append(arg)
     return redacted
+
+
+def once_each(argv: list[str], command: click.Command) -> list[str]:
+    """ARGV (`pkbench NAME ...`) with each of COMMAND's single-valued options given once, at its last
+    occurrence: click lets the later value win, so the earlier ones only mislead whoever reads the command
+    back (a script's defaults followed by the caller's own values, as bench/many-cores/run passes them)."""
+    head, words = argv[:2], argv[2:]
+    takes_value: dict[str, bool] = {}
+    name_of: dict[str, str] = {}
+    repeatable: set[str] = set()
+    for param in command.params:
+        if not isinstance(param, click.Option):
+            continue
+        for option in (*param.opts, *param.secondary_opts):
+            name_of[option] = str(param.name)
+            takes_value[option] = not param.is_flag and param.nargs != 0
+        if param.multiple or param.count:
+            repeatable.add(str(param.name))
+    spans: list[tuple[str | None, list[str]]] = []
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word == "--":
+            spans.append((None, words[index:]))
+            break
+        option, sign, _ = word.partition("=")
+        if option in name_of:
+            width = 2 if takes_value[option] and not sign else 1
+            spans.append((name_of[option], words[index : index + width]))
+            index += width
+        else:
+            spans.append((None, [word]))
+            index += 1
+    last = {name: position for position, (name, _) in enumerate(spans) if name is not None}
+    return head + [
+        word
+        for position, (name, span) in enumerate(spans)
+        if name is None or name in repeatable or last[name] == position
+        for word in span
+    ]

@@ -267,7 +267,7 @@ def _options(
         config=config,
         strategy_defs=strategy_defs,
         schema=schema,
-        command=arguments.redacted_argv(),
+        command=arguments.once_each(arguments.redacted_argv(), run),
         memory_limit_bytes=arguments.memory_limit(memory_limit),
         repeat=repeat,
         overrides=overrides_kept,

@@ -293,7 +293,7 @@ CALIBRATION_TABLES: dict[str, FileTable] = {
     "load-layout": lambda source: work_by_count.by_load(calibration.load_runs(source)),
     # A sweep of the contention scenario (pkbench/bench/many-cores/run): where it ran, its async and sync
     # inserts by client count, the whole table of sweep.md, and what order costs.
-    "contention-run": lambda source: contention.machine_line(*_sweep(source)[::2]),
+    "contention-run": lambda source: contention.machine_line(*_sweep(source)[::2], source),
     "contention-headline": lambda source: contention.headline(
         _sweep(source)[1], ("insert-async", "insert-sync")
     ),

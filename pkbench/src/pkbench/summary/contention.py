@@ -20,6 +20,7 @@ from pkbench.errors import PkbenchError
 from pkbench.probes.machine import STEAL_FRACTION
 from pkbench.results import MachineWindow, RunResult
 from pkbench.results.files import read_series
+from pkbench.summary import runs as run_words
 from pkbench.summary import waits
 from pkbench.text import MISSING, markdown_table
 
@@ -216,9 +217,9 @@ def load(source: Path) -> tuple[str, list[Row], dict[Number, RunResult]]:
     return str(sweep_json["parameter"]), rows, runs
 
 
-def machine_line(parameter: str, runs: Mapping[Number, RunResult]) -> list[str]:
-    """Where and how a sweep ran: the machine, the server, the command, the rounds and windows, and how much
-    of the CPU the hypervisor took in the rounds' windows."""
+def machine_line(parameter: str, runs: Mapping[Number, RunResult], directory: Path) -> list[str]:
+    """Where and how the sweep in DIRECTORY ran: the machine, the server, the command, the rounds and windows,
+    and how much of the CPU the hypervisor took in the rounds' windows."""
     first = next(iter(runs.values()), None)
     if first is None:
         return []
@@ -230,7 +231,7 @@ def machine_line(parameter: str, runs: Mapping[Number, RunResult]) -> list[str]:
     values = ", ".join(str(v) for v in sorted(runs))
     return [
         f"{machine.get('cores')} cores ({cpu}{gib}), PostgreSQL {server.get('version', '?')}; "
-        f"`{' '.join(first.command)}`: {parameter} {values}, one run each; "
+        f"`{run_words.shown_command(first, directory)}`: {parameter} {values}, one run each; "
         f"{first.rounds.count if first.rounds else 1} paired rounds of {parameters.get('duration_s')}-second "
         f"windows, {parameters.get('rows'):,} prefilled rows. {steal_words(round_windows(runs.values()))}"
     ]

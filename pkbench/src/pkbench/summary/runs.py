@@ -23,13 +23,28 @@ IDLE_OTHER = 0.10
 
 
 def shown_command(run: RunResult, directory: Path) -> str:
-    """The run's command with `--out` naming the committed directory: the path it was first written to
-    belongs to the machine that ran it, not to the reader."""
-    words = list(run.command)
-    for index, word in enumerate(words[:-1]):
-        if word == "--out":
-            words[index + 1] = directory.name
+    """The run's command as a reader reruns it, with no path of the machine that ran it: `--out` names the
+    committed DIRECTORY, and `--pg-bin` (a folder of that machine's server build, often a temporary one)
+    becomes `--pg MAJOR`, the recorded server's major version, which selects the same build here; `--pg-bin
+    PG_BIN` where no version was recorded."""
+    words: list[str] = []
+    given = iter(run.command)
+    for word in given:
+        option, sign, _ = word.partition("=")
+        if option not in ("--out", "--pg-bin"):
+            words.append(word)
+            continue
+        if not sign:
+            next(given, None)
+        words += ["--out", directory.name] if option == "--out" else _server_words(run)
     return " ".join(words)
+
+
+def _server_words(run: RunResult) -> list[str]:
+    version_num = run.server.get("version_num")
+    if isinstance(version_num, int) and version_num >= 100000:
+        return ["--pg", str(version_num // 10000)]
+    return ["--pg-bin", "PG_BIN"]
 
 
 def generators(run: RunResult) -> list[tuple[str, str]]:
