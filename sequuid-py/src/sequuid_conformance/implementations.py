@@ -1,0 +1,198 @@
+"""The UUIDv7 implementations the harness runs: what each is, where it comes from, how to run its program."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+SEQUUID_PY = Path(__file__).resolve().parents[2]
+PROGRAMS = SEQUUID_PY / "conformance" / "programs"
+REPOSITORY = SEQUUID_PY.parent
+
+
+@dataclass(frozen=True)
+class Implementation:
+    key: str
+    """language/name, unique"""
+    language: str
+    package: str
+    """as its registry names it"""
+    registry: str
+    pinned: str
+    """the version the setup installs (go.mod, Cargo.lock, package.json, pom.xml, pyproject.toml)"""
+    call: str
+    reads_fraction: bool
+    """whether its 12 bits after the millisecond are PostgreSQL 18's fraction of the millisecond"""
+    toolchain: str
+    """the executable it needs; its absence skips it"""
+    program: tuple[str, ...] = ()
+    """argv before MODE ...; empty for the PostgreSQL ones"""
+    built: str | None = None
+    """a file the setup makes, relative to PROGRAMS, without which it was not set up"""
+    known_issues: dict[str, str] = field(default_factory=dict)
+    """check -> the public issue (or documented behaviour) that explains a failure"""
+
+
+def _python(name: str) -> tuple[str, ...]:
+    return (sys.executable, "-m", "sequuid_conformance.python_program", name)
+
+
+def _java(name: str) -> tuple[str, ...]:
+    classpath = f"{PROGRAMS / 'java/target/classes'}:{PROGRAMS / 'java/target/dependency'}/*"
+    return ("java", "-cp", classpath, "conformance.Main", name)
+
+
+IMPLEMENTATIONS = [
+    Implementation(
+        "python/uuid6",
+        "Python",
+        "uuid6",
+        "PyPI",
+        "2025.0.1",
+        "uuid6.uuid7()",
+        False,
+        "python3",
+        _python("uuid6"),
+        known_issues={
+            "ahead": "uuid6-python#198",
+            "threads": "uuid6-python#198 (no lock: threads share the counter)",
+        },
+    ),
+    Implementation(
+        "python/uuid-utils",
+        "Python",
+        "uuid-utils",
+        "PyPI",
+        "1.2.0",
+        "uuid_utils.uuid7()",
+        False,
+        "python3",
+        _python("uuid-utils"),
+    ),
+    Implementation(
+        "node/uuid",
+        "JavaScript",
+        "uuid",
+        "npm",
+        "11.1.0",
+        "v7()",
+        False,
+        "node",
+        ("node", str(PROGRAMS / "node/main.mjs"), "uuid"),
+        built="node/node_modules/uuid/package.json",
+    ),
+    Implementation(
+        "node/crypto",
+        "JavaScript",
+        "node:crypto",
+        "built in",
+        "node",
+        "crypto.randomUUIDv7()",
+        False,
+        "node",
+        ("node", str(PROGRAMS / "node/main.mjs"), "crypto.randomUUIDv7"),
+        known_issues={"order": "random bits after the millisecond, documented as not monotonic"},
+    ),
+    Implementation(
+        "go/google-uuid",
+        "Go",
+        "github.com/google/uuid",
+        "Go module proxy",
+        "v1.6.0",
+        "uuid.NewV7()",
+        False,
+        "go",
+        (str(PROGRAMS / "go/bin/conformance"), "google/uuid"),
+        built="go/bin/conformance",
+    ),
+    Implementation(
+        "go/gofrs-uuid",
+        "Go",
+        "github.com/gofrs/uuid/v5",
+        "Go module proxy",
+        "v5.4.0",
+        "uuid.NewV7()",
+        False,
+        "go",
+        (str(PROGRAMS / "go/bin/conformance"), "gofrs/uuid"),
+        built="go/bin/conformance",
+        known_issues={"order": "gofrs/uuid#253", "threads": "gofrs/uuid#253"},
+    ),
+    Implementation(
+        "rust/uuid",
+        "Rust",
+        "uuid",
+        "crates.io",
+        "1.29.3",
+        "Uuid::now_v7()",
+        False,
+        "cargo",
+        (str(PROGRAMS / "rust/target/release/sequuid-conformance"), "uuid"),
+        built="rust/target/release/sequuid-conformance",
+    ),
+    Implementation(
+        "java/uuid-creator",
+        "Java",
+        "com.github.f4b6a3:uuid-creator",
+        "Maven Central",
+        "6.1.1",
+        "UuidCreator.getTimeOrderedEpoch()",
+        False,
+        "java",
+        _java("uuid-creator"),
+        built="java/target/dependency/uuid-creator-6.1.1.jar",
+    ),
+    Implementation(
+        "java/java-uuid-generator",
+        "Java",
+        "com.fasterxml.uuid:java-uuid-generator",
+        "Maven Central",
+        "5.1.0",
+        "Generators.timeBasedEpochGenerator().generate()",
+        False,
+        "java",
+        _java("java-uuid-generator"),
+        built="java/target/dependency/java-uuid-generator-5.1.0.jar",
+    ),
+    Implementation(
+        "sequuid/python",
+        "Python",
+        "sequuid",
+        "this repository",
+        "1.3.0",
+        "sequuid.uuid7()",
+        True,
+        "python3",
+        _python("sequuid"),
+    ),
+    Implementation(
+        "sequuid/c",
+        "C (PostgreSQL)",
+        "sequuid",
+        "this repository",
+        "extension",
+        "uuid_generate_v7()",
+        True,
+        "postgres",
+    ),
+    Implementation(
+        "sequuid/plpgsql",
+        "PL/pgSQL",
+        "sequuid",
+        "this repository",
+        "port",
+        "uuid_generate_v7()",
+        True,
+        "postgres",
+    ),
+]
+
+BY_KEY = {implementation.key: implementation for implementation in IMPLEMENTATIONS}
+
+
+def toolchain_present(name: str) -> bool:
+    if name in ("python3", "postgres"):
+        return True
+    return shutil.which(name) is not None
