@@ -1,5 +1,6 @@
 """The partitioned scenario at a tiny size: where the inserts land under range and hash partitioning, the
-harness's range bounds against PostgreSQL's routing, drop against DELETE for retention, nothing left."""
+harness's range bounds against PostgreSQL's routing, drop against DELETE for retention, a round of every timed
+window per layout, nothing left."""
 
 from __future__ import annotations
 
@@ -13,11 +14,25 @@ import pytest
 from conftest import assert_nothing_left, run_cli
 
 from pkbench.results.files import load_json
+from pkbench.run.interleaved_rounds import paired_only
+from pkbench.scenario import file as scenario_file
+from pkbench.server.topology import Topology
+from pkbench.steps import PgbenchStep
 from pkbench.strategies.builtin import BUILTIN
 from pkbench.strategies.model import time_kind
 from pkbench.summary.partitioned import spread_verdict
 
 ROWS = 40000
+CLIENTS = 4
+# Each layout's timed windows: the range-partitioned table's, then the hash-partitioned table's.
+WINDOWS = (
+    "range-insert",
+    "range-lookup-by-key",
+    "range-time-read",
+    "range-drop-oldest",
+    "hash-insert",
+    "hash-lookup-by-key",
+)
 
 
 @pytest.fixture(scope="module")
@@ -26,10 +41,13 @@ def partitioned() -> Iterator[tuple[dict[str, dict[str, Any]], Path]]:
     server_tmpdir.chmod(0o755)
     out = server_tmpdir.parent / (server_tmpdir.name + "-out")
     # A slower clock than the default keeps a strategy's whole fill in an hour's partition, two at an hour's
-    # edge: the retention compares dropping a partition of thousands of rows with deleting them.
+    # edge: the retention compares dropping a partition of thousands of rows with deleting them. One paired
+    # round of one-second windows proves the windows' mechanics; their precision is the committed run's.
     done = run_cli(
         "run", "--no-report", "partitioned", "--strategies", "bigint,uuid-v4,uuid-v7,ulid",
         "--rows", str(ROWS), "--set", "batch_rows=4000", "--clock-rate", "1000", "--out", str(out),
+        "--paired", "--rounds", "1", "--set", "duration_s=1", "--set", "warmup_s=0",
+        "--set", f"clients={CLIENTS}", "--set", "jobs=2",
         tmpdir=server_tmpdir,
     )  # fmt: skip
     try:
@@ -125,3 +143,28 @@ def test_spread_verdict_needs_the_interval_above_the_bar() -> None:
     assert spread_verdict(even).startswith("spread over 8 partitions")
     none = {"inserts": 0, "hottest_inserts": 0, "partitions_touched": 0}
     assert spread_verdict(none) == "no inserts were counted"
+
+
+def test_a_round_measures_every_layouts_windows(partitioned: tuple[dict[str, dict[str, Any]], Path]) -> None:
+    for name, strategy in partitioned[0].items():
+        windows = {w["name"]: w for w in strategy["workloads"]}
+        assert tuple(windows) == WINDOWS, name
+        for window in windows.values():
+            assert len(window["rounds"]) == 1 and window["transactions"] > 0, (name, window["name"])
+        # The window inserts landed: p_range took them in the partition made for every later row.
+        assert windows["range-insert"]["tps"] > 0 and windows["hash-insert"]["tps"] > 0, name
+        # Two drops per client, each of its own partition (none left undropped, none dropped twice: either
+        # would end the window with an error).
+        assert windows["range-drop-oldest"]["transactions"] == 2 * CLIENTS, name
+
+
+def test_the_drop_window_keeps_paired_rounds_and_no_fill_is_cut_into_parts() -> None:
+    scenario = scenario_file.load("partitioned")
+    # Every fill runs whole in its strategy's turn: a range fill cut into parts alternating with the other
+    # strategies' would outrun its partitions' hours and take their WAL into its own marks.
+    assert scenario.summary.insert is None
+    windows = [s for s in scenario.steps if isinstance(s, PgbenchStep)]
+    assert tuple(w.name for w in windows) == WINDOWS
+    # A shared window would drop partitions for as long as it lasts: the drops run as a fixed count, alone.
+    only = paired_only(scenario.steps, Topology(), scenario.parameters)
+    assert set(only) == {"range-drop-oldest"} and "2 transactions per client" in only["range-drop-oldest"]
