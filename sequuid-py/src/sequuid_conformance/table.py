@@ -28,14 +28,29 @@ def newest_run(runs: Path = RUNS) -> Path:
     return found[-1]
 
 
-def _cell(check: dict[str, Any] | None, issue: str | None) -> str:
+def _figure(name: str, check: dict[str, Any]) -> str:
+    """The one figure a cell shows; the run's JSON has the rest."""
+    if name == "timestamp":
+        return f"{check['first_offset_us']:+,} us"
+    if name == "past_4096_per_ms":
+        if check["passed"] is None:
+            return f"{check['ids_per_ms']:,.0f} ids/ms reached"
+        return f"{check['most_ids_in_one_embedded_ms']:,} ids in one ms"
+    if name == "ahead":
+        ahead = check["ahead_us"]
+        return f"{ahead:+,} us" if abs(ahead) < 10_000_000 else f"{ahead / 1e6:+,.1f} s"
+    return ""
+
+
+def _cell(name: str, check: dict[str, Any] | None, issue: str | None) -> str:
     if check is None:
         return "not run"
-    detail = str(check["detail"]).replace("|", "\\|")
+    figure = _figure(name, check)
     if check["passed"] is None:
-        return f"n/a: {detail}"
+        return f"n/a ({figure})"
     if check["passed"]:
-        return f"yes: {detail}"
+        return f"yes ({figure})" if figure else "yes"
+    detail = str(check["detail"]).replace("|", "\\|")
     return f"**no**: {detail}" + (f" ({issue})" if issue else "")
 
 
@@ -60,11 +75,11 @@ def render(run: dict[str, Any], run_name: str) -> str:
     for result in run["implementations"]:
         issues = result.get("known_issues", {})
         cells = [
-            f"`{result['package']}` {result['call']}",
+            f"`{result['package']}` `{result['call']}`",
             result["language"],
             f"{result['version']} ({result['registry']})",
-            result.get("toolchain") or "",
-            *(_cell(result["checks"].get(name), issues.get(name)) for name, _ in COLUMNS),
+            (result.get("toolchain") or "").split(" (")[0],
+            *(_cell(name, result["checks"].get(name), issues.get(name)) for name, _ in COLUMNS),
         ]
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("")
