@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import shutil
+import tempfile
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -19,8 +20,10 @@ from pkbench.cli.console import RichReporter
 from pkbench.errors import PkbenchError, first_line
 from pkbench.evidence import advice, advice_text
 from pkbench.run import advise as planner
+from pkbench.run import advise_outcome as outcome
 from pkbench.run import runner
 from pkbench.run.options import Options
+from pkbench.server import connection, sizing
 
 ADVICE_FILE = "advice.md"
 # How `pkbench run WORDS` reads its words into options (cli.run.options_for), handed over by cli.main, which
@@ -43,6 +46,18 @@ def command(options_for: OptionsFor) -> click.Command:
     )
     @click.option(
         "--dsn", help="Measure this existing server, in schemas of its own, instead of an embedded cluster."
+    )
+    @click.option(
+        "--server-memory",
+        metavar="SIZE",
+        help='With --dsn: the memory the server may use (64GB), for the "beyond RAM" tier (default: '
+        "that tier is left out). The embedded cluster's is this machine's, capped as --memory-limit does.",
+    )
+    @click.option(
+        "--disk-budget",
+        metavar="SIZE",
+        help="With --dsn: the most the runs may write on the server's disk (20GB; default 10GB). The "
+        "embedded cluster's is the free space of its directory.",
     )
     @click.option(
         "--strategies", help="Comma-separated keys (default: the table's columns this pkbench has)."
@@ -87,6 +102,8 @@ def _advise(
     budget: str,
     out: Path | None,
     dsn: str | None,
+    server_memory: str | None,
+    disk_budget: str | None,
     strategies: str | None,
     rows: int | None,
     duration: int | None,
@@ -97,9 +114,11 @@ def _advise(
 ) -> None:
     reporter = RichReporter()
     if resume is not None:
-        if out is not None or strategies is not None or rows is not None or duration is not None:
+        given = (out, strategies, rows, duration, server_memory, disk_budget)
+        if any(option is not None for option in given):
             raise PkbenchError(
-                "--resume runs the recorded plan again: give no --out, --strategies, --rows or --duration"
+                "--resume runs the recorded plan again: give no --out, --strategies, --rows, --duration, "
+                "--server-memory or --disk-budget"
             )
         out = resume
         plan = planner.read_plan(out)
@@ -130,7 +149,26 @@ def _advise(
             *(["--duration", str(duration)] if duration is not None else []),
             *run_arguments,
         ]
-        plan = planner.make_plan(seconds, chosen, os.cpu_count() or 1, dsn is None, common)
+        if dsn is None and (server_memory is not None or disk_budget is not None):
+            raise PkbenchError(
+                "--server-memory and --disk-budget describe a server given by --dsn; the embedded cluster's "
+                "are read from this machine"
+            )
+        plan = planner.make_plan(
+            seconds,
+            chosen,
+            os.cpu_count() or 1,
+            _server(dsn, server_memory),
+            embedded=dsn is None,
+            common=common,
+            disk_budget_bytes=(
+                None
+                if dsn is None
+                else sizing.parse_bytes(disk_budget, "--disk-budget")
+                if disk_budget is not None
+                else planner.DEFAULT_DSN_DISK_BUDGET
+            ),
+        )
         # Every part's options are checked before the first one starts: a bad name fails now, in one line.
         for part in plan.parts:
             options_for([*plan.arguments(part, out), *(["--dsn", dsn] if dsn else [])])
@@ -139,14 +177,44 @@ def _advise(
     for number, part in enumerate(plan.parts, 1):
         _run_part(options_for, reporter, plan, part, out, dsn, number)
     table = advice.build(out, planner.sources(out, plan))
-    lines = _document(plan, out)
+    lines = _document(plan, out, table)
     (out / ADVICE_FILE).write_text("\n".join(lines) + "\n")
     _print_table(table)
     click.echo(f"pkbench: advice in {out / ADVICE_FILE}", err=True)
 
 
+def _server(dsn: str | None, server_memory: str | None) -> sizing.Server:
+    """What the memory tiers are sized from: with --dsn the server's shared_buffers and --server-memory,
+    else the embedded cluster's shared_buffers (the wal scenario's) and this machine's memory, which it may
+    cap when run as root."""
+    if dsn is not None:
+        memory = sizing.parse_bytes(server_memory, "--server-memory") if server_memory is not None else None
+        return sizing.Server(sizing.read_shared_buffers(connection.resolve(dsn)), memory, can_cap=False)
+    return sizing.Server(
+        planner.wal_shared_buffers(), sizing.machine_memory_bytes(), can_cap=sizing.can_cap_memory()
+    )
+
+
+def _check_disk(plan: planner.Plan, part: planner.Part) -> None:
+    """Stop before a part whose estimate does not fit: in the free space of the embedded cluster's
+    directory, or with --dsn in the disk budget (less what earlier parts keep when their schemas stay)."""
+    needed = plan.disk_bytes(part)
+    if plan.disk_budget_bytes is None:
+        directory = Path(tempfile.gettempdir())
+        sizing.check_disk(
+            part.name, needed, sizing.free_bytes(directory), f"{directory} (the cluster's directory) free"
+        )
+        return
+    kept = 0
+    if "--keep" in plan.common:
+        kept = sum(plan.disk_bytes(p) for p in plan.parts[: plan.parts.index(part)])
+    sizing.check_disk(part.name, needed, plan.disk_budget_bytes - kept, "--disk-budget left")
+
+
 def _say_plan(reporter: RichReporter, plan: planner.Plan, out: Path) -> None:
     reporter.info(f"pkbench advise: {len(plan.parts)} run(s) in {out}, {_time(plan.budget_s)} in all")
+    if any(p.name == "wal" for p in plan.parts):
+        reporter.info(f"  {plan.sizing}")
     for part in plan.parts:
         labels = "; ".join(advice.BY_KEY[row].label for row in part.rows)
         reporter.info(
@@ -154,6 +222,8 @@ def _say_plan(reporter: RichReporter, plan: planner.Plan, out: Path) -> None:
         )
     for name, why in plan.left_out.items():
         reporter.info(f"  {name}: left out, {why}")
+    for row, why in plan.rows_left_out.items():
+        reporter.info(f"  {advice.BY_KEY[row].label}: left out, {why}")
 
 
 def _time(seconds: float) -> str:
@@ -175,6 +245,7 @@ def _run_part(
         reporter.info(f"{heading}: measured already")
         return
     options = options_for([*plan.arguments(part, out), *(["--dsn", dsn] if dsn else [])])
+    _check_disk(plan, part)
     directory = out / part.name
     if state == "interrupted":
         reporter.info(f"{heading}: resuming the interrupted run")
@@ -190,7 +261,7 @@ def _run_part(
         reporter.warning(f"{part.name} did not finish ({first_line(str(e))}); its rows stay not measured")
 
 
-def _document(plan: planner.Plan, out: Path) -> list[str]:
+def _document(plan: planner.Plan, out: Path, table: advice.Table) -> list[str]:
     return [
         "# Which key? Measured on this server",
         "",
@@ -200,9 +271,19 @@ def _document(plan: planner.Plan, out: Path) -> list[str]:
         "",
         *advice_text.page_lines(out, planner.sources(out, plan), link_from=out),
         "",
+        f"Each speed cell was measured until its 95% interval came within ±{planner.PRECISION:.0%} of its "
+        "estimate, or its run's share of the budget ended:",
+        "",
+        *outcome.precision_lines(table),
+        "",
+        "How each run ended its rounds:",
+        "",
+        *outcome.stopped_lines(out, plan),
+        "",
+        *([f"The {plan.sizing}.", ""] if any(p.name == "wal" for p in plan.parts) else []),
         "Rows not measured here:",
         "",
-        *planner.not_measured_why(out, plan),
+        *outcome.not_measured_why(out, plan),
     ]
 
 

@@ -1,15 +1,18 @@
 """`pkbench advise`: the fewest runs that fill the rows of the "which key?" table this server can show, in a
 time budget, each an ordinary `pkbench run` (the runner, its rounds, its --resume) in a folder of its own.
 
-A part is one built-in scenario with the arguments that keep it small, and the table's rows it answers. The
-parts go in order of how many rows they fill; those that fit the budget run, each given its share of it as
-`--max-time` (rounds are added while time is left, with `--precision`). What a part answers is decided from
-the run it made: its cores (many clients on few or many cores), its commit setting, whether its server was
-capped below its data.
+A part is one built-in scenario with the arguments that keep it small, and the windows that answer the
+table's rows. The parts go in order of how many rows they fill; those that fit the budget run, each given its
+share of it as `--max-time`: rounds are added until every figure of a window is within ±PRECISION
+(`--precision`) or the share is spent. The memory tiers are sized to the server (server.sizing): its
+shared_buffers, and its memory, capped on the embedded cluster so that the largest tier loads in minutes.
+What a part answers is decided from the run it made: its cores (many clients on few or many cores), its
+commit setting.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from collections.abc import Sequence
@@ -18,86 +21,154 @@ from pathlib import Path
 
 from pkbench import results
 from pkbench.errors import PkbenchError
-from pkbench.evidence import advice
-from pkbench.evidence.advice import LOAD, SIZE, TPS, Source
+from pkbench.evidence.advice import LOAD, SIZE, TPS, Figure, Source
 from pkbench.results import RunResult
+from pkbench.scenario import file as scenario_file
+from pkbench.server import sizing
 
 PLAN_FILE = "advise.json"
 # Cores from which a machine's clients are "many clients on many cores" (the contention study's 16-core
 # machine), below it "on few cores".
 MANY_CORES = 16
 DEFAULT_BUDGET_S = 30 * 60
-PRECISION = "5%"
+# The half-width, as a share of its estimate, every cell's 95% interval is measured to while time is left.
+PRECISION = 0.10
 STRATEGIES = ("bigint", "uuid-v4", "uuid-v4-text", "uuid-v7", "seq-time", "seq-seq-256")
+# The memory tiers load millions of rows per key: the keys whose difference they show (a random key against
+# the sequential ones), so that the largest tier loads in minutes.
+MEMORY_STRATEGIES = ("bigint", "uuid-v4", "uuid-v7")
+# The memory tiers' windows: three paired rounds (the fewest whose t quantile, 4.3, leaves a steady ratio
+# within ±10%), ten seconds each (a tier's window is one stretch after a checkpoint; longer ones leave fewer
+# rounds in the budget), and at most this long to load the largest tier.
+MEMORY_ROUNDS = 3
+MEMORY_WINDOW_S = 10
+MEMORY_LOAD_S = 240
+# Rows a part answers one of, as its run's machine and server were: its cores and its commit setting.
+ALTERNATIVES = {
+    "clients": ("few-cores", "many-cores", "many-cores-durable"),
+    "commit": ("durable", "asynchronous"),
+}
+# With --dsn the server's disk cannot be seen: what advise may write there unless --disk-budget says.
+DEFAULT_DSN_DISK_BUDGET = 10 * 1024**3
 
 
 @dataclass(frozen=True)
 class Part:
-    """One run of the plan: its folder's name, `pkbench run` arguments, the rows it can answer, and the
-    least time it takes on a small machine (its setup and its scale's rounds), for fitting the budget."""
+    """One run of the plan: its folder's name, `pkbench run` arguments, the window (None: the run's load or
+    size) and figure that answer each row (a key of ALTERNATIVES: whichever its run's machine gives), the
+    least time it takes on a small machine (its setup and its scale's rounds), for fitting the budget, and
+    what the disk estimate needs: the strategies it runs, the rows of each one's table and their bytes."""
 
     name: str
     scenario: str
     arguments: tuple[str, ...]
-    rows: tuple[str, ...]
+    answers: tuple[tuple[str, str | None, Figure], ...]
     least_s: float
-    # Parts that start servers of their own (a standby, shards) or cap the server's memory need the embedded
-    # cluster.
+    strategy_count: int
+    table_rows: int
+    window_s: float
+    row_bytes: int = sizing.ROW_BYTES
+    # Parts that start servers of their own (a standby, shards) need the embedded cluster.
     embedded_only: bool = False
 
+    @property
+    def rows(self) -> tuple[str, ...]:
+        return tuple(r for row, _, _ in self.answers for r in ALTERNATIVES.get(row, (row,)))
 
-def parts(strategies: Sequence[str], cores: int) -> list[Part]:
+
+def wal_shared_buffers() -> int:
+    """The shared_buffers the wal scenario sets on the embedded cluster."""
+    setting = scenario_file.load("wal").settings.get("shared_buffers", "128MB")
+    return sizing.parse_bytes(str(setting), "the wal scenario's shared_buffers")
+
+
+def memory_part(strategies: Sequence[str], server: sizing.Server) -> tuple[Part, sizing.Tiers]:
+    """The wal scenario at tiers sized to SERVER, and the tiers."""
+    chosen = [s for s in strategies if s in MEMORY_STRATEGIES]
+    tiers = sizing.size_tiers(server, sizing.loadable_rows(MEMORY_LOAD_S, chosen))
+    answers: list[tuple[str, str | None, Figure]] = [("shared-buffers", "tier-1-shared-buffers", TPS)]
+    if tiers.medium_left_out is None:
+        answers.append(("page-cache", "tier-2-page-cache", TPS))
+    if tiers.large_left_out is None:
+        answers.append(("beyond-ram", "tier-3-beyond-memory", TPS))
+    cap = tiers.memory_cap_bytes
+    arguments = (
+        "--paired",
+        "--rounds",
+        str(MEMORY_ROUNDS),
+        "--duration",
+        str(MEMORY_WINDOW_S),
+        *("--set", f"rows_small={tiers.rows_small}"),
+        *("--set", f"rows_medium={tiers.rows_medium}"),
+        *("--set", f"rows={tiers.rows_large}"),
+        *(("--memory-limit", f"{cap // sizing.MIB}MB") if cap is not None else ()),
+        *("--strategies", ",".join(chosen)),
+    )
+    part = Part("wal", "wal", arguments, tuple(answers), 540, len(chosen), tiers.rows_large, MEMORY_WINDOW_S)
+    return part, tiers
+
+
+def parts(strategies: Sequence[str], cores: int, server: sizing.Server) -> list[Part]:
     """Every part, most rows first."""
     chosen = ",".join(strategies)
-    few = ",".join(s for s in strategies if s in ("bigint", "uuid-v4", "uuid-v7", "seq-time"))
+    few = [s for s in strategies if s in ("bigint", "uuid-v4", "uuid-v7", "seq-time")]
+    small = ("--duration", "3", "--rounds", "3", "--strategies", ",".join(few))
     clients = str(max(10, 2 * cores))
+    window = "lookup-by-data"
+    # A war row: a key, a foreign key and a number, in a table with two indexes and a sample of its keys.
+    war_row_bytes = 300
+    war_window_s = 3
     return [
         Part(
             "war",
             "war",
             ("--scale", "quick", "--clients", clients, "--jobs", str(max(1, cores)), "--strategies", chosen),
             (
-                "few-cores",
-                "many-cores",
-                "many-cores-durable",
-                "durable",
-                "asynchronous",
-                "one-table",
-                "bulk-load",
-                "storage-size",
+                ("clients", window, TPS),
+                ("commit", window, TPS),
+                ("one-table", window, TPS),
+                ("bulk-load", None, LOAD),
+                ("storage-size", None, SIZE),
             ),
             300,
+            len(strategies),
+            200_000,
+            war_window_s,
+            war_row_bytes,
         ),
-        Part(
-            "wal",
-            "wal",
-            ("--memory-limit", "128MB", "--duration", "3", "--rounds", "3", "--strategies", few),
-            ("shared-buffers", "page-cache", "beyond-ram"),
-            300,
-            embedded_only=True,
-        ),
+        memory_part(strategies, server)[0],
         Part(
             "replication",
             "replication",
-            ("--rows", "100000", "--duration", "3", "--rounds", "3", "--strategies", few),
-            ("sync-standby",),
+            ("--rows", "100000", *small),
+            (("sync-standby", "insert-sync", TPS),),
             240,
+            len(few),
+            100_000,
+            3,
             embedded_only=True,
         ),
         Part(
             "sharded",
             "sharded",
-            ("--shards", "3", "--rows", "20000", "--duration", "5", "--rounds", "3", "--strategies", few),
-            ("sharded-range", "sharded-hash"),
+            ("--shards", "3", "--rows", "20000", "--duration", "5", *small[2:]),
+            (("sharded-range", "insert-range", TPS), ("sharded-hash", "insert-hash", TPS)),
             300,
+            2 * len(few),
+            20_000,
+            5,
             embedded_only=True,
         ),
         Part(
             "one-writer",
             "war",
             ("--scale", "quick", "--clients", "1", "--jobs", "1", "--strategies", chosen),
-            ("one-writer",),
+            (("one-writer", window, TPS),),
             240,
+            len(strategies),
+            200_000,
+            war_window_s,
+            war_row_bytes,
         ),
     ]
 
@@ -113,12 +184,23 @@ class Plan:
     common: tuple[str, ...] = ()
     # Whether the runs measure a server given by --dsn (which --resume must be given again).
     on_dsn: bool = False
+    # Rows a part that runs leaves out, and why (a memory tier this server cannot show in the time).
+    rows_left_out: dict[str, str] = field(default_factory=dict)
+    # What the memory tiers were sized from and to, in words, for the plan's report and advice.md.
+    sizing: str = ""
+    # With --dsn: the bytes the runs may write on the server (--disk-budget).
+    disk_budget_bytes: int | None = None
 
     def share_s(self, part: Part) -> float:
         """The part's --max-time: the budget shared in proportion to each part's least time (a run still
         measures its scale's rounds when its share is spent before them)."""
         total = sum(p.least_s for p in self.parts)
         return self.budget_s * part.least_s / total if total else self.budget_s
+
+    def disk_bytes(self, part: Part) -> int:
+        """What PART's run writes at most (its tables, indexes and WAL), by server.sizing's estimate."""
+        rows = _given_rows(self.common) or part.table_rows
+        return sizing.disk_bytes(part.strategy_count, rows, self.share_s(part), part.window_s, part.row_bytes)
 
     def arguments(self, part: Part, out: Path) -> list[str]:
         share = math.ceil(self.share_s(part))
@@ -127,7 +209,7 @@ class Plan:
             *part.arguments,
             *self.common,
             "--precision",
-            PRECISION,
+            f"{PRECISION:.0%}",
             "--max-time",
             f"{share}s",
             "--no-report",
@@ -142,6 +224,9 @@ class Plan:
             "left_out": self.left_out,
             "common": list(self.common),
             "on_dsn": self.on_dsn,
+            "rows_left_out": self.rows_left_out,
+            "sizing": self.sizing,
+            "disk_budget_bytes": self.disk_budget_bytes,
         }
 
     @classmethod
@@ -150,38 +235,77 @@ class Plan:
         if not isinstance(found, list):
             raise PkbenchError(f"{PLAN_FILE}: no parts recorded")
         parts_found = [
-            Part(**{**p, "arguments": tuple(p["arguments"]), "rows": tuple(p["rows"])}) for p in found
+            Part(
+                **{
+                    **p,
+                    "arguments": tuple(p["arguments"]),
+                    "answers": tuple(tuple(a) for a in p["answers"]),
+                }
+            )
+            for p in found
         ]
         left_out = data.get("left_out")
+        rows_left_out = data.get("rows_left_out")
         common = data.get("common")
+        budget = data.get("disk_budget_bytes")
         return cls(
             float(str(data.get("budget_s"))),
             parts_found,
             dict(left_out) if isinstance(left_out, dict) else {},
             tuple(str(a) for a in common) if isinstance(common, list) else (),
             data.get("on_dsn") is True,
+            dict(rows_left_out) if isinstance(rows_left_out, dict) else {},
+            str(data.get("sizing") or ""),
+            budget if isinstance(budget, int) else None,
         )
 
 
+def _given_rows(common: Sequence[str]) -> int | None:
+    """--rows among the arguments every part gets: it replaces each part's own table size."""
+    for option, value in itertools.pairwise(common):
+        if option == "--rows" and value.isdigit():
+            return int(value)
+    return None
+
+
 def make_plan(
-    budget_s: float, strategies: Sequence[str], cores: int, embedded: bool, common: Sequence[str] = ()
+    budget_s: float,
+    strategies: Sequence[str],
+    cores: int,
+    server: sizing.Server,
+    embedded: bool = True,
+    common: Sequence[str] = (),
+    disk_budget_bytes: int | None = None,
 ) -> Plan:
     """The parts this server can run that fit the budget, most rows first: the first part always runs (the
     table has nothing without it), each further one while the least times of those chosen fit."""
     chosen: list[Part] = []
     left_out: dict[str, str] = {}
     spent = 0.0
-    for part in parts(strategies, cores):
+    for part in parts(strategies, cores, server):
         if part.embedded_only and not embedded:
-            left_out[part.name] = (
-                "it starts servers of its own or sets the server's memory: embedded cluster only"
-            )
+            left_out[part.name] = "it starts servers of its own: embedded cluster only"
         elif chosen and spent + part.least_s > budget_s:
             left_out[part.name] = f"beyond the budget (it takes {part.least_s / 60:.0f} min at least)"
         else:
             chosen.append(part)
             spent += part.least_s
-    return Plan(budget_s, chosen, left_out, tuple(common), on_dsn=not embedded)
+    tiers = memory_part(strategies, server)[1]
+    rows_left_out = {
+        row: why
+        for row, why in (("page-cache", tiers.medium_left_out), ("beyond-ram", tiers.large_left_out))
+        if why is not None
+    }
+    return Plan(
+        budget_s,
+        chosen,
+        left_out,
+        tuple(common),
+        on_dsn=not embedded,
+        rows_left_out=rows_left_out,
+        sizing=sizing.in_words(server, tiers),
+        disk_budget_bytes=disk_budget_bytes,
+    )
 
 
 def write_plan(out: Path, plan: Plan) -> None:
@@ -222,71 +346,21 @@ def sources(out: Path, plan: Plan) -> dict[str, list[Source]]:
 
 
 def _answers(part: Part, run: RunResult) -> list[tuple[str, Source]]:
-    name = part.name
-    if name == "one-writer":
-        return [("one-writer", Source(name, "lookup-by-data", TPS))]
-    if name == "war":
+    """Each row PART's run answers, with the window and figure that answer it."""
+    return [(_row(row, run), Source(part.name, window, figure)) for row, window, figure in part.answers]
+
+
+def _row(row: str, run: RunResult) -> str:
+    """ROW, or for a key of ALTERNATIVES the one RUN's machine and server give."""
+    if row == "clients":
         cores = run.machine.get("cores")
-        many = isinstance(cores, int) and cores >= MANY_CORES
-        durable = str((run.server.get("settings") or {}).get("synchronous_commit", "on")) != "off"
-        window = Source(name, "lookup-by-data", TPS)
-        return [
-            (("many-cores-durable" if durable else "many-cores") if many else "few-cores", window),
-            ("durable" if durable else "asynchronous", window),
-            ("one-table", window),
-            ("bulk-load", Source(name, None, LOAD)),
-            ("storage-size", Source(name, None, SIZE)),
-        ]
-    if name == "wal":
-        tiers = [
-            ("shared-buffers", "tier-1-shared-buffers"),
-            ("page-cache", "tier-2-page-cache"),
-        ]
-        if run.machine.get("memory_limit_bytes"):
-            tiers.append(("beyond-ram", "tier-3-beyond-memory"))
-        return [(row, Source(name, window, TPS)) for row, window in tiers]
-    if name == "replication":
-        return [("sync-standby", Source(name, "insert-sync", TPS))]
-    if name == "sharded":
-        return [
-            ("sharded-range", Source(name, "insert-range", TPS)),
-            ("sharded-hash", Source(name, "insert-hash", TPS)),
-        ]
-    return []
+        if not (isinstance(cores, int) and cores >= MANY_CORES):
+            return "few-cores"
+        return "many-cores-durable" if _durable(run) else "many-cores"
+    if row == "commit":
+        return "durable" if _durable(run) else "asynchronous"
+    return row
 
 
-def not_measured_why(out: Path, plan: Plan) -> list[str]:
-    """Why each row stays "not measured" here: its run was left out, the server has the other side of it
-    (few cores, durable commit), its run did not finish, or no run of advise measures it."""
-    answered = sources(out, plan)
-    every = {p.name: p for p in parts(STRATEGIES, 1)}
-    lines = []
-    for condition in advice.CONDITIONS:
-        if condition.key in answered:
-            continue
-        owner = next((p for p in plan.parts if condition.key in p.rows), None)
-        left = next(
-            (name for name, p in every.items() if condition.key in p.rows and name in plan.left_out), None
-        )
-        if owner is not None and (out / owner.name / "results.json").is_file():
-            why = _other_side(condition.key, results.load(out / owner.name))
-        elif owner is not None:
-            why = f"its run ({owner.name}) did not finish"
-        elif left is not None:
-            why = f"{left} was not run: {plan.left_out[left]}"
-        else:
-            why = "no run of `pkbench advise` measures it yet"
-        lines.append(f"- {condition.label}: {why}.")
-    return lines
-
-
-def _other_side(row: str, run: RunResult) -> str:
-    """Why a run that ran answers the other side of ROW on this server."""
-    if row in ("few-cores", "many-cores", "many-cores-durable"):
-        return f"this machine has {run.machine.get('cores', '?')} cores (many from {MANY_CORES})"
-    if row in ("durable", "asynchronous"):
-        setting = (run.server.get("settings") or {}).get("synchronous_commit", "?")
-        return f"the server's synchronous_commit is {setting}"
-    if row == "beyond-ram":
-        return "the server ran without a memory cap below its data"
-    return "its run measured no verdict for it"
+def _durable(run: RunResult) -> bool:
+    return str((run.server.get("settings") or {}).get("synchronous_commit", "on")) != "off"
