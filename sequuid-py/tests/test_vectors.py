@@ -89,7 +89,7 @@ CALLS: dict[str, Callable[[Inputs], Any]] = {
     "uuid_variant": lambda i: sequuid.variant(UUID(i["id"])),
     "uuid_time_partitions": _partitions,
     "uuid_to_base32hex": lambda i: sequuid.uuid_to_base32hex(UUID(i["id"])),
-    "uuid_from_base32hex": lambda i: sequuid.uuid_from_base32hex(i["text"]),
+    "uuid_from_base32hex": lambda i: sequuid.uuid_from_base32hex(i["base32hex"]),
 }
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import binascii
 from datetime import UTC, datetime, timedelta
 from typing import NamedTuple
 from uuid import UUID
@@ -19,7 +18,11 @@ _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 _CROCKFORD_VALUES = {c: i for i, c in enumerate(_CROCKFORD)} | {"I": 1, "L": 1, "O": 0}
 _ULID_LENGTH = 26
 _BASE32HEX_LENGTH = 26
-_BASE32HEX_PADDED_LENGTH = 32
+_BASE32HEX_DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUV"
+_BASE32HEX_VALUES = {c: i for i, c in enumerate(_BASE32HEX_DIGITS)} | {
+    c.lower(): i for i, c in enumerate(_BASE32HEX_DIGITS)
+}
+_SKIPPED_WHITESPACE = str.maketrans("", "", " \t\n\r")
 
 
 def datetime_of_unix_us(unix_us: int) -> datetime:
@@ -298,20 +301,25 @@ def uuid_to_base32hex(id: UUID) -> str:
 
 
 def uuid_from_base32hex(text: str) -> UUID:
-    """The uuid of its base32hex text: padded or unpadded, either case (PostgreSQL 19's ``decode``)."""
+    """The uuid of its base32hex text, as PostgreSQL 19's ``decode(text, 'base32hex')::uuid`` reads it.
+
+    Letters in either case; whitespace (space, tab, newline, carriage return) anywhere is skipped; trailing
+    ``=`` padding, any amount, may close it; exactly 26 digits must remain, and the two bits they hold past
+    the 128th are dropped.
+    """
     if not isinstance(text, str):
         raise TypeError(f'argument "text" must be a str, not {type(text).__name__}')
-    digits = text.rstrip("=")
-    if len(digits) != _BASE32HEX_LENGTH or (
-        len(text) != _BASE32HEX_LENGTH and len(text) != _BASE32HEX_PADDED_LENGTH
-    ):
-        raise ValueError(
-            f'invalid base32hex text of a uuid: "{text}": it is 26 characters, or 32 with its padding'
-        )
-    try:
-        data = base64.b32hexdecode(digits + "======", casefold=True)
-    except (binascii.Error, ValueError):
-        raise ValueError(
-            f'invalid base32hex text of a uuid: "{text}": its characters are 0-9 and A-V, in either case'
-        ) from None
-    return UUID(bytes=data)
+    digits = text.translate(_SKIPPED_WHITESPACE)
+    unpadded = digits.rstrip("=")
+    value = 0
+    for char in unpadded:
+        digit = _BASE32HEX_VALUES.get(char)
+        if digit is None:
+            what = "a digit after the padding" if char == "=" else f"the character {char!r}"
+            raise ValueError(
+                f'invalid base32hex text of a uuid: "{text}": {what}; its digits are 0-9 and A-V'
+            )
+        value = (value << 5) | digit
+    if len(unpadded) != _BASE32HEX_LENGTH:
+        raise ValueError(f'invalid base32hex text of a uuid: "{text}": {len(unpadded)} digits, not 26')
+    return UUID(int=value >> 2)

@@ -35,6 +35,8 @@ def _now_us() -> int:
 
 
 def _as_int(made: object) -> int:
+    if isinstance(made, int):
+        return made
     value = getattr(made, "int", None)
     return value if isinstance(value, int) else int(str(made).replace("-", ""), 16)
 
