@@ -764,6 +764,94 @@ END
 $$;
 COMMENT ON FUNCTION ulid_to_uuid(text) IS 'ULID text (case-insensitive; I and L read as 1, O as 0) as uuid';
 
+-- base32hex -----------------------------------------------------------------------------------------------------
+-- RFC 4648 section 7's alphabet sorts as its values, so the text of two uuids compares byte-wise (COLLATE "C") as
+-- the uuids do: PostgreSQL 19's rtrim(encode(id::bytea, 'base32hex'), '=').  130 bits (the 128 and two zero bits)
+-- in 26 digits: 60 bits, 60 bits, then the last 8 bits shifted up by two.
+
+CREATE FUNCTION uuid_to_base32hex(id uuid) RETURNS text
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+DECLARE
+    alphabet constant text := '0123456789ABCDEFGHIJKLMNOPQRSTUV';
+    hex constant text := encode(uuid_send(id), 'hex');
+    first constant bigint := ('x' || substr(hex, 1, 15))::bit(60)::bigint;
+    second constant bigint := ('x' || substr(hex, 16, 15))::bit(60)::bigint;
+    last constant bigint := ('x' || right(hex, 2))::bit(8)::bigint << 2;
+BEGIN
+    RETURN substr(alphabet, ((first >> 55) & 31)::int + 1, 1) || substr(alphabet, ((first >> 50) & 31)::int + 1, 1) || substr(alphabet, ((first >> 45) & 31)::int + 1, 1)
+           || substr(alphabet, ((first >> 40) & 31)::int + 1, 1) || substr(alphabet, ((first >> 35) & 31)::int + 1, 1) || substr(alphabet, ((first >> 30) & 31)::int + 1, 1)
+           || substr(alphabet, ((first >> 25) & 31)::int + 1, 1) || substr(alphabet, ((first >> 20) & 31)::int + 1, 1) || substr(alphabet, ((first >> 15) & 31)::int + 1, 1)
+           || substr(alphabet, ((first >> 10) & 31)::int + 1, 1) || substr(alphabet, ((first >> 5) & 31)::int + 1, 1) || substr(alphabet, ((first >> 0) & 31)::int + 1, 1)
+           || substr(alphabet, ((second >> 55) & 31)::int + 1, 1) || substr(alphabet, ((second >> 50) & 31)::int + 1, 1) || substr(alphabet, ((second >> 45) & 31)::int + 1, 1)
+           || substr(alphabet, ((second >> 40) & 31)::int + 1, 1) || substr(alphabet, ((second >> 35) & 31)::int + 1, 1) || substr(alphabet, ((second >> 30) & 31)::int + 1, 1)
+           || substr(alphabet, ((second >> 25) & 31)::int + 1, 1) || substr(alphabet, ((second >> 20) & 31)::int + 1, 1) || substr(alphabet, ((second >> 15) & 31)::int + 1, 1)
+           || substr(alphabet, ((second >> 10) & 31)::int + 1, 1) || substr(alphabet, ((second >> 5) & 31)::int + 1, 1) || substr(alphabet, ((second >> 0) & 31)::int + 1, 1)
+           || substr(alphabet, ((last >> 5) & 31)::int + 1, 1) || substr(alphabet, ((last >> 0) & 31)::int + 1, 1);
+END
+$$;
+COMMENT ON FUNCTION uuid_to_base32hex(uuid) IS
+    'the uuid as 26 base32hex digits (RFC 4648 section 7, no padding), which sort byte-wise as the uuid does';
+
+-- what PostgreSQL 19's decode(text, 'base32hex') and the cast to uuid accept: whitespace skipped, either case,
+-- trailing "=" padding, 26 digits; the two bits past the 128th are dropped
+CREATE FUNCTION uuid_from_base32hex(base32hex text) RETURNS uuid
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+DECLARE
+    alphabet constant text := '0123456789ABCDEFGHIJKLMNOPQRSTUV';
+    compact constant text := upper(translate(base32hex, E' \t\n\r', ''));
+    digits constant text := rtrim(compact, '=');
+    bad text := substring(compact FROM '[^0-9A-V=]');
+BEGIN
+    IF bad IS NOT NULL THEN
+        -- the character as written, not upper-cased
+        bad := substring(translate(base32hex, E' \t\n\r', '') FROM '[^0-9A-Va-v=]');
+        RAISE EXCEPTION 'argument "base32hex" of uuid_from_base32hex contains "%", which is not a base32hex digit', bad
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'base32hex digits are 0-9 and A-V, in either case, followed by "=" padding or not; whitespace is skipped.';
+    END IF;
+    IF strpos(digits, '=') > 0 THEN
+        RAISE EXCEPTION 'argument "base32hex" of uuid_from_base32hex has the digit "%" after its "=" padding',
+                substring(translate(base32hex, E' \t\n\r', '') FROM '=+([^=])')
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'Padding may only end the text.';
+    END IF;
+    IF length(digits) <> 26 THEN
+        RAISE EXCEPTION 'argument "base32hex" of uuid_from_base32hex has % base32hex digits, not 26', length(digits)
+            USING ERRCODE = 'invalid_text_representation',
+                  DETAIL = 'The 16 bytes of a uuid are 26 digits, which RFC 4648 pads with "======" to 32 characters.';
+    END IF;
+    RETURN (lpad(to_hex(((strpos(alphabet, substr(digits, 1, 1)) - 1)::bigint << 55)
+                     | ((strpos(alphabet, substr(digits, 2, 1)) - 1)::bigint << 50)
+                     | ((strpos(alphabet, substr(digits, 3, 1)) - 1)::bigint << 45)
+                     | ((strpos(alphabet, substr(digits, 4, 1)) - 1)::bigint << 40)
+                     | ((strpos(alphabet, substr(digits, 5, 1)) - 1)::bigint << 35)
+                     | ((strpos(alphabet, substr(digits, 6, 1)) - 1)::bigint << 30)
+                     | ((strpos(alphabet, substr(digits, 7, 1)) - 1)::bigint << 25)
+                     | ((strpos(alphabet, substr(digits, 8, 1)) - 1)::bigint << 20)
+                     | ((strpos(alphabet, substr(digits, 9, 1)) - 1)::bigint << 15)
+                     | ((strpos(alphabet, substr(digits, 10, 1)) - 1)::bigint << 10)
+                     | ((strpos(alphabet, substr(digits, 11, 1)) - 1)::bigint << 5)
+                     | ((strpos(alphabet, substr(digits, 12, 1)) - 1)::bigint << 0)), 15, '0')
+            || lpad(to_hex(((strpos(alphabet, substr(digits, 13, 1)) - 1)::bigint << 55)
+                     | ((strpos(alphabet, substr(digits, 14, 1)) - 1)::bigint << 50)
+                     | ((strpos(alphabet, substr(digits, 15, 1)) - 1)::bigint << 45)
+                     | ((strpos(alphabet, substr(digits, 16, 1)) - 1)::bigint << 40)
+                     | ((strpos(alphabet, substr(digits, 17, 1)) - 1)::bigint << 35)
+                     | ((strpos(alphabet, substr(digits, 18, 1)) - 1)::bigint << 30)
+                     | ((strpos(alphabet, substr(digits, 19, 1)) - 1)::bigint << 25)
+                     | ((strpos(alphabet, substr(digits, 20, 1)) - 1)::bigint << 20)
+                     | ((strpos(alphabet, substr(digits, 21, 1)) - 1)::bigint << 15)
+                     | ((strpos(alphabet, substr(digits, 22, 1)) - 1)::bigint << 10)
+                     | ((strpos(alphabet, substr(digits, 23, 1)) - 1)::bigint << 5)
+                     | ((strpos(alphabet, substr(digits, 24, 1)) - 1)::bigint << 0)), 15, '0')
+            || lpad(to_hex((((strpos(alphabet, substr(digits, 25, 1)) - 1)::bigint << 5)
+                     | ((strpos(alphabet, substr(digits, 26, 1)) - 1)::bigint << 0)) >> 2), 2, '0'))::uuid;
+END
+$$;
+COMMENT ON FUNCTION uuid_from_base32hex(text) IS
+    'the uuid of 26 base32hex digits, in either case, padded or not (as PostgreSQL 19''s decode(text, ''base32hex''))';
+
 -- uuid_time_ops: v1 UUIDs first, by their v6 form (timestamp, then clock_seq and node), then every other UUID by
 -- its bytes; the same order as the C comparison, without sortsupport.
 CREATE FUNCTION sequuid.time_key(id uuid) RETURNS bytea

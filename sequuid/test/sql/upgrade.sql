@@ -1,6 +1,7 @@
 -- upgrade: a database that installed 1.0 and updated step by step (ALTER EXTENSION sequuid UPDATE TO '1.1', TO
--- '1.2', then ALTER EXTENSION sequuid UPDATE to the default version) has exactly the catalog of a fresh CREATE
--- EXTENSION sequuid: every function with its labels, arguments, defaults, C symbol and comment, every operator,
+-- '1.2', TO '1.3', then ALTER EXTENSION sequuid UPDATE to the default version, 1.4) has exactly the catalog of a
+-- fresh CREATE EXTENSION sequuid, which runs sequuid--1.4.sql: every function with its labels, arguments,
+-- defaults, C symbol and comment, every operator,
 -- operator class and family.  Runs in a database of its own, so the tests' objects stay untouched.
 SELECT current_database() AS regress_database \gset
 CREATE DATABASE sequuid_upgrade TEMPLATE template0;
@@ -59,15 +60,20 @@ SELECT extversion FROM pg_extension WHERE extname = 'sequuid';
 CREATE TEMP TABLE at_1_2 AS SELECT * FROM pg_temp.extension_catalog();
 -- what 1.2 added works in the 1.2 database
 SELECT lower, upper FROM uuid_time_partitions('v7', '2024-03-09 00:00:00+00', '24 hours', 1);
--- a 1.2 database moves on to the default version
-ALTER EXTENSION sequuid UPDATE;
+ALTER EXTENSION sequuid UPDATE TO '1.3';
 SELECT extversion FROM pg_extension WHERE extname = 'sequuid';
-CREATE TEMP TABLE updated AS SELECT * FROM pg_temp.extension_catalog();
--- what 1.3 added works in the updated database
+CREATE TEMP TABLE at_1_3 AS SELECT * FROM pg_temp.extension_catalog();
+-- what 1.3 added works in the 1.3 database
 SELECT version, variant
 FROM (SELECT get_byte(uuid_send(u), 6) >> 4 AS version, get_byte(uuid_send(u), 8) >> 6 AS variant
       FROM (SELECT uuid_generate_striped(16) AS u) g) f;
 SELECT * FROM uuid_striped_ranges(2, '2024-03-09 00:00:00+00', '2024-03-09 00:00:01+00');
+-- a 1.3 database moves on to the default version
+ALTER EXTENSION sequuid UPDATE;
+SELECT extversion FROM pg_extension WHERE extname = 'sequuid';
+CREATE TEMP TABLE updated AS SELECT * FROM pg_temp.extension_catalog();
+-- what 1.4 added works in the updated database
+SELECT uuid_to_base32hex('019535d9-3df7-79fb-b466-fa907fa17f9e'), uuid_from_base32hex('06AJBM9TUTSVND36VA87V8BVJO');
 DROP EXTENSION sequuid;
 CREATE EXTENSION sequuid;
 SELECT extversion, (SELECT default_version FROM pg_available_extensions WHERE name = 'sequuid') AS default_version
@@ -84,9 +90,13 @@ UNION ALL
 UNION ALL
 (SELECT '1.1 to 1.2', 'removed or changed', * FROM at_1_1 EXCEPT SELECT '1.1 to 1.2', 'removed or changed', * FROM at_1_2)
 UNION ALL
-(SELECT '1.2 to 1.3', 'added', * FROM updated EXCEPT SELECT '1.2 to 1.3', 'added', * FROM at_1_2)
+(SELECT '1.2 to 1.3', 'added', * FROM at_1_3 EXCEPT SELECT '1.2 to 1.3', 'added', * FROM at_1_2)
 UNION ALL
-(SELECT '1.2 to 1.3', 'removed or changed', * FROM at_1_2 EXCEPT SELECT '1.2 to 1.3', 'removed or changed', * FROM updated)
+(SELECT '1.2 to 1.3', 'removed or changed', * FROM at_1_2 EXCEPT SELECT '1.2 to 1.3', 'removed or changed', * FROM at_1_3)
+UNION ALL
+(SELECT '1.3 to 1.4', 'added', * FROM updated EXCEPT SELECT '1.3 to 1.4', 'added', * FROM at_1_3)
+UNION ALL
+(SELECT '1.3 to 1.4', 'removed or changed', * FROM at_1_3 EXCEPT SELECT '1.3 to 1.4', 'removed or changed', * FROM updated)
 ORDER BY step, change, object, property;
 
 -- the updated catalog against the fresh one: no row differs

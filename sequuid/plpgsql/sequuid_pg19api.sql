@@ -1,0 +1,62 @@
+-- sequuid/plpgsql/sequuid_pg19api.sql: PostgreSQL 19's explicit casts between uuid and bytea without C, for servers
+-- that cannot load extensions: the PL/pgSQL port of the sequuid_pg19api extension.  It needs nothing else of
+-- sequuid; install with
+--
+--     psql -v ON_ERROR_STOP=1 -f sequuid_pg19api.sql
+--
+-- It creates uuid_from_bytea(bytea) in the first schema of search_path, and, where the server has no cast between
+-- the two types (15 to 18), the casts uuid::bytea (core's uuid_send(), the 16 bytes in order) and bytea::uuid
+-- (uuid_from_bytea(): exactly 16 bytes, PostgreSQL 19's error otherwise), both explicit only, as 19's.  Running
+-- the file again replaces the function in place and leaves the casts as they are.  Plain SQL (a DO block), so
+-- migration tools that do not speak psql can run it too.
+--
+-- CREATE CAST needs ownership of uuid or bytea, which only a superuser has; managed services (RDS, Cloud SQL,
+-- Azure) give nobody that.  There the file still creates the function, skips the casts and says so in a NOTICE
+-- rather than failing, so that a migration runs to its end: write uuid_send(id) for id::bytea and
+-- uuid_from_bytea(b) for b::uuid, which give the same results and errors.
+
+CREATE OR REPLACE FUNCTION uuid_from_bytea(bytea) RETURNS uuid
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+BEGIN
+    IF length($1) <> 16 THEN
+        RAISE EXCEPTION 'invalid input length for type uuid'
+            USING ERRCODE = 'invalid_text_representation', DETAIL = format('Expected 16 bytes, got %s.', length($1));
+    END IF;
+    RETURN encode($1, 'hex')::uuid;
+END
+$$;
+COMMENT ON FUNCTION uuid_from_bytea(bytea) IS
+    'the uuid of 16 bytes in order (PostgreSQL 19''s bytea::uuid, from the sequuid_pg19api port)';
+
+DO $do$
+DECLARE
+    lacks_uuid_bytea boolean := NOT EXISTS (
+        SELECT FROM pg_cast WHERE castsource = 'uuid'::regtype AND casttarget = 'bytea'::regtype);
+    lacks_bytea_uuid boolean := NOT EXISTS (
+        SELECT FROM pg_cast WHERE castsource = 'bytea'::regtype AND casttarget = 'uuid'::regtype);
+    -- CREATE CAST's own rule: the owner of the source or the target type, or a superuser
+    may_create_casts boolean := (SELECT bool_or(pg_has_role(typowner, 'USAGE'))
+                                 FROM pg_type WHERE oid IN ('uuid'::regtype, 'bytea'::regtype));
+BEGIN
+    IF NOT (lacks_uuid_bytea OR lacks_bytea_uuid) THEN
+        RETURN;
+    END IF;
+    IF NOT may_create_casts THEN
+        RAISE NOTICE 'the casts uuid::bytea and bytea::uuid were not created: only a superuser may create casts between built-in types'
+            USING HINT = 'Write uuid_send(id) for id::bytea and uuid_from_bytea(b) for b::uuid, or have a superuser run this file.';
+        RETURN;
+    END IF;
+    IF lacks_uuid_bytea THEN
+        CREATE CAST (uuid AS bytea) WITH FUNCTION pg_catalog.uuid_send(uuid);
+        COMMENT ON CAST (uuid AS bytea) IS
+            'the 16 bytes of the uuid in order (PostgreSQL 19''s, from the sequuid_pg19api port)';
+    END IF;
+    IF lacks_bytea_uuid THEN
+        EXECUTE format('CREATE CAST (bytea AS uuid) WITH FUNCTION %s.uuid_from_bytea(bytea)',
+                       (SELECT pronamespace::regnamespace::text FROM pg_proc
+                        WHERE oid = to_regprocedure('uuid_from_bytea(bytea)')));
+        COMMENT ON CAST (bytea AS uuid) IS 'a uuid of 16 bytes in order (PostgreSQL 19''s, from the sequuid_pg19api port)';
+    END IF;
+END
+$do$;

@@ -1,0 +1,66 @@
+-- uuid_to_base32hex, uuid_from_base32hex (shared: C and PL/pgSQL give the same output).  The text is PostgreSQL
+-- 19's rtrim(encode(id::bytea, 'base32hex'), '='); decoding takes what 19's decode(text, 'base32hex')::uuid takes.
+-- Errors show message and SQLSTATE only: CONTEXT lines differ between the implementations.
+\set SHOW_CONTEXT never
+
+-- the example of PostgreSQL 19's documentation, both directions
+SELECT uuid_to_base32hex('019535d9-3df7-79fb-b466-fa907fa17f9e') AS text,
+       uuid_from_base32hex('06AJBM9TUTSVND36VA87V8BVJO') AS id;
+SELECT uuid_to_base32hex(NULL), uuid_from_base32hex(NULL);
+
+-- extremes and single bits at the digit boundaries: 26 digits, the last carrying 3 bits and two zero bits
+SELECT id, uuid_to_base32hex(id) AS text, length(uuid_to_base32hex(id)) AS length,
+       uuid_from_base32hex(uuid_to_base32hex(id)) = id AS round_trip
+FROM (VALUES ('00000000-0000-0000-0000-000000000000'::uuid),
+             ('ffffffff-ffff-ffff-ffff-ffffffffffff'),
+             ('80000000-0000-0000-0000-000000000000'),
+             ('04000000-0000-0000-0000-000000000000'),
+             ('00000000-0000-0000-0000-000000000001'),
+             ('00000000-0000-0000-0000-000000000004'),
+             ('00000000-0000-0000-0000-000000000008'),
+             ('00000000-0000-000f-f000-000000000000'),
+             ('017f22e2-79b0-7cc3-98c4-dc0c0c07398f'),
+             ('1ec9414c-232a-6b00-b3c8-9f6bdeced846')) v (id);
+
+-- decoding: either case, RFC 4648's padding or none, whitespace anywhere; the two bits past the 128th are dropped
+SELECT input, uuid_from_base32hex(input)
+FROM (VALUES ('06AJBM9TUTSVND36VA87V8BVJO'),
+             ('06ajbm9tutsvnd36va87v8bvjo'),
+             ('06AJBM9TUTSVND36VA87V8BVJO======'),
+             ('06AJBM9TUTSVND36VA87V8BVJO='),
+             (E' 06AJBM9T\tUTSVND36\nVA87V8BV\r\nJO == '),
+             ('06AJBM9TUTSVND36VA87V8BVJR'),
+             ('VVVVVVVVVVVVVVVVVVVVVVVVVV')) v (input);
+
+-- errors: a character outside the alphabet (22023, as 19's decode), a digit after the padding (22023), a number of
+-- digits other than 26 (22P02, as 19's cast of a bytea of another length)
+SELECT uuid_from_base32hex('06AJBM9TUTSVND36VA87V8BVJW');
+SELECT uuid_from_base32hex('06AJBM9TUTSVND36VA87V8BVJ-');
+SELECT uuid_from_base32hex('06AJBM9TUTSVND36VA87V8BVJé');
+SELECT uuid_from_base32hex('06AJBM9TUTSVND36VA87V8BV==JO');
+SELECT uuid_from_base32hex('06AJBM9TUTSVND36VA87V8BVJ');
+SELECT uuid_from_base32hex('06AJBM9TUTSVND36VA87V8BVJOO');
+SELECT uuid_from_base32hex('');
+SELECT uuid_from_base32hex('======');
+
+-- the text sorts byte-wise as the uuids do: 20,000 time-ordered v7 values (48-bit ms and 12-bit fraction of
+-- instants 37 us apart, three at each instant, 8 pseudo-random trailing bytes; made in plain SQL so that the
+-- check does not lean on the functions it checks), each next to the one before it in uuid order; every one decoded
+-- back (base32hex_order, C only, checks a million)
+SELECT count(*) AS values_checked,
+       count(*) FILTER (WHERE previous >= text COLLATE "C") AS out_of_byte_order,
+       count(*) FILTER (WHERE uuid_from_base32hex(text) <> id) AS not_round_trip
+FROM (SELECT n, id, text, lag(text) OVER (ORDER BY id) AS previous
+      FROM (SELECT n, id, uuid_to_base32hex(id) AS text
+            FROM (SELECT n, (lpad(to_hex((us / 1000) << 16 | 28672 | (us % 1000) * 4096 / 1000), 16, '0')
+                             || left(md5(n::text), 16))::uuid AS id
+                  FROM (SELECT n, 1735689600000000 + (n / 3) * 37 AS us
+                        FROM generate_series(1, 20000) n) i) g) t) o;
+-- ... which the hyphenated text does not promise under a linguistic collation; base32hex under "C" does, and the
+-- hyphenated text of time-ordered keys also sorts as them: both compared for the first and the last value
+SELECT uuid_to_base32hex('00000000-0000-7000-8000-000000000000') COLLATE "C"
+           < uuid_to_base32hex('ffffffff-ffff-7fff-bfff-ffffffffffff') COLLATE "C" AS extremes_in_order;
+
+-- labels
+SELECT p.oid::regprocedure AS function, provolatile, proparallel, proisstrict, prorettype::regtype AS returns
+FROM pg_proc p WHERE proname IN ('uuid_to_base32hex', 'uuid_from_base32hex') ORDER BY 1::text;
