@@ -274,7 +274,7 @@ def _document(plan: planner.Plan, out: Path, table: advice.Table) -> list[str]:
         f"Each speed cell was measured until its 95% interval came within ±{planner.PRECISION:.0%} of its "
         "estimate, or its run's share of the budget ended:",
         "",
-        *outcome.precision_lines(table),
+        *outcome.precision_lines(plan, table),
         "",
         "How each run ended its rounds:",
         "",

@@ -84,7 +84,7 @@ def wal_shared_buffers() -> int:
 
 def memory_part(strategies: Sequence[str], server: sizing.Server) -> tuple[Part, sizing.Tiers]:
     """The wal scenario at tiers sized to SERVER, and the tiers."""
-    chosen = [s for s in strategies if s in MEMORY_STRATEGIES]
+    chosen = [s for s in strategies if s in MEMORY_STRATEGIES] or list(strategies)
     tiers = sizing.size_tiers(server, sizing.loadable_rows(MEMORY_LOAD_S, chosen))
     answers: list[tuple[str, str | None, Figure]] = [("shared-buffers", "tier-1-shared-buffers", TPS)]
     if tiers.medium_left_out is None:

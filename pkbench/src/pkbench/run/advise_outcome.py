@@ -8,8 +8,10 @@ from pathlib import Path
 
 from pkbench import results
 from pkbench.evidence import advice
+from pkbench.evidence.advice import LOAD
 from pkbench.results import RunResult
 from pkbench.run.advise import ALTERNATIVES, MANY_CORES, PRECISION, STRATEGIES, Plan, parts, sources
+from pkbench.run.paired import LOAD_PARTS
 from pkbench.server import sizing
 
 
@@ -52,25 +54,32 @@ def _other_side(row: str, run: RunResult) -> str:
     return "its run measured no verdict for it"
 
 
-def precision_lines(table: advice.Table) -> list[str]:
+def precision_lines(plan: Plan, table: advice.Table) -> list[str]:
     """For each speed cell measured here, whether its 95% interval came within ±PRECISION of its estimate or
-    the part's share of the budget ended first, and how wide it was then."""
+    the part's share of the budget ended first (a load: its parts, which are not added to), and how wide it
+    was then."""
+    loads = {row for part in plan.parts for row, _, figure in part.answers if figure == LOAD}
     lines = []
     for condition in table.conditions:
+        why = (
+            f"its {LOAD_PARTS} parts are all a load makes"
+            if condition.key in loads
+            else "the budget ended first"
+        )
         said = []
         for column in table.columns:
             cell = table.cells[condition.key][column.strategy]
             if cell.kind not in ("verdict", "one round"):
                 continue
             reach = advice_reach(cell)
-            rounds = f"{cell.rounds} round{'s' if cell.rounds != 1 else ''}"
+            unit = "part" if condition.key in loads else "round"
+            rounds = f"{cell.rounds} {unit}{'s' if cell.rounds != 1 else ''}"
             if reach is not None and reach <= PRECISION + 1e-9:
                 said.append(f"{column.heading} reached ±{PRECISION:.0%} (±{reach:.1%} after {rounds})")
             else:
                 width = f"±{reach:.0%}" if reach is not None else "no interval"
                 said.append(
-                    f"{column.heading} did not reach ±{PRECISION:.0%}: the budget ended first ({width} after "
-                    f"{rounds})"
+                    f"{column.heading} did not reach ±{PRECISION:.0%}: {why} ({width} after {rounds})"
                 )
         if said:
             lines.append(f"- {condition.label}: {'; '.join(said)}.")
