@@ -42,6 +42,9 @@ ISSUE_NAMES = {
     # Reliefs for a time-ordered key's one right edge on many cores (the contention scenario).
     "uuid-v7-hash",
     "uuid-striped",
+    # v7 made by each pgbench client as an application server would (the fleet scenario, tests/test_fleet.py).
+    "app-v7-random",
+    "app-v7-counter",
 }
 
 
