@@ -15,6 +15,7 @@ from typing import Any
 
 from sequuid_conformance import checks, server, table
 from sequuid_conformance.implementations import (
+    BY_KEY,
     IMPLEMENTATIONS,
     PROGRAMS,
     SEQUUID_PY,
@@ -137,8 +138,7 @@ def run(arguments: argparse.Namespace) -> int:
     if in_server:
         _run_in_server(in_server, arguments, results, skipped)
 
-    for entry in skipped:
-        print(f"conformance: skipped {entry['key']}: {entry['reason']}", file=sys.stderr)
+    _say_skipped(skipped)
     document = {
         "schema_version": SCHEMA_VERSION,
         "tool": "sequuid_conformance 1.3.0",
@@ -157,6 +157,16 @@ def run(arguments: argparse.Namespace) -> int:
     output.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {output}", file=sys.stderr)
     return 0
+
+
+def _say_skipped(skipped: list[dict[str, str]]) -> None:
+    """One line per language and reason: a missing toolchain skips all of that language's implementations."""
+    grouped: dict[tuple[str, str], list[str]] = {}
+    for entry in skipped:
+        language = BY_KEY[entry["key"]].language
+        grouped.setdefault((language, entry["reason"]), []).append(entry["key"])
+    for (language, reason), keys in grouped.items():
+        print(f"conformance: skipped {language} ({', '.join(keys)}): {reason}", file=sys.stderr)
 
 
 def _run_in_server(
