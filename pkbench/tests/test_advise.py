@@ -134,10 +134,19 @@ def test_what_a_run_answers_follows_its_machine_and_commit_setting(tmp_path: Pat
     assert table.cells["many-cores"]["uuid-v4"].run == "war"
 
 
-def test_a_bad_budget_is_one_line() -> None:
-    done = cli_in_process("advise", "--budget", "soon")
+@pytest.mark.parametrize(
+    ("words", "said"),
+    [
+        (["--budget", "soon"], "--budget 'soon'"),
+        (["--disk-budget", "20GB"], "--server-memory and --disk-budget describe a server given by --dsn"),
+        (["--dsn", "host=/nowhere", "--disk-budget", "lots"], "--disk-budget 'lots': expected a size"),
+        (["--dsn", "host=/nowhere", "--server-memory", "0GB"], "--server-memory '0GB': must be a positive"),
+    ],
+)
+def test_bad_input_is_one_line(words: list[str], said: str, tmp_path: Path) -> None:
+    done = cli_in_process("advise", *words, "--out", str(tmp_path / "advice"))
     assert done.returncode != 0
-    assert done.stderr.strip().count("\n") == 0 and "--budget 'soon'" in done.stderr
+    assert done.stderr.strip().count("\n") == 0 and said in done.stderr
 
 
 def test_a_tiny_advice_fills_its_rows_and_resumes_without_measuring_again(tmp_path: Path) -> None:

@@ -154,6 +154,14 @@ def _advise(
                 "--server-memory and --disk-budget describe a server given by --dsn; the embedded cluster's "
                 "are read from this machine"
             )
+        # Sizes are read before the server is: a mistyped one fails without a connection.
+        budget_bytes = (
+            None
+            if dsn is None
+            else sizing.parse_bytes(disk_budget, "--disk-budget")
+            if disk_budget is not None
+            else planner.DEFAULT_DSN_DISK_BUDGET
+        )
         plan = planner.make_plan(
             seconds,
             chosen,
@@ -161,13 +169,7 @@ def _advise(
             _server(dsn, server_memory),
             embedded=dsn is None,
             common=common,
-            disk_budget_bytes=(
-                None
-                if dsn is None
-                else sizing.parse_bytes(disk_budget, "--disk-budget")
-                if disk_budget is not None
-                else planner.DEFAULT_DSN_DISK_BUDGET
-            ),
+            disk_budget_bytes=budget_bytes,
         )
         # Every part's options are checked before the first one starts: a bad name fails now, in one line.
         for part in plan.parts:
