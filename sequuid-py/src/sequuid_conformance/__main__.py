@@ -208,6 +208,13 @@ def main(argv: list[str] | None = None) -> int:
     table_parser.add_argument("--check", action="store_true", help="only compare; exit 1 when it differs")
     arguments = parser.parse_args(argv)
 
+    if not PROGRAMS.is_dir():
+        print(
+            f"sequuid_conformance runs from the repository's sequuid-py (pip install -e ./sequuid-py): "
+            f"{PROGRAMS} is missing",
+            file=sys.stderr,
+        )
+        return 2
     if arguments.command == "setup":
         return setup()
     if arguments.command == "run":
