@@ -221,6 +221,8 @@ def test_comparison_labels_runs_and_calls_out_differences(tmp_path: Path) -> Non
     # One round each: the +12% is shown in its table, but no difference of one round is called out.
     assert "+12%" in html
     assert "No change resolved over the rounds of these runs" in html
+    for part in ("speed", "work per transaction", "size and key hit ratio at the end"):
+        assert f"<h3>workload {WORKLOADS[0]}: {part}</h3>" in html
     assert 'class="large better"' not in html
     # war-pg18 could not measure page splits: n/a with its reason, never 0
     figures = embedded_figures(html)

@@ -155,7 +155,8 @@ def test_comparison_renders_in_chromium(
     browser: Any, runs: list[Path], at_least: int, tmp_path: Path
 ) -> None:
     comparison = compare_directories(runs, tmp_path / "compare")[0]
-    charts = open_and_check(browser, comparison, tmp_path / "comparison.png")
+    # Like the report's, each workload's differences come in tables that fit a page 1300 pixels wide.
+    charts = open_and_check(browser, comparison, tmp_path / "comparison.png", width=1300)
     assert len(charts) >= at_least
     assert_every_chart_drawn(charts, comparison.read_text(encoding="utf-8"))
 

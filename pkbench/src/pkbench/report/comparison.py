@@ -29,12 +29,24 @@ from pkbench.analysis.run_diff import Change as RoundsChange
 from pkbench.report import charts, render, steps, whiskers
 from pkbench.report.loading import Run, load_run, workload_of
 from pkbench.report.palette import strategy_colors
-from pkbench.report.tables import relative, signed_percent
+from pkbench.report.tables import SPEED, relative, signed_percent
 from pkbench.results import StrategyResult, WorkloadResult
 from pkbench.text import MISSING
 
 RUN_PATTERNS = ("", "/", ".", "x", "\\", "+", "-", "|")
 RUN_DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
+# A workload's compared figures in three tables, as the report has them, each narrow enough for a 1300-pixel
+# page: how fast, what each transaction cost the server, and the relation at the end of the window.
+AT_THE_END = ("size", "hit")
+WORKLOAD_PARTS = ("speed", "work per transaction", "size and key hit ratio at the end")
+
+
+def workload_part(metric: Metric) -> str:
+    """Which of WORKLOAD_PARTS a workload's figure is shown in."""
+    if metric.key in SPEED:
+        return WORKLOAD_PARTS[0]
+    return WORKLOAD_PARTS[2] if metric.key in AT_THE_END else WORKLOAD_PARTS[1]
+
 
 # The changes `pkbench compare` resolved, by later run's index, strategy, workload and metric key.
 Diffs = dict[tuple[int, str, str | None, str], RoundsChange]
@@ -111,9 +123,10 @@ class DifferenceRow:
 
 @dataclass(frozen=True)
 class DifferenceTable:
-    title: str
+    title: str  # the workload, or per strategy: what a change called out names
     metrics: list[Metric]
     rows: list[DifferenceRow]
+    part: str = ""  # which of the workload's figures, when they are split over tables
 
 
 @dataclass(frozen=True)
@@ -201,7 +214,7 @@ def rounds_change(
 
 
 def difference_table(
-    runs: list[Run], metrics: list[Metric], scope: str | None, known: Diffs
+    runs: list[Run], metrics: list[Metric], scope: str | None, known: Diffs, part: str = ""
 ) -> DifferenceTable:
     """Every strategy measured (in workload SCOPE) by at least two runs; run 1 is the baseline."""
     rows = []
@@ -219,7 +232,7 @@ def difference_table(
             )
         rows.append(DifferenceRow(strategy, cells))
     title = f"workload {scope}" if scope else "per strategy"
-    return DifferenceTable(title, metrics, rows)
+    return DifferenceTable(title, metrics, rows, part)
 
 
 def called_out(tables: list[DifferenceTable]) -> list[CalledOut]:
@@ -347,7 +360,10 @@ def render_comparison(runs: list[Run], changes: Sequence[Sequence[run_diff.Figur
         workloads += [w for w in run.workload_names() if w not in workloads]
     per_strategy = strategy_metrics(runs)
     differences = [
-        difference_table(runs, compared(WORKLOAD_METRICS), workload, known) for workload in workloads
+        difference_table(runs, metrics, workload, known, part)
+        for workload in workloads
+        for part in WORKLOAD_PARTS
+        if (metrics := [m for m in compared(WORKLOAD_METRICS) if workload_part(m) == part])
     ]
     differences.append(difference_table(runs, per_strategy, None, known))
     sections = []
