@@ -71,8 +71,12 @@ def test_the_answer_names_the_first_skew_whose_work_departs_from_server_v7() -> 
     far = point(1000, [130.0, 131.0, 129.0, 130.5])
     sentence = fleet.answer([close, far], clients=8)
     assert "v7 made by 8 application servers" in sentence
-    assert "app-v7-random behaved like it up to 50 ms and stopped at 1 s (WAL bytes 1.30\u00d7 (" in sentence
-    assert "key index 1.30\u00d7 at the end" in sentence
+    assert (
+        "app-v7-random behaved like it up to 50 ms and stopped at 1 s (WAL per transaction 1.30\u00d7 ("
+        in sentence
+    )
+    assert "key index 1.30\u00d7 at the end, one measurement" in sentence
+    assert fleet.first_departure([close, far], "app-v7-random") is far
     assert "behaved like it at every skew measured, up to 50 ms" in fleet.answer([close])
 
 
@@ -146,7 +150,7 @@ def test_a_sweep_of_the_skew_applies_each_clients_offset_and_answers(
     assert [p["value"] for p in document["points"]] == [0, SKEW_MS]
     text = (out / "sweep.md").read_text()
     assert "## Keys made by application servers, by skew_ms" in text
-    assert "Against server-side v7 in the same rounds, v7 made by 4 application servers" in text
+    assert "v7 made by 4 application servers whose clocks were set 0 ms and 60 s apart" in text
     assert f"| {SKEW_MS} | app-v7-counter |" in text
     point = json.loads((out / f"skew_ms-{SKEW_MS}" / "results.json").read_text())
     workload = next(s for s in point["strategies"] if s["name"] == "app-v7-random")["workloads"][0]

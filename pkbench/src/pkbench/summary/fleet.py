@@ -194,12 +194,27 @@ def _skew_words(skew: Number) -> str:
     return f"{skew:g} ms"
 
 
+# How the sentence names each criterion.
+_SAID = {
+    "wal": "WAL per transaction",
+    "fpi": "full-page images per transaction",
+    "blocks-per-1000": "key index blocks written per transaction",
+}
+
+
 def _ratio_words(figure: Figure, judged: RatioVerdict) -> str:
     assert judged.ratio is not None and judged.interval is not None
     return (
-        f"{figure.title.split(' / ')[0].replace('key index blocks written', 'index blocks written')} "
-        f"{judged.ratio:.2f}\u00d7 ({judged.interval.low:.2f}\u2013{judged.interval.high:.2f})"
+        f"{_SAID.get(figure.key, figure.title)} {judged.ratio:.2f}\u00d7 "
+        f"({judged.interval.low:.2f}\u2013{judged.interval.high:.2f})"
     )
+
+
+def first_departure(points: Sequence[Point], strategy: str) -> Point | None:
+    """STRATEGY's point at the smallest skew where it stops behaving like server-side v7 (pure); None when it
+    behaves like it at every skew measured. The lead's "which key?" row reads the run at this skew."""
+    mine = sorted((p for p in points if p.strategy == strategy and p.against_v7), key=lambda p: p.skew_ms)
+    return next((p for p in mine if departs(p)), None)
 
 
 def answer(points: Sequence[Point], clients: int | None = None) -> str:
@@ -213,7 +228,7 @@ def answer(points: Sequence[Point], clients: int | None = None) -> str:
     parts = []
     for strategy in dict.fromkeys(p.strategy for p in apps):
         mine = sorted((p for p in apps if p.strategy == strategy), key=lambda p: p.skew_ms)
-        first = next((p for p in mine if departs(p)), None)
+        first = first_departure(mine, strategy)
         if first is None:
             parts.append(
                 f"{strategy} behaved like it at every skew measured, up to {_skew_words(skews[-1])} (no work "
@@ -221,14 +236,28 @@ def answer(points: Sequence[Point], clients: int | None = None) -> str:
             )
             continue
         before = [p.skew_ms for p in mine if p.skew_ms < first.skew_ms]
-        upto = f"behaved like it up to {_skew_words(before[-1])} and " if before else ""
+        upto = ""
+        if before:
+            upto = (
+                "behaved like it with clocks in step and "
+                if before[-1] == 0
+                else (f"behaved like it up to {_skew_words(before[-1])} and ")
+            )
         figures = ", ".join(_ratio_words(f, j) for f, j in departs(first))
-        size = f", key index {first.index_ratio:.2f}\u00d7 at the end" if first.index_ratio else ""
+        size = (
+            f"; key index {first.index_ratio:.2f}\u00d7 at the end, one measurement"
+            if first.index_ratio
+            else ""
+        )
         parts.append(f"{strategy} {upto}stopped at {_skew_words(first.skew_ms)} ({figures}{size})")
     return (
-        f"Against server-side v7 in the same rounds, v7 made by {fleet} whose clocks spread over "
-        f"{', '.join(_skew_words(s) for s in skews)}: " + "; ".join(parts) + "."
+        f"Against server-side v7 in the same rounds (ratios with 95% intervals), v7 made by {fleet} whose "
+        f"clocks were set {_listed([_skew_words(s) for s in skews])} apart: " + "; ".join(parts) + "."
     )
+
+
+def _listed(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def _cell(estimate: Estimate, fmt: str) -> str:
