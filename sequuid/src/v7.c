@@ -137,25 +137,31 @@ uuid_generate_v7(PG_FUNCTION_ARGS)
 }
 
 /*
- * Like core's uuidv7(interval): the ascending timestamp moved by the shift
- * with calendar arithmetic (months and days in the session time zone), at
- * microsecond precision; the nanoseconds below it are kept.
+ * How a shifted generator checks its shift and the result: the error for
+ * an infinite shift, the checks made before the exact arithmetic (NULL for
+ * none), the last Unix microsecond it accepts, and the error past it.
  */
-Datum
-uuid_generate_v7_shift(PG_FUNCTION_ARGS)
+typedef struct ShiftRules
 {
-	Interval   *shift = PG_GETARG_INTERVAL_P(0);
-	int64		ns = sequuid_clock_ascending_ns();
-	int64		unix_us;
+	void		(*report_infinite) (void);
+	void		(*check_before) (int64 unix_us, const Interval *shift);
+	int64		last_unix_us;
+	void		(*report_out_of_range) (void);
+} ShiftRules;
 
-#ifdef INTERVAL_NOT_FINITE
-	if (INTERVAL_NOT_FINITE(shift))
-		ereport(ERROR,
-				(errcode(ERRCODE_DATETIME_FIELD_OVERFLOW),
-				 errmsg("argument \"shift\" must be a finite interval"),
-				 errhint("Pass a finite interval such as '-1 hour'.")));
-#endif
-	/* spelled out: the Abs() macro is gone from PostgreSQL 16's c.h */
+static void
+report_infinite_shift(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATETIME_FIELD_OVERFLOW),
+			 errmsg("argument \"shift\" must be a finite interval"),
+			 errhint("Pass a finite interval such as '-1 hour'.")));
+}
+
+/* spelled out: the Abs() macro is gone from PostgreSQL 16's c.h */
+static void
+check_shift_bounds(int64 unix_us, const Interval *shift)
+{
 	if (shift->month > 12 * SHIFT_LIMIT_YEARS ||
 		shift->month < -12 * SHIFT_LIMIT_YEARS ||
 		shift->day > 366 * SHIFT_LIMIT_YEARS ||
@@ -163,44 +169,85 @@ uuid_generate_v7_shift(PG_FUNCTION_ARGS)
 		shift->time > 366 * SHIFT_LIMIT_YEARS * USECS_PER_DAY ||
 		shift->time < -366 * SHIFT_LIMIT_YEARS * USECS_PER_DAY)
 		report_shift_out_of_range();
-	check_shift_estimate(ns / SEQUUID_NS_PER_US, shift);
+	check_shift_estimate(unix_us, shift);
+}
 
-	unix_us = shifted_unix_us(ns, shift);
-	if (unix_us < 0 || unix_us / SEQUUID_US_PER_MS > (int64) SEQUUID_UNIX_MS_MAX)
-		report_shift_out_of_range();
+static void
+report_pg18_infinite(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+			 errmsg("interval out of range for UUID version 7"),
+			 errdetail("UUID version 7 does not support infinite intervals.")));
+}
 
-	PG_RETURN_UUID_P(generate_v7_shifted(ns, unix_us));
+static void
+report_pg18_out_of_range(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+			 errmsg("timestamp out of range for UUID version 7"),
+			 errdetail("UUID version 7 supports timestamps from 1970-01-01 to approximately year 10889.")));
 }
 
 /*
- * PostgreSQL 18's uuidv7(shift interval), for the servers before it:
- * core's checks, messages and SQLSTATE.  An infinite shift is refused
- * first; timestamptz_pl_interval() raises its own "timestamp out of range"
- * when the sum leaves the timestamptz range; a sum before 1970-01-01 or
- * after the first microsecond of the 48-bit field's last millisecond
- * (10889-08-02 05:31:50.655, where 18 draws the line) is refused last.
+ * sequuid's rules name the argument and accept the whole of the 48-bit
+ * field's last millisecond.
  */
-Datum
-sequuid_pg18_uuidv7_interval(PG_FUNCTION_ARGS)
+static const ShiftRules sequuid_shift_rules = {
+	report_infinite_shift,
+	check_shift_bounds,
+	(int64) SEQUUID_UNIX_MS_MAX * SEQUUID_US_PER_MS + SEQUUID_US_PER_MS - 1,
+	report_shift_out_of_range
+};
+
+/*
+ * PostgreSQL 18's rules, messages and SQLSTATE: timestamptz_pl_interval()
+ * raises its own "timestamp out of range" when the sum leaves the
+ * timestamptz range, and a sum after the first microsecond of the 48-bit
+ * field's last millisecond (10889-08-02 05:31:50.655) is refused, where 18
+ * draws the line.
+ */
+static const ShiftRules pg18_shift_rules = {
+	report_pg18_infinite,
+	NULL,
+	(int64) SEQUUID_UNIX_MS_MAX * SEQUUID_US_PER_MS,
+	report_pg18_out_of_range
+};
+
+/*
+ * The v7 value of the ascending clock moved by SHIFT with calendar
+ * arithmetic (months and days in the session time zone), at microsecond
+ * precision, the nanoseconds below it kept; checked by RULES.
+ */
+static pg_uuid_t *
+generate_v7_shift(Interval *shift, const ShiftRules *rules)
 {
-	Interval   *shift = PG_GETARG_INTERVAL_P(0);
 	int64		ns = sequuid_clock_ascending_ns();
 	int64		unix_us;
 
 #ifdef INTERVAL_NOT_FINITE
 	if (INTERVAL_NOT_FINITE(shift))
-		ereport(ERROR,
-				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-				 errmsg("interval out of range for UUID version 7"),
-				 errdetail("UUID version 7 does not support infinite intervals.")));
+		rules->report_infinite();
 #endif
-
+	if (rules->check_before != NULL)
+		rules->check_before(ns / SEQUUID_NS_PER_US, shift);
 	unix_us = shifted_unix_us(ns, shift);
-	if (unix_us < 0 || unix_us > (int64) SEQUUID_UNIX_MS_MAX * SEQUUID_US_PER_MS)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-				 errmsg("timestamp out of range for UUID version 7"),
-				 errdetail("UUID version 7 supports timestamps from 1970-01-01 to approximately year 10889.")));
+	if (unix_us < 0 || unix_us > rules->last_unix_us)
+		rules->report_out_of_range();
+	return generate_v7_shifted(ns, unix_us);
+}
 
-	PG_RETURN_UUID_P(generate_v7_shifted(ns, unix_us));
+/* like core's uuidv7(interval), with sequuid's checks and errors */
+Datum
+uuid_generate_v7_shift(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_UUID_P(generate_v7_shift(PG_GETARG_INTERVAL_P(0), &sequuid_shift_rules));
+}
+
+/* PostgreSQL 18's uuidv7(shift interval), for the servers before it */
+Datum
+sequuid_pg18_uuidv7_interval(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_UUID_P(generate_v7_shift(PG_GETARG_INTERVAL_P(0), &pg18_shift_rules));
 }
