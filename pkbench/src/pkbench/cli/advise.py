@@ -79,15 +79,18 @@ def command(options_for: OptionsFor) -> click.Command:
         """Measure which key to choose on this server: the table of docs/advice.md from runs made here.
 
         Runs the fewest `pkbench run`s that fill the rows this server can show (its cores, its memory and
-        commit setting; a standby and shards on an embedded cluster only) within --budget, prints the table
-        and writes it to DIR/advice.md beside the runs. Options after `--` go to every `pkbench run`
-        (--warmup 0, --rounds 5).
+        commit setting; a standby and shards on an embedded cluster only) within --budget, each adding
+        rounds until its cells are within ±10% or its share of the budget ends, prints the table and writes
+        it to DIR/advice.md beside the runs, saying for each cell which happened. The memory tiers are sized
+        to the server's shared_buffers and memory; a run that would not fit the disk is not started.
+        Options after `--` go to every `pkbench run` (--warmup 0, --rounds 5).
 
         \b
         Example:
             pkbench advise
             pkbench advise --budget 1h --out advice-here
             pkbench advise --dsn postgresql://bench@db.example/bench --budget 20m
+            pkbench advise --dsn host=db --server-memory 64GB --disk-budget 20GB
             pkbench advise --resume pkbench-advice-20261127-010000
             pkbench advise --budget 10m -- --warmup 0 --sample-every 0
         """
