@@ -1,0 +1,1 @@
+../../../../../sequuid/sequuid_pg19api--1.0.sql
