@@ -38,15 +38,32 @@ def pytest_configure(config: pytest.Config) -> None:
     templates.chmod(0o755)
     os.environ[TEMPLATES_VARIABLE] = str(templates)
     config.stash[_TEMPLATES] = templates
+    _bytecode_kept_for_the_session(config)
+
+
+def _bytecode_kept_for_the_session(config: pytest.Config) -> None:
+    """Where PYTHONDONTWRITEBYTECODE is set (CI images and containers often set it), every pkbench the
+    tests start compiled plotly, scipy and pkbench from source again: about 2 s of CPU in each of the
+    hundreds of processes, half of a `pkbench compare`. The session's processes write their bytecode to a
+    directory of the session's instead, removed at the end, so the tree and the virtual environment still
+    get none."""
+    if not os.environ.get("PYTHONDONTWRITEBYTECODE") or os.environ.get("PYTHONPYCACHEPREFIX"):
+        return
+    prefix = Path(tempfile.mkdtemp(prefix="pkbench-bytecode-"))
+    del os.environ["PYTHONDONTWRITEBYTECODE"]
+    os.environ["PYTHONPYCACHEPREFIX"] = str(prefix)
+    config.stash[_BYTECODE] = prefix
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    templates = config.stash.get(_TEMPLATES, None)
-    if templates is not None:
-        shutil.rmtree(templates, ignore_errors=True)
+    for made in (_TEMPLATES, _BYTECODE):
+        directory = config.stash.get(made, None)
+        if directory is not None:
+            shutil.rmtree(directory, ignore_errors=True)
 
 
 _TEMPLATES = pytest.StashKey[Path]()
+_BYTECODE = pytest.StashKey[Path]()
 
 # The files that took longest in a whole run on a 2-core machine (the sum of their tests), longest first. The
 # workers take a file at a time in collection order (./dev test passes --no-loadscope-reorder): a long file
