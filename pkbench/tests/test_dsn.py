@@ -24,9 +24,14 @@ from pkbench.server.embedded import EmbeddedCluster
 PASSWORD = "s3cret-Pa55word-for-tests"
 
 
+# Fifty transactions per client in each window rather than a second of them: these runs show what reaches
+# the server and pgbench and what they leave behind, which a few transactions show as well as thousands.
+FIXED_WORK = ("--transactions", "50")
+
+
 def dsn_run(strategies: str, out: Path) -> tuple[str, ...]:
     """A run big enough to measure, small enough for a test: what the --dsn runs here share."""
-    return short_run(strategies=strategies, rows=500, clients=2, out=out)
+    return (*short_run(strategies=strategies, rows=500, clients=2, out=out), *FIXED_WORK)
 
 
 @pytest.fixture(scope="module")
@@ -154,6 +159,7 @@ def test_without_keep_its_schema_is_dropped(
         "--dsn",
         dsn(cluster),
         *short_run(strategies="bigint", duration=1, out=tmp_path / "out"),
+        *FIXED_WORK,
         timeout=300,
     )
     assert result.returncode == 0, result.stderr
@@ -188,7 +194,7 @@ def test_a_wrong_password_is_one_line(
 
 def _short_run(*args: str, out: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """A short run of bigint; `args` come last, so they win."""
-    return run_cli("run", *short_run(strategies="bigint", out=out), *args, timeout=300, env=env)
+    return run_cli("run", *short_run(strategies="bigint", out=out), *FIXED_WORK, *args, timeout=300, env=env)
 
 
 def _assert_measured(result: subprocess.CompletedProcess[str], out: Path) -> None:
