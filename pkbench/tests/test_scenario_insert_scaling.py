@@ -26,8 +26,16 @@ def scaling_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         report=False,
         scenario="insert-scaling",
         strategies=["bigint", "uuid-v4-char32"],
-        # rows_small well above what a 1 s window inserts: the fills top the table up to each size.
-        parameters={"rows": 80000, "rows_small": 30000, "duration_s": 1, "clients": 2, "jobs": 1},
+        # rows_small well above what a window inserts: the fills top the table up to each size. A window
+        # inserts a fixed 500 rows rather than a second's worth: what is read of it is per row or per size.
+        parameters={
+            "rows": 80000,
+            "rows_small": 30000,
+            "duration_s": 1,
+            "transactions": 250,
+            "clients": 2,
+            "jobs": 1,
+        },
         interleave=False,
         out=out,
     )
