@@ -114,6 +114,8 @@ def test_a_rate_wider_than_the_precision_gives_its_width_and_no_ratio(tmp_path: 
     cell = table.cells["bulk-load"]["uuid-v4"]
     assert cell.reach is not None and cell.reach > advice.PRECISION and not cell.precise
     assert cell.figures() == f"not resolved to \u00b110%: \u00b1{cell.reach:.0%} after {cell.rounds} rounds"
+    near = advice.Cell("verdict", 1.0, 0.9, 1.104, rounds=5)
+    assert near.figures() == "not resolved to \u00b110%: \u00b110.4% after 5 rounds"
     assert cell.ratio is not None and f"{cell.ratio:.2f}" not in advice_text.table_lines(table, RUNS)[2]
     v7 = table.cells["bulk-load"]["uuid-v7"]
     assert v7.precise and f"{v7.ratio:.2f}\u00d7 ({v7.low:.2f}\u2013{v7.high:.2f})" == v7.figures()
