@@ -133,6 +133,8 @@ COMMITTED: Sources = {
         Source("war-async-commit", "lookup-by-data", TPS),
     ],
     "one-table": [Source("war-default", "lookup-by-data", TPS)],
+    "range-partitioned": [Source("partitioned-windows", "range-insert", TPS)],
+    "hash-partitioned": [Source("partitioned-windows", "hash-insert", TPS)],
     "sharded-range": [Source("sharded-3", "insert-range", TPS)],
     "sharded-hash": [Source("sharded-3", "insert-hash", TPS)],
     "sync-standby": [Source("designs-by-scenario/replication/paired", "insert-sync", TPS)],
