@@ -276,7 +276,7 @@ def _document(plan: planner.Plan, out: Path, table: advice.Table) -> list[str]:
         "",
         *advice_text.page_lines(out, planner.sources(out, plan), link_from=out),
         "",
-        f"Each speed cell was measured until its 95% interval came within ±{planner.PRECISION:.0%} of its "
+        f"Each speed cell was measured until its 95% interval came within ±{advice.PRECISION:.0%} of its "
         "estimate, or its run's share of the budget ended:",
         "",
         *outcome.precision_lines(plan, table),

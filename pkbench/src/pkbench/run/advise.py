@@ -21,7 +21,7 @@ from pathlib import Path
 
 from pkbench import results
 from pkbench.errors import PkbenchError
-from pkbench.evidence.advice import LOAD, SIZE, TPS, Figure, Source
+from pkbench.evidence.advice import LOAD, PRECISION, SIZE, TPS, Figure, Source
 from pkbench.results import RunResult
 from pkbench.scenario import file as scenario_file
 from pkbench.server import sizing
@@ -31,8 +31,6 @@ PLAN_FILE = "advise.json"
 # machine), below it "on few cores".
 MANY_CORES = 16
 DEFAULT_BUDGET_S = 30 * 60
-# The half-width, as a share of its estimate, every cell's 95% interval is measured to while time is left.
-PRECISION = 0.10
 STRATEGIES = ("bigint", "uuid-v4", "uuid-v4-text", "uuid-v7", "seq-time", "seq-seq-256")
 # The memory tiers load millions of rows per key: the keys whose difference they show (a random key against
 # the sequential ones), so that the largest tier loads in minutes.

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from pkbench import results
 from pkbench.evidence import advice
-from pkbench.evidence.advice import LOAD
+from pkbench.evidence.advice import LOAD, PRECISION
 from pkbench.results import RunResult
-from pkbench.run.advise import ALTERNATIVES, MANY_CORES, PRECISION, STRATEGIES, Plan, parts, sources
+from pkbench.run.advise import ALTERNATIVES, MANY_CORES, STRATEGIES, Plan, parts, sources
 from pkbench.run.paired import LOAD_PARTS
 from pkbench.server import sizing
 
@@ -71,7 +71,7 @@ def precision_lines(plan: Plan, table: advice.Table) -> list[str]:
             cell = table.cells[condition.key][column.strategy]
             if cell.kind not in ("verdict", "one round"):
                 continue
-            reach = advice_reach(cell)
+            reach = cell.reach
             unit = "part" if condition.key in loads else "round"
             rounds = f"{cell.rounds} {unit}{'s' if cell.rounds != 1 else ''}"
             if reach is not None and reach <= PRECISION + 1e-9:
@@ -84,13 +84,6 @@ def precision_lines(plan: Plan, table: advice.Table) -> list[str]:
         if said:
             lines.append(f"- {condition.label}: {'; '.join(said)}.")
     return lines
-
-
-def advice_reach(cell: advice.Cell) -> float | None:
-    """The interval's largest distance from the cell's ratio, as a share of it (0.1 for ±10%)."""
-    if cell.ratio is None or cell.low is None or cell.high is None or cell.ratio <= 0:
-        return None
-    return max(cell.high / cell.ratio - 1, 1 - cell.low / cell.ratio)
 
 
 def stopped_lines(out: Path, plan: Plan) -> list[str]:
