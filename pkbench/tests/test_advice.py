@@ -11,6 +11,7 @@ import pytest
 
 from pkbench import results
 from pkbench.evidence import advice, advice_text
+from pkbench.summary import fleet
 
 RUNS = Path(__file__).resolve().parents[1] / "docs" / "reproductions"
 
@@ -192,3 +193,29 @@ def test_keys_are_compared_only_within_one_run() -> None:
     one_run = advice.build(RUNS, {"storage-size": [advice.Source("war-one-writer", None, advice.SIZE)]})
     pair = [r for r in advice_text.rules(one_run) if "seq-time" in r and r.startswith("- **uuid-v7")]
     assert pair and "storage size" in pair[0]
+
+
+def test_the_fleet_row_reads_the_sweep_where_a_client_made_key_first_departs(tmp_path: Path) -> None:
+    runs = tmp_path / "reproductions"
+    runs.mkdir()
+    assert advice.fleet_row(runs) is None
+    assert advice.committed(runs) == (advice.COMMITTED, advice.CONDITIONS)
+    shutil.copytree(RUNS / advice.FLEET_RUN, runs / advice.FLEET_RUN)
+    found = advice.fleet_row(runs)
+    assert found is not None
+    condition, source = found
+    recorded = json.loads((runs / advice.FLEET_RUN / "sweep.json").read_text())
+    points, _ = fleet.read(runs / advice.FLEET_RUN, recorded)
+    departed = [p for s in fleet.APP_STRATEGIES if (p := fleet.first_departure(points, s)) is not None]
+    skew = min(p.skew_ms for p in departed) if departed else max(p.skew_ms for p in points)
+    assert condition.label == f"keys made by application servers, clocks {fleet.skew_words(skew)} apart"
+    assert source.run.startswith(f"{advice.FLEET_RUN}/") and source.window == advice.FLEET_WINDOW
+    sources, conditions = advice.committed(runs)
+    assert condition in conditions and sources[condition.key] == [source]
+    # Its cells are the clients' keys against bigint in that point's window, the README's short table shows
+    # the random-bits one.
+    table = advice.build(runs, sources, conditions=conditions)
+    cell = table.cells[condition.key]["app-v7-random"]
+    assert cell.measured and cell.run == source.run
+    lines = advice_text.table_lines(table, tmp_path, asked_only=True, columns=advice_text.README_COLUMNS)
+    assert lines[0].endswith("| v7 made by app servers, random sub-ms bits |")

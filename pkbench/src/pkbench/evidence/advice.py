@@ -11,6 +11,7 @@ changes when a run does.
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,7 @@ from typing import Literal
 
 from pkbench import results
 from pkbench.results import RunResult, Verdict
+from pkbench.summary import fleet
 from pkbench.summary.headline import SAME_WITHIN, Headline
 from pkbench.text import MISSING
 
@@ -46,6 +48,8 @@ COLUMNS = (
     Column("uuid-v4", "v4"),
     Column("uuid-v4-text", "v4 as text"),
     Column("uuid-v7", "v7"),
+    Column("app-v7-random", "v7 made by app servers, random sub-ms bits"),
+    Column("app-v7-counter", "v7 made by app servers, a counter"),
     Column("seq-time", "time prefix"),
     Column("seq-seq-256", "sequence prefix"),
     Column("uuid-striped", "striped"),
@@ -141,6 +145,40 @@ COMMITTED: Sources = {
     "bulk-load": [Source("war-default", None, LOAD), Source("war-one-writer", None, LOAD)],
     "storage-size": [Source("war-default", None, SIZE), Source("war-one-writer", None, SIZE)],
 }
+
+
+# Keys made by application servers: the fleet sweep's point at the smallest clock skew where a key the
+# clients make stops behaving like server-side v7 (summary.fleet decides), else its largest skew.
+FLEET_RUN = "fleet-skew"
+FLEET_WINDOW = "insert-lookup"
+
+
+def fleet_row(runs_dir: Path) -> tuple[Condition, Source] | None:
+    """The fleet row and the point that answers it, from the committed sweep; None while it is not there."""
+    sweep = runs_dir / FLEET_RUN / "sweep.json"
+    if not sweep.is_file():
+        return None
+    recorded = json.loads(sweep.read_text())
+    points, _ = fleet.read(runs_dir / FLEET_RUN, recorded)
+    if not points:
+        return None
+    departed = [p for s in fleet.APP_STRATEGIES if (p := fleet.first_departure(points, s)) is not None]
+    skew = min(p.skew_ms for p in departed) if departed else max(p.skew_ms for p in points)
+    directory = next(point["directory"] for point in recorded["points"] if point["value"] == skew)
+    label = f"keys made by application servers, clocks {fleet.skew_words(skew)} apart"
+    return Condition("app-fleet", "keys made outside", label, asked=True), Source(
+        f"{FLEET_RUN}/{directory}", FLEET_WINDOW, TPS
+    )
+
+
+def committed(runs_dir: Path) -> tuple[Sources, tuple[Condition, ...]]:
+    """The committed table's sources and conditions, the fleet row among them once its sweep is there."""
+    found = fleet_row(runs_dir)
+    if found is None:
+        return COMMITTED, CONDITIONS
+    condition, source = found
+    at = next(i for i, c in enumerate(CONDITIONS) if c.key == "bulk-load")
+    return {**COMMITTED, condition.key: [source]}, (*CONDITIONS[:at], condition, *CONDITIONS[at:])
 
 
 Kind = Literal["baseline", "verdict", "one round", "size", "not measured"]

@@ -9,7 +9,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pkbench.errors import PkbenchError
-from pkbench.evidence.advice import COMMITTED, PRECISION, TIMES, Cell, Condition, Sources, Table, build, load
+from pkbench.evidence.advice import (
+    CONDITIONS,
+    PRECISION,
+    TIMES,
+    Cell,
+    Condition,
+    Sources,
+    Table,
+    build,
+    committed,
+    load,
+)
 from pkbench.summary.headline import SAME_WITHIN
 from pkbench.text import markdown_table
 
@@ -34,11 +45,16 @@ def _cell_text(table: Table, cell: Cell, link_from: Path, short: bool = False) -
     return " ".join(part for part in (shown, figures, link) if part)
 
 
+# The README's short table: the keys people weigh most, and v7 as application servers make it.
+README_COLUMNS = ("bigint", "uuid-v4", "uuid-v4-text", "uuid-v7", "app-v7-random")
+
+
 def table_lines(
-    table: Table, link_from: Path, asked_only: bool = False, columns: int | None = None
+    table: Table, link_from: Path, asked_only: bool = False, columns: Sequence[str] | None = None
 ) -> list[str]:
-    """The table in markdown; links relative to LINK_FROM (the folder of the document that shows it)."""
-    shown_columns = table.columns[:columns] if columns else table.columns
+    """The table in markdown; links relative to LINK_FROM (the folder of the document that shows it); only
+    the COLUMNS named, where given."""
+    shown_columns = [c for c in table.columns if columns is None or c.strategy in columns]
     conditions = [c for c in table.conditions if c.asked or not asked_only]
     header = ["condition", *(c.heading for c in shown_columns)]
     rows = [
@@ -255,11 +271,14 @@ def _pair_rule(table: Table, pair: Pair) -> str | None:
     return f"- {lead}: " + "; ".join(parts) + "."
 
 
-def page_lines(runs_dir: Path, sources: Sources = COMMITTED, link_from: Path | None = None) -> list[str]:
+def page_lines(runs_dir: Path, sources: Sources | None = None, link_from: Path | None = None) -> list[str]:
     """The whole generated part of advice.md (or of `pkbench advise`'s advice.md): table, runs, rules."""
     if not runs_dir.is_dir():
         raise PkbenchError(f"{runs_dir}: no folder of runs there")
-    table = build(runs_dir, sources)
+    conditions: tuple[Condition, ...] = CONDITIONS
+    if sources is None:
+        sources, conditions = committed(runs_dir)
+    table = build(runs_dir, sources, conditions=conditions)
     where = link_from if link_from is not None else runs_dir.parent
     return [
         *decision(table, where),
@@ -282,17 +301,19 @@ def page_lines(runs_dir: Path, sources: Sources = COMMITTED, link_from: Path | N
 
 def readme_lines(runs_dir: Path, link_from: Path, advice: Path) -> list[str]:
     """The README's short table: the conditions people ask about most, for bigint, v4, v4 as text and v7."""
-    table = build(runs_dir, COMMITTED)
+    sources, conditions = committed(runs_dir)
+    table = build(runs_dir, sources, conditions=conditions)
     return [
         *decision(table, link_from),
         "",
-        *table_lines(table, link_from, asked_only=True, columns=4),
+        *table_lines(table, link_from, asked_only=True, columns=README_COLUMNS),
         "",
         "Each cell: the key's rate (or size) over bigint's, its 95% interval, its WAL per transaction over "
         "bigint's in the same window and the committed run it comes from; a rate whose interval reaches "
         f"further than \u00b1{PRECISION:.0%} says so instead of giving a ratio; in bold, a difference the "
         "run states, one that holds among all of that key's figures in the run (5% familywise). Every "
-        "condition, the sequential prefixes and striped keys, and the rules that follow: "
+        "condition, the sequential prefixes, striped keys and v7 made with a counter, and the rules that "
+        "follow: "
         f"[{os.path.relpath(advice, link_from)}]({os.path.relpath(advice, link_from)}).",
     ]
 

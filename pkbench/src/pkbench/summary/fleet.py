@@ -188,7 +188,7 @@ def departs(point: Point) -> list[tuple[Figure, RatioVerdict]]:
     return found
 
 
-def _skew_words(skew: Number) -> str:
+def skew_words(skew: Number) -> str:
     if skew >= 1000 and skew % 1000 == 0:
         return f"{skew // 1000:g} s"
     return f"{skew:g} ms"
@@ -231,7 +231,7 @@ def answer(points: Sequence[Point], clients: int | None = None) -> str:
         first = first_departure(mine, strategy)
         if first is None:
             parts.append(
-                f"{strategy} behaved like it at every skew measured, up to {_skew_words(skews[-1])} (no work "
+                f"{strategy} behaved like it at every skew measured, up to {skew_words(skews[-1])} (no work "
                 f"figure {MATERIAL:.0%} apart with its interval)"
             )
             continue
@@ -241,7 +241,7 @@ def answer(points: Sequence[Point], clients: int | None = None) -> str:
             upto = (
                 "behaved like it with clocks in step and "
                 if before[-1] == 0
-                else (f"behaved like it up to {_skew_words(before[-1])} and ")
+                else (f"behaved like it up to {skew_words(before[-1])} and ")
             )
         figures = ", ".join(_ratio_words(f, j) for f, j in departs(first))
         size = (
@@ -249,10 +249,10 @@ def answer(points: Sequence[Point], clients: int | None = None) -> str:
             if first.index_ratio
             else ""
         )
-        parts.append(f"{strategy} {upto}stopped at {_skew_words(first.skew_ms)} ({figures}{size})")
+        parts.append(f"{strategy} {upto}stopped at {skew_words(first.skew_ms)} ({figures}{size})")
     return (
         f"Against server-side v7 in the same rounds (ratios with 95% intervals), v7 made by {fleet} whose "
-        f"clocks were set {_listed([_skew_words(s) for s in skews])} apart: " + "; ".join(parts) + "."
+        f"clocks were set {_listed([skew_words(s) for s in skews])} apart: " + "; ".join(parts) + "."
     )
 
 
