@@ -11,6 +11,7 @@ from pathlib import Path
 from pkbench.errors import PkbenchError
 from pkbench.evidence.advice import (
     CONDITIONS,
+    FLEET_RUN,
     PRECISION,
     TIMES,
     Cell,
@@ -21,6 +22,7 @@ from pkbench.evidence.advice import (
     committed,
     load,
 )
+from pkbench.summary import fleet
 from pkbench.summary.headline import SAME_WITHIN
 from pkbench.text import markdown_table
 
@@ -127,8 +129,10 @@ READING = (
     "holds among all of that key's figures in the run at 5% familywise (Holm), where the run judged them "
     "together. *No difference resolved* means the interval includes 1; *no difference resolved among its "
     "figures* that it excludes 1 on its own, but not beyond what chance gives one of that many figures. A "
-    "size is one measurement at the end of the run, called the same within 3%. R1, R2, ... link the run "
-    "each cell comes from."
+    "size is one measurement at the end of the run, called the same within 3%. The keys of v7 made by "
+    "application servers are built by each pgbench client in SQL inside its statement (pgbench has no "
+    "clock), a cost an application pays in its own process: their rates carry it, their WAL does not. R1, "
+    "R2, ... link the run each cell comes from."
 )
 
 
@@ -339,7 +343,8 @@ def decision(table: Table, link_from: Path) -> list[str]:
     }
     behind = {k: [(c, x) for c, x in _speed(v) if x.resolved and not x.better] for k, v in rows.items()}
     ahead = {k: [(c, x) for c, x in _speed(v) if x.resolved and x.better] for k, v in rows.items()}
-    keys = [column.strategy for column in table.columns[1:]]
+    # Keys the clients build in SQL pay that in their rate: the fleet's own sentence speaks for them.
+    keys = [column.strategy for column in table.columns[1:] if not column.made_by_clients]
     never_behind = [k for k in keys if not behind[k] and len(_speed(rows[k])) >= 2]
     sentences = [
         "Start with **bigint** where one database makes every key: it is the baseline every cell below is "
@@ -391,4 +396,9 @@ def decision(table: Table, link_from: Path) -> list[str]:
             )
         if missing:
             sentences.append(f"Not measured for {start}: {'; '.join(missing)}.")
+    fleet_sweep = table.runs_dir / FLEET_RUN
+    if (fleet_sweep / "sweep.json").is_file():
+        link = os.path.relpath(fleet_sweep, link_from)
+        said = fleet.load_answer(fleet_sweep)
+        sentences.append(f"Keys made by application servers ([the sweep]({link})): {said}")
     return [f"- {sentence}" for sentence in sentences]
