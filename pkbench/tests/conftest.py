@@ -71,8 +71,11 @@ _BYTECODE = pytest.StashKey[Path]()
 # files fill in behind them.
 LONGEST_FIRST = [
     "test_run_war.py",
+    "test_scenario_partitioned.py",
     "test_report_browser.py",
+    "test_sweep.py",
     "test_dsn.py",
+    "test_fleet.py",
     "test_replication.py",
     "test_paired.py",
     "test_evidence.py",
@@ -91,7 +94,6 @@ LONGEST_FIRST = [
     "test_iolimit.py",
     "test_interleave_run.py",
     "test_evidence_calibration.py",
-    "test_scenario_partitioned.py",
     "test_resume.py",
     "test_advise.py",
 ]
