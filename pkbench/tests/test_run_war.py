@@ -15,8 +15,9 @@ from pkbench.strategies.builtin import BUILTIN
 
 ROWS = 3000
 # Every built-in strategy whose table war can make: a hash-partitioned key needs a scenario that partitions
-# its table (contention), and war refuses it (the last test).
-IN_WAR = [s.name for s in BUILTIN if s.layout != "hash"]
+# its table (contention), and war refuses it (the last test); a key the clients make needs a scenario whose
+# statements send one (fleet).
+IN_WAR = [s.name for s in BUILTIN if s.layout != "hash" and s.client_key is None]
 # Strategies that need nothing beyond core PostgreSQL and contrib: these must always measure.
 CORE_ONLY = {"my-v4", "bigint", "uuid-v4", "uuid-v4-text", "uuid-v4-char32", "uuid-v1", "newsequentialid"}
 
