@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pkbench import results
-from pkbench.evidence import advice, advice_text
+from pkbench.evidence import advice, advice_rows, advice_text
 from pkbench.summary import fleet
 
 RUNS = Path(__file__).resolve().parents[1] / "docs" / "reproductions"
@@ -25,7 +25,7 @@ def recorded(run: str, strategy: str, metric: str, workload: str | None = None) 
 
 
 def test_a_cell_is_the_recorded_verdict_and_the_load_reads_as_a_rate() -> None:
-    table = advice.build(RUNS, advice.COMMITTED)
+    table = advice.build(RUNS, advice_rows.COMMITTED)
     cell = table.cells["few-cores"]["uuid-v4"]
     verdict = recorded("war-default", "uuid-v4", "tps", "lookup-by-data")
     assert (cell.ratio, cell.low, cell.high, cell.resolved) == (
@@ -48,13 +48,13 @@ def test_a_cell_is_the_recorded_verdict_and_the_load_reads_as_a_rate() -> None:
 def test_a_row_without_its_run_says_not_measured_and_fills_once_the_run_is_there(tmp_path: Path) -> None:
     runs = tmp_path / "reproductions"
     shutil.copytree(RUNS / "war-default", runs / "war-default")
-    before = advice.build(runs, advice.COMMITTED)
+    before = advice.build(runs, advice_rows.COMMITTED)
     assert {c.kind for c in before.cells["many-cores"].values()} == {"not measured"}
     # The many-core sweep's point, committed under the name the row reads, fills the row with no other change:
     # its window's recorded verdicts, the striped key's too.
     point = "contention-16-cores-async/clients-64"
     shutil.copytree(RUNS / point, runs / point)
-    after = advice.build(runs, advice.COMMITTED)
+    after = advice.build(runs, advice_rows.COMMITTED)
     verdict = recorded(point, "uuid-v7", "tps", "insert-async")
     assert after.cells["many-cores"]["uuid-v7"].ratio == verdict.ratio
     assert after.cells["many-cores"]["uuid-v7"].run == point
@@ -79,7 +79,7 @@ def _doctor(path: Path, strategy: str, metric: str, workload: str | None, **fiel
 def test_the_rules_follow_the_cells(tmp_path: Path) -> None:
     runs = tmp_path / "reproductions"
     shutil.copytree(RUNS / "war-default", runs / "war-default")
-    sources = {"few-cores": advice.COMMITTED["few-cores"]}
+    sources = {"few-cores": advice_rows.COMMITTED["few-cores"]}
     rules = advice_text.rules(advice.build(runs, sources))
     v7 = recorded("war-default", "uuid-v7", "tps", "lookup-by-data")
     v4 = recorded("war-default", "uuid-v4", "tps", "lookup-by-data")
@@ -111,7 +111,7 @@ def test_a_rate_wider_than_the_precision_gives_its_width_and_no_ratio(tmp_path: 
     # The committed war-default loaded uuid-v4 in five parts, its interval about ±31% of its estimate: the
     # cell says so instead of giving the ratio, keeps the direction that holds, and the rules rest nothing
     # on it.
-    table = advice.build(RUNS, {"bulk-load": advice.COMMITTED["bulk-load"]})
+    table = advice.build(RUNS, {"bulk-load": advice_rows.COMMITTED["bulk-load"]})
     cell = table.cells["bulk-load"]["uuid-v4"]
     assert cell.reach is not None and cell.reach > advice.PRECISION and not cell.precise
     assert cell.figures() == f"not resolved to \u00b110%: \u00b1{cell.reach:.0%} after {cell.rounds} rounds"
@@ -127,7 +127,7 @@ def test_a_rate_wider_than_the_precision_gives_its_width_and_no_ratio(tmp_path: 
 
 
 def test_rows_that_cite_the_same_windows_are_one_row() -> None:
-    table = advice.build(RUNS, advice.COMMITTED)
+    table = advice.build(RUNS, advice_rows.COMMITTED)
     keys = [c.key for c in table.conditions]
     # Few cores, durable commit and one table all read war-default's lookup-by-data: one row, three names.
     merged = next(c for c in table.conditions if c.key == "few-cores")
@@ -143,7 +143,7 @@ def test_rows_that_cite_the_same_windows_are_one_row() -> None:
 
 
 def test_a_window_cell_gives_the_wal_per_transaction_of_the_same_window() -> None:
-    table = advice.build(RUNS, advice.COMMITTED)
+    table = advice.build(RUNS, advice_rows.COMMITTED)
     cell = table.cells["few-cores"]["uuid-v4"]
     wal = recorded("war-default", "uuid-v4", "wal", "lookup-by-data")
     assert cell.work is not None and (cell.work.ratio, cell.work.low, cell.work.high) == (
@@ -159,7 +159,10 @@ def test_a_window_cell_gives_the_wal_per_transaction_of_the_same_window() -> Non
 def test_the_decision_is_made_from_the_cells(tmp_path: Path) -> None:
     runs = tmp_path / "reproductions"
     shutil.copytree(RUNS / "war-default", runs / "war-default")
-    sources = {"few-cores": advice.COMMITTED["few-cores"], "bulk-load": advice.COMMITTED["bulk-load"]}
+    sources = {
+        "few-cores": advice_rows.COMMITTED["few-cores"],
+        "bulk-load": advice_rows.COMMITTED["bulk-load"],
+    }
     said = advice_text.decision(advice.build(runs, sources), tmp_path)
     assert said[0].startswith("- Start with **bigint**")
     assert any(s.startswith("- Where the key must be a UUID, start with **uuid-v7**") for s in said)
@@ -186,11 +189,13 @@ def test_the_decision_is_made_from_the_cells(tmp_path: Path) -> None:
 def test_keys_are_compared_only_within_one_run() -> None:
     # The storage size of uuid-v7 comes from war-default, seq-time's from another run: their ratios to bigint
     # share no baseline, so no rule sets the two against each other there; from one run, one does.
-    table = advice.build(RUNS, advice.COMMITTED)
+    table = advice.build(RUNS, advice_rows.COMMITTED)
     assert table.cells["storage-size"]["uuid-v7"].run != table.cells["storage-size"]["seq-time"].run
     pair = [r for r in advice_text.rules(table) if "seq-time" in r and r.startswith("- **uuid-v7")]
     assert not any("storage size" in r for r in pair)
-    one_run = advice.build(RUNS, {"storage-size": [advice.Source("war-one-writer", None, advice.SIZE)]})
+    one_run = advice.build(
+        RUNS, {"storage-size": [advice_rows.Source("war-one-writer", None, advice_rows.SIZE)]}
+    )
     pair = [r for r in advice_text.rules(one_run) if "seq-time" in r and r.startswith("- **uuid-v7")]
     assert pair and "storage size" in pair[0]
 
@@ -198,19 +203,19 @@ def test_keys_are_compared_only_within_one_run() -> None:
 def test_the_fleet_row_reads_the_sweep_where_a_client_made_key_first_departs(tmp_path: Path) -> None:
     runs = tmp_path / "reproductions"
     runs.mkdir()
-    assert advice.fleet_row(runs) is None
-    assert advice.committed(runs) == (advice.COMMITTED, advice.CONDITIONS)
-    shutil.copytree(RUNS / advice.FLEET_RUN, runs / advice.FLEET_RUN)
-    found = advice.fleet_row(runs)
+    assert advice_rows.fleet_row(runs) is None
+    assert advice_rows.committed(runs) == (advice_rows.COMMITTED, advice_rows.CONDITIONS)
+    shutil.copytree(RUNS / advice_rows.FLEET_RUN, runs / advice_rows.FLEET_RUN)
+    found = advice_rows.fleet_row(runs)
     assert found is not None
     condition, source = found
-    recorded = json.loads((runs / advice.FLEET_RUN / "sweep.json").read_text())
-    points, _ = fleet.read(runs / advice.FLEET_RUN, recorded)
+    recorded = json.loads((runs / advice_rows.FLEET_RUN / "sweep.json").read_text())
+    points, _ = fleet.read(runs / advice_rows.FLEET_RUN, recorded)
     departed = [p for s in fleet.APP_STRATEGIES if (p := fleet.first_departure(points, s)) is not None]
     skew = min(p.skew_ms for p in departed) if departed else max(p.skew_ms for p in points)
     assert condition.label == f"keys made by application servers, clocks {fleet.skew_words(skew)} apart"
-    assert source.run.startswith(f"{advice.FLEET_RUN}/") and source.window == advice.FLEET_WINDOW
-    sources, conditions = advice.committed(runs)
+    assert source.run.startswith(f"{advice_rows.FLEET_RUN}/") and source.window == advice_rows.FLEET_WINDOW
+    sources, conditions = advice_rows.committed(runs)
     assert condition in conditions and sources[condition.key] == [source]
     # Its cells are the clients' keys against bigint in that point's window, the README's short table shows
     # the random-bits one.

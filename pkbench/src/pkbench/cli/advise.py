@@ -18,7 +18,7 @@ from rich.table import Table
 from pkbench.cli import arguments
 from pkbench.cli.console import RichReporter
 from pkbench.errors import PkbenchError, first_line
-from pkbench.evidence import advice, advice_text
+from pkbench.evidence import advice, advice_rows, advice_text
 from pkbench.run import advise as planner
 from pkbench.run import advise_outcome as outcome
 from pkbench.run import runner
@@ -221,14 +221,14 @@ def _say_plan(reporter: RichReporter, plan: planner.Plan, out: Path) -> None:
     if any(p.name == "wal" for p in plan.parts):
         reporter.info(f"  {plan.sizing}")
     for part in plan.parts:
-        labels = "; ".join(advice.BY_KEY[row].label for row in part.rows)
+        labels = "; ".join(advice_rows.BY_KEY[row].label for row in part.rows)
         reporter.info(
             f"  {part.name}: up to {_time(plan.share_s(part))} (more when its rounds take it), for {labels}"
         )
     for name, why in plan.left_out.items():
         reporter.info(f"  {name}: left out, {why}")
     for row, why in plan.rows_left_out.items():
-        reporter.info(f"  {advice.BY_KEY[row].label}: left out, {why}")
+        reporter.info(f"  {advice_rows.BY_KEY[row].label}: left out, {why}")
 
 
 def _time(seconds: float) -> str:

@@ -9,19 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pkbench.errors import PkbenchError
-from pkbench.evidence.advice import (
-    CONDITIONS,
-    FLEET_RUN,
-    PRECISION,
-    TIMES,
-    Cell,
-    Condition,
-    Sources,
-    Table,
-    build,
-    committed,
-    load,
-)
+from pkbench.evidence.advice import PRECISION, TIMES, Cell, Table, build, load
+from pkbench.evidence.advice_rows import CONDITIONS, FLEET_RUN, Condition, Sources, committed
 from pkbench.summary import fleet
 from pkbench.summary.headline import SAME_WITHIN
 from pkbench.text import markdown_table

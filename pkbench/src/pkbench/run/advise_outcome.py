@@ -8,7 +8,8 @@ from pathlib import Path
 
 from pkbench import results
 from pkbench.evidence import advice
-from pkbench.evidence.advice import LOAD, PRECISION
+from pkbench.evidence.advice import PRECISION
+from pkbench.evidence.advice_rows import CONDITIONS, LOAD
 from pkbench.results import RunResult
 from pkbench.run.advise import ALTERNATIVES, MANY_CORES, STRATEGIES, Plan, parts, sources
 from pkbench.run.paired import LOAD_PARTS
@@ -23,7 +24,7 @@ def not_measured_why(out: Path, plan: Plan) -> list[str]:
     # Every row a part may answer: a server whose memory advise caps shows all three tiers.
     every = {p.name: p for p in parts(STRATEGIES, 1, sizing.Server(16 * sizing.MIB, None, can_cap=True))}
     lines = []
-    for condition in advice.CONDITIONS:
+    for condition in CONDITIONS:
         if condition.key in answered:
             continue
         owner = next((p for p in plan.parts if condition.key in p.rows), None)
