@@ -5,9 +5,11 @@ from __future__ import annotations
 import itertools
 import random
 import uuid
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -71,8 +73,29 @@ def test_uuid7_at_inverts_timestamp_for_every_microsecond() -> None:
         assert made.int >> 80 == unix_us // 1000
     zero = sequuid.uuid7_at(datetime(2023, 1, 2, 4, 26, 40, 637000, tzinfo=UTC), zero=True)
     assert zero == UUID("018570bb-4a7d-7000-8000-000000000000")
-    naive = sequuid.uuid7_at(datetime(2023, 1, 2, 4, 26, 40, 637000), zero=True)
-    assert naive == zero
+    # the same instant in another zone is the same key
+    assert (
+        sequuid.uuid7_at(datetime(2023, 1, 2, 5, 26, 40, 637000, tzinfo=ZoneInfo("Europe/Paris")), zero=True)
+        == zero
+    )
+
+
+def test_a_naive_datetime_is_refused_naming_the_argument() -> None:
+    naive = datetime(2023, 1, 2, 4, 26, 40)
+    aware = naive.replace(tzinfo=UTC)
+    calls: list[tuple[str, Callable[[], object]]] = [
+        ("instant", lambda: sequuid.uuid7_at(naive)),
+        ("instant", lambda: sequuid.v7_boundary(naive)),
+        ("instant", lambda: sequuid.lower_bound("ulid", naive)),
+        ("from_time", lambda: sequuid.time_range("v7", naive, aware)),
+        ("to_time", lambda: sequuid.time_range("v7", aware, naive)),
+        ("from_time", lambda: sequuid.striped_ranges(4, naive, aware)),
+        ("start", lambda: sequuid.time_partitions("v7", naive, timedelta(days=1), 2)),
+        ("at", lambda: sequuid.time_prefixed(at=naive)),
+    ]
+    for name, call in calls:
+        with pytest.raises(ValueError, match=f'argument "{name}" is a naive datetime'):
+            call()
 
 
 def test_shift_moves_the_time() -> None:

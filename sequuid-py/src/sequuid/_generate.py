@@ -177,7 +177,7 @@ def uuid7_at(
 
     The instant's microsecond as the millisecond and 12-bit fraction, and 62 random bits; with ``zero``,
     pg_uuidv7's boundary: the millisecond with every other bit zero.  With ``shift``, the instant moved
-    first, as uuid7(shift) moves the clock.  An instant is an aware datetime, a naive one read as UTC, or an
+    first, as uuid7(shift) moves the clock.  An instant is an aware datetime (a naive one is refused), or an
     int of Unix microseconds (which reaches the v7 range's end in year 10889).  This form reads no clock and
     takes no part in uuid7()'s ascending order.
     """
