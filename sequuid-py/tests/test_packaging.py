@@ -32,10 +32,13 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         ),
     )
     out = work / "dist"
-    built = {}
+    built: dict[str, Path] = {}
     # one process per build: setuptools keeps state between builds in one process
     for kind in ("sdist", "wheel"):
-        script = f"import sys\nfrom setuptools import build_meta\nprint('built', build_meta.build_{kind}(sys.argv[1]))\n"
+        script = (
+            "import sys\nfrom setuptools import build_meta\n"
+            f"print('built', build_meta.build_{kind}(sys.argv[1]))\n"
+        )
         result = subprocess.run(
             [sys.executable, "-c", script, str(out)], cwd=source, capture_output=True, text=True, check=False
         )

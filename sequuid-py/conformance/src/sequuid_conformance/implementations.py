@@ -64,6 +64,13 @@ def python_pins(constraints: Path = PYTHON_CONSTRAINTS) -> dict[str, str]:
 _PINS = python_pins()
 
 
+# documented behaviour, not a fault: PostgreSQL 18's rule, which sequuid keeps
+_V7_STEP = {
+    "ahead": "PostgreSQL 18's rule: each id at least 245 ns after the one before, so past 4,096 ids per ms "
+    "its time runs ahead of the clock"
+}
+
+
 def _python(name: str) -> tuple[str, ...]:
     return (sys.executable, "-m", "sequuid_conformance.python_program", name)
 
@@ -149,7 +156,7 @@ IMPLEMENTATIONS = [
         known_issues={
             "order": "gofrs/uuid#253",
             "past_4096_per_ms": "gofrs/uuid#253",
-            "threads": "gofrs/uuid#253",
+            "threads_shared": "gofrs/uuid#253",
         },
     ),
     Implementation(
@@ -198,6 +205,7 @@ IMPLEMENTATIONS = [
         True,
         "python3",
         _python("sequuid"),
+        known_issues=_V7_STEP,
     ),
     Implementation(
         "sequuid/c",
@@ -208,6 +216,7 @@ IMPLEMENTATIONS = [
         "uuid_generate_v7()",
         True,
         "postgres",
+        known_issues=_V7_STEP,
         isolated_threads=True,
     ),
     Implementation(
@@ -219,6 +228,7 @@ IMPLEMENTATIONS = [
         "uuid_generate_v7()",
         True,
         "postgres",
+        known_issues=_V7_STEP,
         isolated_threads=True,
     ),
 ]
