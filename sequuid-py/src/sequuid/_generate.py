@@ -116,6 +116,7 @@ def uuid7(shift: timedelta | Interval | None = None, *, time_zone: str = "UTC") 
         return _uuid7_shifted(shift, time_zone)
     global _previous_ns
     with _lock:
+        # _check_owner(), _ascending_ns() and _random64() inlined: a call costs as much as the rest of a v7
         if _getpid() != _owner_pid:
             _adopt_forked_state()
         now_ns = _time_ns()
