@@ -5,12 +5,16 @@ from __future__ import annotations
 import itertools
 import random
 import uuid
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from typing import Any
 from uuid import UUID
+from zoneinfo import ZoneInfo
 
 import pytest
 
 import sequuid
+from sequuid import _read
 
 RFC_V1 = UUID("C232AB00-9414-11EC-B3C8-9F6BDECED846")
 RFC_V6 = UUID("1EC9414C-232A-6B00-B3C8-9F6BDECED846")
@@ -69,8 +73,29 @@ def test_uuid7_at_inverts_timestamp_for_every_microsecond() -> None:
         assert made.int >> 80 == unix_us // 1000
     zero = sequuid.uuid7_at(datetime(2023, 1, 2, 4, 26, 40, 637000, tzinfo=UTC), zero=True)
     assert zero == UUID("018570bb-4a7d-7000-8000-000000000000")
-    naive = sequuid.uuid7_at(datetime(2023, 1, 2, 4, 26, 40, 637000), zero=True)
-    assert naive == zero
+    # the same instant in another zone is the same key
+    assert (
+        sequuid.uuid7_at(datetime(2023, 1, 2, 5, 26, 40, 637000, tzinfo=ZoneInfo("Europe/Paris")), zero=True)
+        == zero
+    )
+
+
+def test_a_naive_datetime_is_refused_naming_the_argument() -> None:
+    naive = datetime(2023, 1, 2, 4, 26, 40)
+    aware = naive.replace(tzinfo=UTC)
+    calls: list[tuple[str, Callable[[], object]]] = [
+        ("instant", lambda: sequuid.uuid7_at(naive)),
+        ("instant", lambda: sequuid.v7_boundary(naive)),
+        ("instant", lambda: sequuid.lower_bound("ulid", naive)),
+        ("from_time", lambda: sequuid.time_range("v7", naive, aware)),
+        ("to_time", lambda: sequuid.time_range("v7", aware, naive)),
+        ("from_time", lambda: sequuid.striped_ranges(4, naive, aware)),
+        ("start", lambda: sequuid.time_partitions("v7", naive, timedelta(days=1), 2)),
+        ("at", lambda: sequuid.time_prefixed(at=naive)),
+    ]
+    for name, call in calls:
+        with pytest.raises(ValueError, match=f'argument "{name}" is a naive datetime'):
+            call()
 
 
 def test_shift_moves_the_time() -> None:
@@ -204,12 +229,39 @@ def test_base32hex_text() -> None:
     for bad in ("06AJBM9TUTSVND36VA87V8BVJ", "06AJBM9TUTSVND36VA87V8BVJW", "06AJBM9TUTSVND36VA87V8BV==JO"):
         with pytest.raises(ValueError, match="invalid base32hex text"):
             sequuid.uuid_from_base32hex(bad)
+    for padded_wrong in ("06AJBM9TUTSVND36VA87V8BVJO=x", "06AJBM9TUTSVND36VA87V8BV==JO"):
+        with pytest.raises(ValueError, match="a digit after the padding"):
+            sequuid.uuid_from_base32hex(padded_wrong)
     # byte-wise order of the text is uuid order
     rng = random.Random(32)
     ids = [UUID(int=rng.getrandbits(128)) for _ in range(2000)] + [sequuid.uuid7() for _ in range(2000)]
     assert sorted(ids, key=sequuid.uuid_to_base32hex) == sorted(ids)
     for made_id in ids[:200]:
         assert sequuid.uuid_from_base32hex(sequuid.uuid_to_base32hex(made_id)) == made_id
+
+
+def test_a_long_bad_base32hex_text_is_refused_at_once_with_a_short_message(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    looked_up: list[str] = []
+
+    class CountingDigits(dict[str, int]):
+        def get(self, key: str, default: Any = None) -> Any:
+            looked_up.append(key)
+            return super().get(key, default)
+
+    monkeypatch.setattr(_read, "_BASE32HEX_VALUES", CountingDigits(_read._BASE32HEX_VALUES))
+    for huge in ("0" * 1_000_000, "-" * 1_000_000, "06AJBM9TUTSVND36VA87V8BVJO" + "=" * 10 + "x" * 1_000_000):
+        with pytest.raises(ValueError, match="invalid base32hex text of a uuid") as refused:
+            sequuid.uuid_from_base32hex(huge)
+        # refused on its length or padding before a digit is decoded, quoting a few characters, not a megabyte
+        assert not looked_up
+        assert len(str(refused.value)) < 200
+        assert "1,000,0" in str(refused.value)
+    # characters outside the alphabet that some collations upper-case into digits are refused as they are
+    for char in ("\u0131", "\u017f", "\u00df"):
+        with pytest.raises(ValueError, match="the character"):
+            sequuid.uuid_from_base32hex("06AJBM9TUTSVND36VA87V8BVJ" + char)
 
 
 @pytest.mark.parametrize(

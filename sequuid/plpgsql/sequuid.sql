@@ -794,26 +794,28 @@ COMMENT ON FUNCTION uuid_to_base32hex(uuid) IS
     'the uuid as 26 base32hex digits (RFC 4648 section 7, no padding), which sort byte-wise as the uuid does';
 
 -- what PostgreSQL 19's decode(text, 'base32hex') and the cast to uuid accept: whitespace skipped, either case,
--- trailing "=" padding, 26 digits; the two bits past the 128th are dropped
+-- trailing "=" padding, 26 digits; the two bits past the 128th are dropped.  The text is checked as written, against
+-- the digits listed one by one, and only then mapped to upper case by translate(): upper() and a regular
+-- expression's ranges follow the argument's collation, under which 'ı', 'ſ' or 'ß' would become the digits I or S
+-- (and 'i' in a Turkish one 'İ'), text the C function refuses.
 CREATE FUNCTION uuid_from_base32hex(base32hex text) RETURNS uuid
     LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
 DECLARE
     alphabet constant text := '0123456789ABCDEFGHIJKLMNOPQRSTUV';
-    compact constant text := upper(translate(base32hex, E' \t\n\r', ''));
+    written constant text := translate(base32hex, E' \t\n\r', '');
+    bad text := substring(written FROM '[^0123456789ABCDEFGHIJKLMNOPQRSTUVabcdefghijklmnopqrstuv=]');
+    compact constant text := translate(written, 'abcdefghijklmnopqrstuv', 'ABCDEFGHIJKLMNOPQRSTUV');
     digits constant text := rtrim(compact, '=');
-    bad text := substring(compact FROM '[^0-9A-V=]');
 BEGIN
     IF bad IS NOT NULL THEN
-        -- the character as written, not upper-cased
-        bad := substring(translate(base32hex, E' \t\n\r', '') FROM '[^0-9A-Va-v=]');
         RAISE EXCEPTION 'argument "base32hex" of uuid_from_base32hex contains "%", which is not a base32hex digit', bad
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'base32hex digits are 0-9 and A-V, in either case, followed by "=" padding or not; whitespace is skipped.';
     END IF;
     IF strpos(digits, '=') > 0 THEN
         RAISE EXCEPTION 'argument "base32hex" of uuid_from_base32hex has the digit "%" after its "=" padding',
-                substring(translate(base32hex, E' \t\n\r', '') FROM '=+([^=])')
+                substring(written FROM '=+([^=])')
             USING ERRCODE = 'invalid_parameter_value', HINT = 'Padding may only end the text.';
     END IF;
     IF length(digits) <> 26 THEN

@@ -9,8 +9,11 @@ from sequuid import _layout as layout
 from sequuid._calendar import Interval
 
 Instant = datetime | int
-"""An aware datetime, a naive one read as UTC (like the extension's ``timestamp`` arguments), or an int of
-Unix microseconds (a datetime ends in year 9999; the v7 range in year 10889)."""
+"""An aware datetime or an int of Unix microseconds (a datetime ends in year 9999; the v7 range in 10889).
+
+A naive datetime is refused (ValueError naming the argument): Python reads one as local time
+(``datetime.timestamp()``), PostgreSQL's ``timestamp`` arguments as UTC, and a key made from either guess
+would be hours off on a machine whose zone is not the one meant."""
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -40,8 +43,11 @@ def check_stripes(stripes: object) -> int:
 
 def unix_us_of(instant: object, name: str) -> int:
     if isinstance(instant, datetime):
-        if instant.tzinfo is None:
-            instant = instant.replace(tzinfo=UTC)
+        if instant.tzinfo is None or instant.utcoffset() is None:
+            raise ValueError(
+                f'argument "{name}" is a naive datetime, which could be local time or UTC: give it a tzinfo '
+                "(datetime.now(UTC), dt.replace(tzinfo=UTC), or dt.astimezone() for the machine's local time)"
+            )
         delta = instant - _EPOCH
         return (delta.days * 86_400 + delta.seconds) * layout.US_PER_S + delta.microseconds
     if isinstance(instant, int) and not isinstance(instant, bool):

@@ -1,4 +1,10 @@
-"""The generators: one ascending clock per process, random bits from os.urandom in chunks, fork-safe."""
+"""The generators: one ascending clock per process, random bits from os.urandom in chunks, fork-safe.
+
+Fork-safe whatever forks: every call compares os.getpid() with the process that owns the state, as the C
+extension compares its owner's pid, so a child forked without Python's at-fork hooks (fork() called from C:
+uWSGI without py-call-osafterfork, an embedding application) never hands out its parent's random words or
+goes on from its parent's ULID.  The hooks, where the platform has fork, also keep the lock consistent.
+"""
 
 from __future__ import annotations
 
@@ -18,9 +24,10 @@ from sequuid._calendar import Interval
 
 _time_ns = time.time_ns
 _urandom = os.urandom
+_getpid = os.getpid
 
 # One urandom() call per 1,024 values instead of one per value: the system call costs more than the rest of
-# a v7.  Every value is handed out once; a forked child throws the rest away (_after_fork_in_child).
+# a v7.  Every value is handed out once; a forked child throws the rest away (_adopt_forked_state).
 _RANDOM_WORDS = 1024
 _unpack_words = struct.Struct(f">{_RANDOM_WORDS}Q").unpack
 _random_words: list[int] = []
@@ -31,6 +38,7 @@ _previous_ns = 0
 _previous_ulid_ms = -1
 _previous_ulid_random = 0
 _ulid_forked = False
+_owner_pid = _getpid()
 
 _new_uuid = object.__new__
 _set_field = object.__setattr__
@@ -47,6 +55,25 @@ def _uuid_of(value: int) -> UUID:
 
 def _refill_random() -> None:
     _random_words.extend(_unpack_words(_urandom(8 * _RANDOM_WORDS)))
+
+
+def _adopt_forked_state() -> None:
+    """The first call in a forked child, the caller holding _lock.
+
+    The child keeps the clock and the last ULID (its values stay above everything the parent made before
+    the fork) but never the parent's random words, which the parent goes on handing out, and its next ULID
+    leaps away from the parent's (ulid()).
+    """
+    global _owner_pid, _ulid_forked
+    _owner_pid = _getpid()
+    _random_words.clear()
+    _ulid_forked = True
+
+
+def _check_owner() -> None:
+    """The caller holds _lock; a process that did not make the state adopts it first."""
+    if _getpid() != _owner_pid:
+        _adopt_forked_state()
 
 
 def _random64() -> int:
@@ -89,6 +116,9 @@ def uuid7(shift: timedelta | Interval | None = None, *, time_zone: str = "UTC") 
         return _uuid7_shifted(shift, time_zone)
     global _previous_ns
     with _lock:
+        # _check_owner(), _ascending_ns() and _random64() inlined: a call costs as much as the rest of a v7
+        if _getpid() != _owner_pid:
+            _adopt_forked_state()
         now_ns = _time_ns()
         floor_ns = _previous_ns + 245
         if now_ns < floor_ns:
@@ -113,6 +143,7 @@ def _uuid7_shifted(shift: timedelta | Interval, time_zone: str) -> UUID:
     interval = interval_of(shift, "shift")
     zone = calendar.zone_of(time_zone, "time_zone")
     with _lock:
+        _check_owner()
         now_ns = _ascending_ns()
         random_bits = _random64()
     shifted_us = _shifted_unix_us(now_ns // layout.NS_PER_US, interval, zone)
@@ -147,7 +178,7 @@ def uuid7_at(
 
     The instant's microsecond as the millisecond and 12-bit fraction, and 62 random bits; with ``zero``,
     pg_uuidv7's boundary: the millisecond with every other bit zero.  With ``shift``, the instant moved
-    first, as uuid7(shift) moves the clock.  An instant is an aware datetime, a naive one read as UTC, or an
+    first, as uuid7(shift) moves the clock.  An instant is an aware datetime (a naive one is refused), or an
     int of Unix microseconds (which reaches the v7 range's end in year 10889).  This form reads no clock and
     takes no part in uuid7()'s ascending order.
     """
@@ -159,12 +190,14 @@ def uuid7_at(
     if zero:
         return _uuid_of(layout.v7_lower_bound(unix_us - unix_us % layout.US_PER_MS))
     with _lock:
+        _check_owner()
         random_bits = _random64()
     return _uuid_of(layout.v7_lower_bound(unix_us) | (random_bits & layout.LOW62))
 
 
 def _gregorian(version: int) -> UUID:
     with _lock:
+        _check_owner()
         now_ns = _ascending_ns()
         random_bits = _random64()
     gregorian_100ns = now_ns // 100 + layout.GREGORIAN_TO_UNIX_100NS
@@ -199,6 +232,7 @@ def ulid() -> UUID:
     """
     global _previous_ulid_ms, _previous_ulid_random, _ulid_forked
     with _lock:
+        _check_owner()
         now_ms = max(_time_ns(), 0) // layout.NS_PER_MS
         if now_ms > _previous_ulid_ms:
             _previous_ulid_ms = now_ms
@@ -220,6 +254,7 @@ def ulid() -> UUID:
 
 def _random128() -> int:
     with _lock:
+        _check_owner()
         return (_random64() << 64) | _random64()
 
 
@@ -272,6 +307,7 @@ def striped(stripes: int, stripe: int | None = None) -> UUID:
     else:
         check_int("stripe", stripe, 0, None)
     with _lock:
+        _check_owner()
         now_ns = _ascending_ns()
         random_bits = _random64()
     unix_ms, sub_ms_ns = divmod(now_ns, layout.NS_PER_MS)
@@ -290,15 +326,15 @@ def _after_fork_in_parent() -> None:
 
 
 def _after_fork_in_child() -> None:
-    # The child keeps the clock and the last ULID (its values stay above everything the parent made before
-    # the fork) but never the parent's random words, which the parent goes on handing out, and its next ULID
-    # leaps away from the parent's (ulid()).
-    global _lock, _ulid_forked
-    _random_words.clear()
-    _ulid_forked = True
+    # A fresh lock: the parent's is held (by _before_fork) in the child's copy.  The state is adopted here
+    # too, not only by the next call's pid check, for a child whose pid is its parent's in another namespace.
+    global _lock
     _lock = threading.Lock()
+    _adopt_forked_state()
 
 
-os.register_at_fork(
-    before=_before_fork, after_in_parent=_after_fork_in_parent, after_in_child=_after_fork_in_child
-)
+# os.register_at_fork exists only where os.fork does (not on Windows or WASI): there the pid check alone.
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(
+        before=_before_fork, after_in_parent=_after_fork_in_parent, after_in_child=_after_fork_in_child
+    )

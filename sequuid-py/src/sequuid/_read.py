@@ -305,21 +305,36 @@ def uuid_from_base32hex(text: str) -> UUID:
 
     Letters in either case; whitespace (space, tab, newline, carriage return) anywhere is skipped; trailing
     ``=`` padding, any amount, may close it; exactly 26 digits must remain, and the two bits they hold past
-    the 128th are dropped.
+    the 128th are dropped.  Bad text is refused before any digit is decoded, and the error quotes at most its
+    first few characters, however long it is.
     """
     if not isinstance(text, str):
         raise TypeError(f'argument "text" must be a str, not {type(text).__name__}')
     digits = text.translate(_SKIPPED_WHITESPACE)
     unpadded = digits.rstrip("=")
+    if "=" in unpadded:
+        raise ValueError(f"invalid base32hex text of a uuid: {_quoted(text)}: a digit after the padding")
+    if len(unpadded) != _BASE32HEX_LENGTH:
+        raise ValueError(
+            f"invalid base32hex text of a uuid: {_quoted(text)}: {len(unpadded):,} digits, not 26"
+        )
     value = 0
     for char in unpadded:
         digit = _BASE32HEX_VALUES.get(char)
         if digit is None:
-            what = "a digit after the padding" if char == "=" else f"the character {char!r}"
             raise ValueError(
-                f'invalid base32hex text of a uuid: "{text}": {what}; its digits are 0-9 and A-V'
+                f"invalid base32hex text of a uuid: {_quoted(text)}: the character {char!r}; "
+                "its digits are 0-9 and A-V"
             )
         value = (value << 5) | digit
-    if len(unpadded) != _BASE32HEX_LENGTH:
-        raise ValueError(f'invalid base32hex text of a uuid: "{text}": {len(unpadded)} digits, not 26')
     return UUID(int=value >> 2)
+
+
+_QUOTED_CHARACTERS = 40
+
+
+def _quoted(text: str) -> str:
+    """The text in quotes, cut to its first characters when longer: an error message stays one short line."""
+    if len(text) <= _QUOTED_CHARACTERS:
+        return f'"{text}"'
+    return f'"{text[:_QUOTED_CHARACTERS]}..." ({len(text):,} characters)'

@@ -43,6 +43,38 @@ SELECT uuid_from_base32hex('06AJBM9TUTSVND36VA87V8BVJOO');
 SELECT uuid_from_base32hex('');
 SELECT uuid_from_base32hex('======');
 
+-- characters that a linguistic collation upper-cases into digits ('ı' and 'ſ' to I and S, 'ß' to SS) are refused
+-- under every deterministic collation of the server (ICU's and the C library's where the build has them), as under
+-- "C"; a collation that let one through is named
+DO $$
+DECLARE
+    collation_name text;
+    odd_character text;
+    accepted text[] := '{}';
+BEGIN
+    FOR collation_name IN
+        SELECT collname FROM pg_collation
+        WHERE collnamespace = 'pg_catalog'::regnamespace AND collisdeterministic
+          AND collencoding IN (-1, (SELECT encoding FROM pg_database WHERE datname = current_database()))
+          AND (collprovider <> 'i' OR collname IN ('und-x-icu', 'tr-TR-x-icu', 'de-DE-x-icu', 'en-US-x-icu'))
+        ORDER BY collname
+    LOOP
+        FOREACH odd_character IN ARRAY ARRAY['ı', 'ſ', 'ß'] LOOP
+            BEGIN
+                EXECUTE format('SELECT uuid_from_base32hex(%L COLLATE %I)', '06AJBM9TUTSVND36VA87V8BVJ' || odd_character,
+                               collation_name);
+                accepted := accepted || format('%s under %s', odd_character, collation_name);
+            EXCEPTION WHEN invalid_parameter_value OR invalid_text_representation THEN
+                NULL;
+            END;
+        END LOOP;
+    END LOOP;
+    IF cardinality(accepted) > 0 THEN
+        RAISE WARNING 'uuid_from_base32hex accepted %', array_to_string(accepted, ', ');
+    END IF;
+END
+$$;
+
 -- the text sorts byte-wise as the uuids do: 20,000 time-ordered v7 values (48-bit ms and 12-bit fraction of
 -- instants 37 us apart, three at each instant, 8 pseudo-random trailing bytes; made in plain SQL so that the
 -- check does not lean on the functions it checks), each next to the one before it in uuid order; every one decoded

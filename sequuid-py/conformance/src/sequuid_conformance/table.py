@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from sequuid_conformance.implementations import REPOSITORY, SEQUUID_PY
+from sequuid_conformance.implementations import HARNESS, REPOSITORY
 
-RUNS = SEQUUID_PY / "conformance" / "runs"
+RUNS = HARNESS / "runs"
 DOCUMENT = REPOSITORY / "sequuid" / "docs" / "conformance.md"
 
 COLUMNS = [
@@ -16,7 +16,8 @@ COLUMNS = [
     ("timestamp", "time at generation"),
     ("order", "strict order, one thread"),
     ("past_4096_per_ms", "past 4,096 ids in a ms"),
-    ("threads", "threads: each ordered, none repeated"),
+    ("threads_shared", "threads sharing a generator: each ordered, none repeated"),
+    ("threads_isolated", "threads with isolated generators: each ordered, none repeated"),
     ("ahead", "time ahead of the clock after the burst"),
 ]
 
@@ -42,9 +43,13 @@ def _figure(name: str, check: dict[str, Any]) -> str:
     return ""
 
 
+# an implementation's threads either share one generator or each have their own: it has one of these checks
+_EITHER_THREADS_CHECK = {"threads_shared", "threads_isolated"}
+
+
 def _cell(name: str, check: dict[str, Any] | None, issue: str | None) -> str:
     if check is None:
-        return "not run"
+        return "—" if name in _EITHER_THREADS_CHECK else "not run"
     figure = _figure(name, check)
     if check["passed"] is None:
         return f"n/a ({figure})"

@@ -13,18 +13,21 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sequuid_conformance import checks, server, table
+from sequuid_conformance import __version__, checks, server, table
 from sequuid_conformance.implementations import (
     BY_KEY,
+    HARNESS,
     IMPLEMENTATIONS,
     PROGRAMS,
-    SEQUUID_PY,
+    PYTHON_CONSTRAINTS,
     Implementation,
+    python_pins,
     toolchain_present,
 )
 
-SCHEMA_VERSION = 1
-EXPLANATION = SEQUUID_PY / "conformance" / "checks.md"
+# 2: version and variant over both bursts; the threads check as threads_shared or threads_isolated
+SCHEMA_VERSION = 2
+EXPLANATION = HARNESS / "checks.md"
 
 # language -> (toolchain executable, commands run in its program folder)
 SETUP_STEPS: dict[str, tuple[str, list[list[str]]]] = {
@@ -38,9 +41,18 @@ SETUP_STEPS: dict[str, tuple[str, list[list[str]]]] = {
 }
 
 
+def _python_setup_step() -> list[str]:
+    """pip installs the pinned Python libraries into the interpreter that runs the harness."""
+    return [sys.executable, "-m", "pip", "install", "-q", "-c", str(PYTHON_CONSTRAINTS), *python_pins()]
+
+
 def setup() -> int:
     """Install the pinned packages of every language whose toolchain is present and build the programs."""
     failed = 0
+    print(f"conformance setup: python: pip install -c {PYTHON_CONSTRAINTS.name}", flush=True)
+    if subprocess.run(_python_setup_step(), check=False).returncode != 0:
+        print("conformance setup: python failed at pip install")
+        failed += 1
     for language, (tool, steps) in SETUP_STEPS.items():
         if shutil.which(tool) is None:
             print(f"conformance setup: {language} skipped: {tool} not found")
@@ -82,9 +94,9 @@ def _run_program(implementation: Implementation, mode: list[str]) -> checks.Burs
 def _result(implementation: Implementation, burst: checks.Burst, threaded: checks.Burst) -> dict[str, Any]:
     found = {
         name: check.as_json()
-        for name, check in checks.check_burst(burst, implementation.reads_fraction).items()
+        for name, check in checks.check_burst(burst, implementation.reads_fraction, threaded).items()
     }
-    found["threads"] = checks.check_threads(threaded).as_json()
+    found[implementation.threads_check] = checks.check_threads(threaded).as_json()
     version = burst.version if burst.version and burst.version != "unknown" else implementation.pinned
     failed = {name for name, check in found.items() if check["passed"] is False}
     return {
@@ -101,6 +113,16 @@ def _result(implementation: Implementation, burst: checks.Burst, threaded: check
             name: issue for name, issue in implementation.known_issues.items() if name in failed
         },
     }
+
+
+def _not_pinned(implementation: Implementation, burst: checks.Burst) -> str | None:
+    """A Python library at another version than constraints.txt pins: the others' lock files see to theirs."""
+    if implementation.registry != "PyPI" or burst.version == implementation.pinned:
+        return None
+    return (
+        f"{implementation.package} {burst.version} is installed, {PYTHON_CONSTRAINTS.name} pins "
+        f"{implementation.pinned} (python -m sequuid_conformance setup)"
+    )
 
 
 def _not_set_up(implementation: Implementation) -> str | None:
@@ -127,6 +149,8 @@ def run(arguments: argparse.Namespace) -> int:
             burst = _run_program(implementation, burst_mode)
             if isinstance(burst, checks.Unavailable):
                 reason = burst.reason
+            elif (reason := _not_pinned(implementation, burst)) is not None:
+                pass
             else:
                 threaded = _run_program(implementation, threads_mode)
                 assert isinstance(threaded, checks.Burst)
@@ -141,7 +165,7 @@ def run(arguments: argparse.Namespace) -> int:
     _say_skipped(skipped)
     document = {
         "schema_version": SCHEMA_VERSION,
-        "tool": "sequuid_conformance 1.3.0",
+        "tool": f"sequuid_conformance {__version__}",
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": _machine(),
         "settings": {
@@ -210,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if not PROGRAMS.is_dir():
         print(
-            f"sequuid_conformance runs from the repository's sequuid-py (pip install -e ./sequuid-py): "
+            "sequuid_conformance runs from the repository (pip install -e ./sequuid-py/conformance): "
             f"{PROGRAMS} is missing",
             file=sys.stderr,
         )

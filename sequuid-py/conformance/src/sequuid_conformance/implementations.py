@@ -7,9 +7,15 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-SEQUUID_PY = Path(__file__).resolve().parents[2]
-PROGRAMS = SEQUUID_PY / "conformance" / "programs"
-REPOSITORY = SEQUUID_PY.parent
+import sequuid
+
+# The harness runs from the repository (pip install -e sequuid-py/conformance): the programs, the runs and the
+# port it loads lie beside its source, not in what pip installs.
+HARNESS = Path(__file__).resolve().parents[2]
+PROGRAMS = HARNESS / "programs"
+REPOSITORY = HARNESS.parent.parent
+# the Python libraries' pins: the harness installs them from here, and a run checks them against it
+PYTHON_CONSTRAINTS = HARNESS / "constraints.txt"
 
 
 @dataclass(frozen=True)
@@ -33,6 +39,36 @@ class Implementation:
     """a file the setup makes, relative to PROGRAMS, without which it was not set up"""
     known_issues: dict[str, str] = field(default_factory=dict)
     """check -> the public issue (or documented behaviour) that explains a failure"""
+    isolated_threads: bool = False
+    """whether its threads each have a generator of their own (Node's worker threads, PostgreSQL's backends)
+    rather than share one (Python's, Go's, Rust's and Java's threads)"""
+
+    @property
+    def threads_check(self) -> str:
+        return "threads_isolated" if self.isolated_threads else "threads_shared"
+
+
+def python_pins(constraints: Path = PYTHON_CONSTRAINTS) -> dict[str, str]:
+    """distribution -> the version constraints.txt pins (lines ``name==version``)."""
+    pins = {}
+    for line in constraints.read_text(encoding="utf-8").splitlines():
+        requirement = line.split("#", 1)[0].strip()
+        if requirement:
+            name, separator, version = requirement.partition("==")
+            if not separator:
+                raise ValueError(f"{constraints}: {requirement!r} does not pin one version (name==version)")
+            pins[name.strip()] = version.strip()
+    return pins
+
+
+_PINS = python_pins()
+
+
+# documented behaviour, not a fault: PostgreSQL 18's rule, which sequuid keeps
+_V7_STEP = {
+    "ahead": "PostgreSQL 18's rule: each id at least 245 ns after the one before, so past 4,096 ids per ms "
+    "its time runs ahead of the clock"
+}
 
 
 def _python(name: str) -> tuple[str, ...]:
@@ -50,7 +86,7 @@ IMPLEMENTATIONS = [
         "Python",
         "uuid6",
         "PyPI",
-        "2025.0.1",
+        _PINS["uuid6"],
         "uuid6.uuid7()",
         False,
         "python3",
@@ -62,7 +98,7 @@ IMPLEMENTATIONS = [
         "Python",
         "uuid-utils",
         "PyPI",
-        "1.2.0",
+        _PINS["uuid-utils"],
         "uuid_utils.uuid7()",
         False,
         "python3",
@@ -79,6 +115,7 @@ IMPLEMENTATIONS = [
         "node",
         ("node", str(PROGRAMS / "node/main.mjs"), "uuid"),
         built="node/node_modules/uuid/package.json",
+        isolated_threads=True,
     ),
     Implementation(
         "node/crypto",
@@ -91,6 +128,7 @@ IMPLEMENTATIONS = [
         "node",
         ("node", str(PROGRAMS / "node/main.mjs"), "crypto.randomUUIDv7"),
         known_issues={"order": "random bits after the millisecond, documented as not monotonic"},
+        isolated_threads=True,
     ),
     Implementation(
         "go/google-uuid",
@@ -118,7 +156,7 @@ IMPLEMENTATIONS = [
         known_issues={
             "order": "gofrs/uuid#253",
             "past_4096_per_ms": "gofrs/uuid#253",
-            "threads": "gofrs/uuid#253",
+            "threads_shared": "gofrs/uuid#253",
         },
     ),
     Implementation(
@@ -162,11 +200,12 @@ IMPLEMENTATIONS = [
         "Python",
         "sequuid",
         "this repository",
-        "1.3.0",
+        sequuid.__version__,
         "sequuid.uuid7()",
         True,
         "python3",
         _python("sequuid"),
+        known_issues=_V7_STEP,
     ),
     Implementation(
         "sequuid/c",
@@ -177,6 +216,8 @@ IMPLEMENTATIONS = [
         "uuid_generate_v7()",
         True,
         "postgres",
+        known_issues=_V7_STEP,
+        isolated_threads=True,
     ),
     Implementation(
         "sequuid/plpgsql",
@@ -187,6 +228,8 @@ IMPLEMENTATIONS = [
         "uuid_generate_v7()",
         True,
         "postgres",
+        known_issues=_V7_STEP,
+        isolated_threads=True,
     ),
 ]
 

@@ -11,10 +11,11 @@ import time
 from pathlib import Path
 
 import pytest
-
 import sequuid
+
 from sequuid_conformance import checks, table
-from sequuid_conformance.__main__ import EXPLANATION
+from sequuid_conformance.__main__ import EXPLANATION, _not_pinned, _result
+from sequuid_conformance.implementations import BY_KEY, IMPLEMENTATIONS, PYTHON_CONSTRAINTS, python_pins
 from sequuid_conformance.python_program import generator_of, make_burst
 
 BURST = 20_000
@@ -67,6 +68,49 @@ def test_a_wrong_version_or_variant_is_caught() -> None:
     assert checks.check_version_variant(variant_0).passed is False
 
 
+def test_version_and_variant_are_checked_on_the_threads_burst_too() -> None:
+    good = make_burst(sequuid.uuid7, 1, 100)
+    one_bad_thread = make_burst(sequuid.uuid7, 2, 50)
+    one_bad_thread.ids[1][-1] &= ~(0xF << 76)
+    found = checks.check_burst(good, reads_fraction=True, threaded=one_bad_thread)["version_variant"]
+    assert found.passed is False
+    assert found.figures == {"ids": 200, "wrong_version": 1, "wrong_variant": 0}
+
+
+def test_threads_are_one_column_or_the_other() -> None:
+    shared = _result(
+        BY_KEY["sequuid/python"], make_burst(sequuid.uuid7, 1, 100), make_burst(sequuid.uuid7, 2, 50)
+    )
+    isolated = _result(
+        BY_KEY["sequuid/c"], make_burst(sequuid.uuid7, 1, 100), make_burst(sequuid.uuid7, 2, 50)
+    )
+    assert "threads_shared" in shared["checks"] and "threads_isolated" not in shared["checks"]
+    assert "threads_isolated" in isolated["checks"] and "threads_shared" not in isolated["checks"]
+    run = {
+        "date": "2026-01-01T00:00:00+00:00",
+        "machine": {"description": "a test"},
+        "settings": {"burst": 100, "threads": 2, "per_thread": 50},
+        "implementations": [shared, isolated],
+    }
+    rows = [line for line in table.render(run, "test.json").splitlines() if line.startswith("| `sequuid`")]
+    threads_columns = [i + 4 for i, (name, _) in enumerate(table.COLUMNS) if name.startswith("threads_")]
+    cells = [[cell.strip() for cell in row.strip("|").split("|")] for row in rows]
+    assert [cells[0][i] for i in threads_columns] == ["yes", "—"]
+    assert [cells[1][i] for i in threads_columns] == ["—", "yes"]
+
+
+def test_python_libraries_are_pinned_and_checked() -> None:
+    pins = python_pins()
+    python_libraries = [i for i in IMPLEMENTATIONS if i.registry == "PyPI"]
+    assert {i.package for i in python_libraries} == set(pins)
+    for implementation in python_libraries:
+        assert implementation.pinned == pins[implementation.package]
+        # what setup installed from the constraints is what a run finds
+        assert _not_pinned(implementation, checks.Burst(0, 1, [[0]], implementation.pinned)) is None
+        refused = _not_pinned(implementation, checks.Burst(0, 1, [[0]], "0.0.1"))
+        assert refused is not None and PYTHON_CONSTRAINTS.name in refused
+
+
 def test_a_generator_that_runs_ahead_of_the_clock_is_caught() -> None:
     counter = itertools.count()
     start_ms = time.time_ns() // 1_000_000
@@ -107,7 +151,7 @@ def test_threads_sharing_unguarded_state_are_caught() -> None:
 def test_the_committed_table_is_what_the_committed_run_gives(tmp_path: Path) -> None:
     run = table.newest_run()
     document = json.loads(run.read_text(encoding="utf-8"))
-    assert document["schema_version"] == 1
+    assert document["schema_version"] == 2
     assert len(document["implementations"]) >= 8
     assert len({result["language"] for result in document["implementations"]}) >= 4
     explanation = EXPLANATION.read_text(encoding="utf-8")

@@ -155,6 +155,11 @@ _NOW_US = "(extract(epoch FROM clock_timestamp()) * 1000000)::bigint"
 
 
 def _session_script(database: str, thread: int, count: int) -> str:
+    """One statement: the clock read (started), the ids made into an array in the server (made, from a
+    series that streams rather than one made whole first), the clock read again once the array is whole
+    (ended: it reads made, and the first line's branch reads it), and only then each line built and sent.
+    The burst runs at the generator's own rate, not at the rate at which psql receives and prints rows, and
+    the time ahead of the clock is measured at that rate."""
     version = (
         "SELECT 'version ' || extversion FROM pg_extension WHERE extname = 'sequuid';"
         if database == "c"
@@ -162,9 +167,19 @@ def _session_script(database: str, thread: int, count: int) -> str:
     )
     return f"""{version}
 SELECT 'toolchain PostgreSQL ' || current_setting('server_version');
-SELECT 'start ' || {_NOW_US};
-SELECT 'id {thread} ' || uuid_generate_v7() FROM generate_series(1, {count});
-SELECT 'end ' || {_NOW_US};
+WITH started AS MATERIALIZED (SELECT {_NOW_US} AS start_us),
+     made AS MATERIALIZED (
+         SELECT array_agg(uuid_generate_v7()) AS ids
+         FROM started, LATERAL (SELECT generate_series(1, {count}) OFFSET 0) AS numbers),
+     ended AS MATERIALIZED (SELECT {_NOW_US} AS end_us FROM made)
+SELECT line
+FROM (SELECT 0 AS part, 0::bigint AS n, 'start ' || start_us AS line FROM started, ended
+      UNION ALL
+      SELECT 1, made_id.n, 'id {thread} ' || made_id.id
+      FROM made, unnest(ids) WITH ORDINALITY AS made_id(id, n)
+      UNION ALL
+      SELECT 2, 0, 'end ' || end_us FROM ended) lines
+ORDER BY part, n;
 """
 
 

@@ -88,8 +88,9 @@ class Check:
         return {"passed": self.passed, "detail": self.detail, **self.figures}
 
 
-def check_version_variant(burst: Burst) -> Check:
-    all_ids = [value for ids in burst.ids for value in ids]
+def check_version_variant(*bursts: Burst) -> Check:
+    """Every id of every burst given (the one-thread burst and the threads') has version 7 and variant 10."""
+    all_ids = [value for burst in bursts for ids in burst.ids for value in ids]
     wrong_version = sum(1 for value in all_ids if (value >> 76) & 0xF != 7)
     wrong_variant = sum(1 for value in all_ids if (value >> 62) & 0x3 != 0b10)
     passed = wrong_version == 0 and wrong_variant == 0
@@ -98,7 +99,8 @@ def check_version_variant(burst: Burst) -> Check:
         if passed
         else f"{wrong_version:,} ids not version 7, {wrong_variant:,} not variant 10 of {len(all_ids):,}"
     )
-    return Check(passed, detail, {"wrong_version": wrong_version, "wrong_variant": wrong_variant})
+    figures = {"ids": len(all_ids), "wrong_version": wrong_version, "wrong_variant": wrong_variant}
+    return Check(passed, detail, figures)
 
 
 def check_timestamp(burst: Burst, reads_fraction: bool) -> Check:
@@ -202,10 +204,11 @@ def check_ahead(burst: Burst, reads_fraction: bool) -> Check:
     return Check(passed, detail, {"ahead_us": ahead})
 
 
-def check_burst(burst: Burst, reads_fraction: bool) -> dict[str, Check]:
+def check_burst(burst: Burst, reads_fraction: bool, threaded: Burst | None = None) -> dict[str, Check]:
+    """The one-thread burst's checks; version and variant over the threads' burst too, when given."""
     order = check_order(burst)
     return {
-        "version_variant": check_version_variant(burst),
+        "version_variant": check_version_variant(burst, *([threaded] if threaded is not None else [])),
         "timestamp": check_timestamp(burst, reads_fraction),
         "order": order,
         "past_4096_per_ms": check_past_4096_per_ms(burst, order),
