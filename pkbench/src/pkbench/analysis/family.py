@@ -56,6 +56,16 @@ def holm(p_values: Sequence[float | None], alpha: float = FAMILYWISE_ALPHA) -> l
     return rejected
 
 
+def hold_together(verdicts: Sequence[Verdict], alpha: float = FAMILYWISE_ALPHA) -> list[bool]:
+    """Whether each of VERDICTS, taken as one family, holds at familywise ``alpha``: its interval excludes 1
+    and Holm's step-down rejects it. A family with a verdict recorded without its p-value (results of an older
+    pkbench) cannot be ranked: each verdict then holds as its run recorded it."""
+    if any(v.p_value is None for v in verdicts):
+        return [v.holds for v in verdicts]
+    rejected = holm([v.p_value for v in verdicts], alpha)
+    return [holds and v.resolved for v, holds in zip(verdicts, rejected, strict=True)]
+
+
 def mark(verdicts: Sequence[Verdict]) -> list[Verdict]:
     """The verdicts with ``familywise`` set: whether each holds in its strategy's family."""
     marked = list(verdicts)

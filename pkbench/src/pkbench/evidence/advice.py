@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Literal
 
 from pkbench import results
+from pkbench.analysis import family
 from pkbench.evidence.advice_rows import (
     COLUMNS,
     CONDITIONS,
@@ -49,10 +50,20 @@ class Work:
     low: float | None
     high: float | None
     resolved: bool
+    # How many rounds the ratio is over, where its low and high are their range, no confidence interval
+    # (too few rounds for the median's bootstrap, in runs of a pkbench that made one).
+    range_of: int | None = None
+
+    @property
+    def interval(self) -> bool:
+        """Whether low and high are a 95% confidence interval."""
+        return self.low is not None and self.high is not None and self.range_of is None
 
     def figures(self) -> str:
         if self.low is None or self.high is None:
             return f"WAL {self.ratio:.2f}{TIMES} (one round: no interval)"
+        if self.range_of is not None:
+            return f"WAL {self.ratio:.2f}{TIMES} (no interval: the range of {self.range_of} rounds)"
         return f"WAL {self.ratio:.2f}{TIMES} ({self.low:.2f}\u2013{self.high:.2f})"
 
 
@@ -98,6 +109,11 @@ class Cell:
         return self.kind == "verdict" and width is not None and width <= PRECISION + 1e-9
 
     @property
+    def states(self) -> bool:
+        """Measured, and either tight enough to say something or with a direction its interval holds."""
+        return self.measured and (self.precise or self.resolved)
+
+    @property
     def answers(self) -> bool:
         """Measured, and tight enough to say something: what the rules and the decision may rest on."""
         return self.measured and self.precise
@@ -113,25 +129,38 @@ class Cell:
 
     def figures(self) -> str:
         """The ratio and its interval, as `0.88x (0.83-0.91)` with the multiplication sign and an en dash, and
-        the WAL beside it; a speed not resolved to PRECISION gives the width it reached instead."""
+        the WAL beside it; a speed with neither a direction nor PRECISION gives the width it reached."""
+        work = f", {self.work.figures()}" if self.work is not None and self.ratio is not None else ""
+        return self.rate_figures() + work
+
+    def rate_figures(self) -> str:
+        """The ratio and its interval alone, without the WAL."""
         if self.ratio is None:
             return MISSING
         if self.kind == "size":
             return f"{self.ratio:.2f}{TIMES} the size (one measurement)"
-        if not self.precise:
+        if not self.precise and not self.resolved:
             return self.width_words()
-        shown = f"{self.ratio:.2f}{TIMES} ({self.low:.2f}\u2013{self.high:.2f})"
-        return f"{shown}, {self.work.figures()}" if self.work is not None else shown
+        interval = f"{self.low:.2f}\u2013{self.high:.2f}"
+        # A direction the interval holds is shown with its ratio however wide the interval, and how wide.
+        wide = f"; \u00b1{self.reach_words()}, wider than \u00b1{PRECISION:.0%}" if not self.precise else ""
+        return f"{self.ratio:.2f}{TIMES} ({interval}{wide})"
 
-    def width_words(self) -> str:
-        """Why a speed cell gives no ratio: the interval it reached, and after how many rounds."""
+    def reach_words(self) -> str:
+        """How far the interval reaches from the estimate, after how many rounds: `18.2% after 3 rounds`."""
         rounds = f"after {self.rounds} round{'' if self.rounds == 1 else 's'}"
         width = self.reach
         if width is None:
-            return f"not resolved to \u00b1{PRECISION:.0%}: one round, no interval"
+            return f"no interval {rounds}"
         # Near the target a whole percent could read as the target itself: one decimal there.
         shown = f"{width:.1%}" if width < 2 * PRECISION else f"{width:.0%}"
-        return f"not resolved to \u00b1{PRECISION:.0%}: \u00b1{shown} {rounds}"
+        return f"{shown} {rounds}"
+
+    def width_words(self) -> str:
+        """Why a speed cell gives no ratio: the interval it reached, and after how many rounds."""
+        if self.reach is None:
+            return f"not resolved to \u00b1{PRECISION:.0%}: one round, no interval"
+        return f"not resolved to \u00b1{PRECISION:.0%}: \u00b1{self.reach_words()}"
 
 
 @dataclass(frozen=True)
@@ -171,13 +200,14 @@ def build(
     """The table from the runs under RUNS_DIR that SOURCES name; a run that is not there answers nothing."""
     cells: dict[str, dict[str, Cell]] = {}
     cited: list[str] = []
+    family = cited_figures(sources)
     for condition in conditions:
         row: dict[str, Cell] = {}
         for column in columns:
             found = Cell("not measured")
             for source in sources.get(condition.key, ()):
                 run = load(runs_dir / source.run)
-                found = _cell(run, source, column.strategy) if run is not None else found
+                found = _cell(run, source, column.strategy, family[source.run]) if run is not None else found
                 if found.kind != "not measured":
                     break
             row[column.strategy] = found
@@ -218,7 +248,38 @@ def _merged(
     return tuple(rows)
 
 
-def _cell(run: RunResult, source: Source, strategy: str) -> Cell:
+Figures = frozenset[tuple[str, str | None]]
+
+
+def cited_figures(sources: Sources) -> dict[str, Figures]:
+    """Each run's figures the table cites, as (metric, window): the rate and the WAL per transaction of every
+    window a row reads from it, the load's rate where a row reads the load. Fixed by the sources, before any
+    run: the family a cell's difference must hold in (a size is one measurement, judged by no test)."""
+    cited: dict[str, set[tuple[str, str | None]]] = {}
+    for found in sources.values():
+        for source in found:
+            wanted = cited.setdefault(source.run, set())
+            if source.figure == TPS:
+                wanted |= {(TPS, source.window), (WORK_METRIC, source.window)}
+            elif source.figure == LOAD:
+                wanted.add((LOAD, source.window))
+    return {run: frozenset(wanted) for run, wanted in cited.items()}
+
+
+def _holding(run: RunResult, strategy: str, wanted: Figures) -> dict[tuple[str, str], bool]:
+    """Which of STRATEGY's cited figures in RUN hold taken together (analysis.family), by (metric, window):
+    the p99 latencies and buffer counts a window also records are no part of the answer, so they do not
+    widen the family it is judged in; the run's summary judges them in a family of their own."""
+    chosen: list[Verdict] = []
+    for metric, window in sorted(wanted, key=str):
+        found = _verdict(run.verdicts, metric, window, strategy)
+        if found is not None and found not in chosen:
+            chosen.append(found)
+    held = family.hold_together(chosen)
+    return {(v.metric, v.workload): holds for v, holds in zip(chosen, held, strict=True)}
+
+
+def _cell(run: RunResult, source: Source, strategy: str, cited: Figures) -> Cell:
     measured = {s.name: s for s in run.strategies if s.status == "ok"}
     if strategy not in measured or BASELINE not in measured:
         return Cell("not measured")
@@ -234,28 +295,34 @@ def _cell(run: RunResult, source: Source, strategy: str) -> Cell:
         # Seconds per row over bigint's, turned into the load's rate: every speed cell reads the same way.
         ratio, low, high = 1 / ratio, (1 / high if high else None), (1 / low if low else None)
     interval = low is not None and high is not None
-    work = _work(run.verdicts, verdict.workload, strategy) if source.figure == TPS else None
+    holding = _holding(run, strategy, cited)
+    holds = holding.get((verdict.metric, verdict.workload), False) and interval
+    work = _work(run.verdicts, verdict.workload, strategy, holding) if source.figure == TPS else None
     return Cell(
         "verdict" if interval else "one round",
         ratio,
         low,
         high,
-        verdict.holds and interval,
-        verdict.better if verdict.holds and interval else None,
+        holds,
+        verdict.better if holds else None,
         source.run,
         verdict.workload,
         verdict.rounds,
-        alone=verdict.resolved and not verdict.holds and interval,
+        alone=verdict.resolved and not holds and interval,
         work=work,
     )
 
 
-def _work(verdicts: Sequence[Verdict], window: str, strategy: str) -> Work | None:
+def _work(
+    verdicts: Sequence[Verdict], window: str, strategy: str, holding: Mapping[tuple[str, str], bool]
+) -> Work | None:
     """The WAL per transaction verdict of the same window, when the run judged one."""
     found = _verdict(verdicts, WORK_METRIC, window, strategy)
     if found is None or found.ratio is None:
         return None
-    return Work(found.ratio, found.low, found.high, found.holds and found.low is not None)
+    holds = holding.get((found.metric, found.workload), False) and found.low is not None
+    ranged = found.rounds if found.method == "range of rounds" else None
+    return Work(found.ratio, found.low, found.high, holds, ranged)
 
 
 def _verdict(verdicts: Sequence[Verdict], metric: str, window: str | None, strategy: str) -> Verdict | None:
