@@ -117,9 +117,9 @@ READING = (
     "holds at 5% familywise (Holm) among the figures this table cites from that key's run, the rate and "
     "the WAL per transaction of each window it reads (the figures a run also records, latencies and buffer "
     "counts, are judged in a family of their own in the run's summary); a direction that holds is shown "
-    "with its ratio however wide its interval. *No difference resolved* means the interval includes 1; *no difference "
-    "resolved among its "
-    "figures* that it excludes 1 on its own, but not beyond what chance gives one of that many figures. A "
+    "with its ratio however wide its interval. *No difference resolved* means the interval includes 1; "
+    "*no difference resolved among its figures* that it excludes 1 on its own, but not beyond what chance "
+    "gives one of that many figures. A "
     "size is one measurement at the end of the run, called the same within 3%. The keys of v7 made by "
     "application servers are built by each pgbench client in SQL inside its statement (pgbench has no "
     "clock), a cost an application pays in its own process: their rates carry it, their WAL does not. R1, "
@@ -298,6 +298,7 @@ def readme_lines(runs_dir: Path, link_from: Path, advice: Path) -> list[str]:
     """The README's short table: the conditions people ask about most, for bigint, v4, v4 as text and v7."""
     sources, conditions = committed(runs_dir)
     table = build(runs_dir, sources, conditions=conditions)
+    rule_link = f"{os.path.relpath(advice.parent / 'statistics.md', link_from)}#which-key-the-decision-rule"
     return [
         *decision(table, link_from),
         "",
@@ -305,11 +306,11 @@ def readme_lines(runs_dir: Path, link_from: Path, advice: Path) -> list[str]:
         "",
         "Each cell: the key's rate (or size) over bigint's, its 95% interval, its WAL per transaction over "
         "bigint's in the same window and the committed run it comes from; a rate whose interval reaches "
-        f"further than \u00b1{PRECISION:.0%} says so instead of giving a ratio, unless its direction holds; in "
-        "bold, a difference the run states, one that holds among the rates and WAL this table cites from "
-        "that key's run (5% familywise). The sentences above follow one rule ([statistics.md]"
-        f"({os.path.relpath(advice.parent / 'statistics.md', link_from)}#which-key-the-decision-rule)): a key "
-        f"is held against bigint where it is slower or writes {HEAVIER:.2f}{TIMES} its WAL or more. Every "
+        f"further than \u00b1{PRECISION:.0%} says so instead of giving a ratio, unless its direction holds; "
+        "in bold, a difference the run states, one that holds among the rates and WAL this table cites from "
+        "that key's run (5% familywise). The sentences above follow one rule "
+        f"([statistics.md]({rule_link})): a key is held against bigint where it is slower or writes "
+        f"{HEAVIER:.2f}{TIMES} its WAL or more. Every "
         "condition, the sequential prefixes, striped keys and v7 made with a counter, and the rules that "
         "follow: "
         f"[{os.path.relpath(advice, link_from)}]({os.path.relpath(advice, link_from)}).",
