@@ -140,7 +140,7 @@ def test_the_family_is_the_cited_figures_not_every_figure_a_window_records() -> 
     source = advice_rows.Source("run", "tier-3", advice_rows.TPS)
     figures = advice.cited_figures({"beyond-ram": [source]})
     assert figures == {"run": frozenset({("tps", "tier-3"), ("wal", "tier-3")})}
-    assert advice._holding(run, "uuid-v4", figures["run"]) == {
+    assert advice.holding(run, "uuid-v4", figures["run"]) == {
         ("tps", "tier-3"): True,
         ("wal", "tier-3"): True,
     }

@@ -266,7 +266,7 @@ def cited_figures(sources: Sources) -> dict[str, Figures]:
     return {run: frozenset(wanted) for run, wanted in cited.items()}
 
 
-def _holding(run: RunResult, strategy: str, wanted: Figures) -> dict[tuple[str, str], bool]:
+def holding(run: RunResult, strategy: str, wanted: Figures) -> dict[tuple[str, str], bool]:
     """Which of STRATEGY's cited figures in RUN hold taken together (analysis.family), by (metric, window):
     the p99 latencies and buffer counts a window also records are no part of the answer, so they do not
     widen the family it is judged in; the run's summary judges them in a family of their own."""
@@ -295,9 +295,9 @@ def _cell(run: RunResult, source: Source, strategy: str, cited: Figures) -> Cell
         # Seconds per row over bigint's, turned into the load's rate: every speed cell reads the same way.
         ratio, low, high = 1 / ratio, (1 / high if high else None), (1 / low if low else None)
     interval = low is not None and high is not None
-    holding = _holding(run, strategy, cited)
-    holds = holding.get((verdict.metric, verdict.workload), False) and interval
-    work = _work(run.verdicts, verdict.workload, strategy, holding) if source.figure == TPS else None
+    held = holding(run, strategy, cited)
+    holds = held.get((verdict.metric, verdict.workload), False) and interval
+    work = _work(run.verdicts, verdict.workload, strategy, held) if source.figure == TPS else None
     return Cell(
         "verdict" if interval else "one round",
         ratio,

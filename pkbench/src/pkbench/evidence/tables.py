@@ -306,6 +306,8 @@ CALIBRATION_TABLES: dict[str, FileTable] = {
     "which-key": lambda source: advice_text.readme_lines(
         source, source.parents[2], source.parent / "advice.md"
     ),
+    # statistics.md beside the folder: the which-key rule worked through committed cells.
+    "decision-examples": lambda source: advice_text.example_lines(source, source.parent),
 }
 
 
