@@ -9,7 +9,7 @@ from typing import cast
 
 import pytest
 
-from pkbench.analysis import family
+from pkbench.analysis import family, verdict
 from pkbench.errors import PkbenchError
 from pkbench.evidence import advice, advice_rows, decision
 from pkbench.evidence.advice import Cell, Work
@@ -158,3 +158,16 @@ def test_the_committed_answer_for_one_condition_and_key() -> None:
         decision.committed_answer("nowhere", "uuid-v4", RUNS)
     with pytest.raises(PkbenchError, match="key 'uuid-v9'"):
         decision.committed_answer("beyond-ram", "uuid-v9", RUNS)
+
+
+def test_until_decided_takes_a_direction_that_holds_as_done_however_wide() -> None:
+    # Three rounds: a rate 0.55-0.80 (about ±18%) holds its direction beside WAL twelve times bigint's; a
+    # level rate as wide is not decided, and neither would the first be under the plain precision rule.
+    slower = verdict.ratio_verdict([60, 70, 65], [100, 101, 99], verdict.TPS)
+    heavier = verdict.ratio_verdict([1210, 1230, 1200], [100, 101, 99], verdict.WAL_PER_TRANSACTION)
+    level = verdict.ratio_verdict([90, 110, 100], [100, 100, 100], verdict.TPS)
+    found = family.decided({"rate": slower, "wal": heavier}, 0.10)
+    assert found.reached and set(found.within) == {"rate", "wal"}
+    assert not verdict.precision_reached({"rate": slower, "wal": heavier}, 0.10).reached
+    wide = family.decided({"rate": level, "wal": heavier}, 0.10)
+    assert not wide.reached and wide.outside == ("rate",)

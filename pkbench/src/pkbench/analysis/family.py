@@ -15,10 +15,16 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from pkbench.analysis.verdict import format_range, resolving_digits
+from pkbench.analysis.verdict import (
+    CONFIDENCE_METHODS,
+    Precision,
+    RatioVerdict,
+    format_range,
+    resolving_digits,
+)
 from pkbench.results import Verdict
 
 FAMILYWISE_ALPHA = 0.05
@@ -112,3 +118,21 @@ def families(verdicts: Sequence[Verdict]) -> list[Family]:
             continue
         found.append(Family(strategy, mine[0].baseline, len(mine), tuple(v for v in mine if v.familywise)))
     return found
+
+
+def decided(verdicts: Mapping[str, RatioVerdict], target: float) -> Precision:
+    """Whether every one of VERDICTS (the figures an answer cites: a window's rate and WAL per transaction)
+    is decided: its interval within ±``target`` of its estimate, or its direction holding among them at 5%
+    familywise (a difference the answer can state however wide it still is). `pkbench run --until-decided`
+    stops adding rounds there, not when every figure a window records is within ±``target``."""
+    names = list(verdicts)
+    held = holm([log_ratio_p_value(verdicts[name].per_round) for name in names])
+    within: list[str] = []
+    outside: list[str] = []
+    for name, holds in zip(names, held, strict=True):
+        verdict = verdicts[name]
+        real = verdict.interval is not None and verdict.interval.method in CONFIDENCE_METHODS
+        width = verdict.half_width()
+        tight = real and width is not None and width <= target
+        (within if tight or (real and holds and verdict.resolved) else outside).append(name)
+    return Precision(not outside and bool(within), target, tuple(within), tuple(outside))
