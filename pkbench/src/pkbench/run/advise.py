@@ -295,8 +295,8 @@ def make_plan(
     disk_budget_bytes: int | None = None,
 ) -> Plan:
     """The parts this server can run that fit the budget, in `parts`' order (what can change the decision
-    first), each while the least times of those chosen fit; where none fits, the one that fills the most rows for its
-    time, alone (the table has nothing without a run)."""
+    first), each while the least times of those chosen fit; where none fits, the one that fills the most
+    rows for its time, alone (the table has nothing without a run)."""
     chosen: list[Part] = []
     left_out: dict[str, str] = {}
     spent = 0.0
