@@ -11,6 +11,7 @@ import pytest
 
 from pkbench import results
 from pkbench.evidence import advice, advice_rows, advice_text
+from pkbench.evidence import cell as cell_module
 from pkbench.summary import fleet
 
 RUNS = Path(__file__).resolve().parents[1] / "docs" / "reproductions"
@@ -114,13 +115,13 @@ def test_a_rate_wider_than_the_precision_shows_the_direction_its_interval_holds(
     # rules count it as behind bigint. One without a direction says only how wide it got.
     table = advice.build(RUNS, {"bulk-load": advice_rows.COMMITTED["bulk-load"]})
     cell = table.cells["bulk-load"]["uuid-v4"]
-    assert cell.reach is not None and cell.reach > advice.PRECISION and not cell.precise
+    assert cell.reach is not None and cell.reach > cell_module.PRECISION and not cell.precise
     assert cell.resolved and cell.word() == "slower"
     assert cell.figures() == (
         f"{cell.ratio:.2f}\u00d7 ({cell.low:.2f}\u2013{cell.high:.2f}; \u00b1{cell.reach:.0%} after "
         f"{cell.rounds} rounds, wider than \u00b110%)"
     )
-    near = advice.Cell("verdict", 1.0, 0.9, 1.104, rounds=5)
+    near = cell_module.Cell("verdict", 1.0, 0.9, 1.104, rounds=5)
     assert near.figures() == "not resolved to \u00b110%: \u00b110.4% after 5 rounds"
     v7 = table.cells["bulk-load"]["uuid-v7"]
     assert v7.precise and f"{v7.ratio:.2f}\u00d7 ({v7.low:.2f}\u2013{v7.high:.2f})" == v7.figures()

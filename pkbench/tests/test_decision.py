@@ -12,7 +12,7 @@ import pytest
 from pkbench.analysis import family, verdict
 from pkbench.errors import PkbenchError
 from pkbench.evidence import advice, advice_rows, decision
-from pkbench.evidence.advice import Cell, Work
+from pkbench.evidence.cell import Cell, Work
 from pkbench.results import RunResult, Verdict
 
 RUNS = Path(__file__).resolve().parents[1] / "docs" / "reproductions"
@@ -147,17 +147,17 @@ def test_the_family_is_the_cited_figures_not_every_figure_a_window_records() -> 
 
 
 def test_the_committed_answer_for_one_condition_and_key() -> None:
-    beyond = decision.committed_answer("beyond-ram", "uuid-v4", RUNS)
+    beyond = advice.committed_answer("beyond-ram", "uuid-v4", RUNS)
     assert beyond is not None and (beyond.speed, beyond.work) == ("slower", "heavier")
-    v7 = decision.committed_answer("beyond-ram", "uuid-v7", RUNS)
+    v7 = advice.committed_answer("beyond-ram", "uuid-v7", RUNS)
     assert v7 is not None and not v7.costs
     # A condition merged into another row answers with that row.
-    merged = decision.committed_answer("one-table", "uuid-v4", RUNS)
+    merged = advice.committed_answer("one-table", "uuid-v4", RUNS)
     assert merged is not None and merged.condition.key == "few-cores"
     with pytest.raises(PkbenchError, match="condition 'nowhere'"):
-        decision.committed_answer("nowhere", "uuid-v4", RUNS)
+        advice.committed_answer("nowhere", "uuid-v4", RUNS)
     with pytest.raises(PkbenchError, match="key 'uuid-v9'"):
-        decision.committed_answer("beyond-ram", "uuid-v9", RUNS)
+        advice.committed_answer("beyond-ram", "uuid-v9", RUNS)
 
 
 def test_until_decided_takes_a_direction_that_holds_as_done_however_wide() -> None:

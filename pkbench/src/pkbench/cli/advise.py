@@ -20,6 +20,7 @@ from pkbench.cli import arguments
 from pkbench.cli.console import RichReporter
 from pkbench.errors import PkbenchError, first_line
 from pkbench.evidence import advice, advice_rows, advice_text
+from pkbench.evidence.cell import PRECISION
 from pkbench.run import advise as planner
 from pkbench.run import advise_outcome as outcome
 from pkbench.run import runner
@@ -286,7 +287,7 @@ def _document(plan: planner.Plan, out: Path, table: advice.Table) -> list[str]:
         *advice_text.page_lines(out, planner.sources(out, plan), link_from=out),
         "",
         "Each speed cell was measured until it was decided (its 95% interval within "
-        f"±{advice.PRECISION:.0%} of its estimate, or a direction its interval holds with its WAL beside), "
+        f"±{PRECISION:.0%} of its estimate, or a direction its interval holds with its WAL beside), "
         "or its run's share of the budget ended; the memory tiers went first, where the keys differ most:",
         "",
         *outcome.precision_lines(plan, table, out),

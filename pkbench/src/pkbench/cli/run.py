@@ -284,7 +284,7 @@ def _options(
         baseline=baseline,
         precision=arguments.percentage(precision, "--precision"),
         max_time_s=arguments.duration(max_time, "--max-time"),
-        until_decided=until_decided,
+        until_decided=_until_decided(until_decided, precision),
         isolate=isolate,
         interleave=interleave,
         scale=scale,
@@ -355,3 +355,9 @@ def exit_for(outcome: Outcome) -> None:
         fail(unfinished(outcome.failed, "failed"), cli_exit.EXIT_STRATEGY_FAILED)
     if outcome.skipped:
         fail(unfinished(outcome.skipped, "skipped"), cli_exit.EXIT_STRATEGY_SKIPPED)
+
+
+def _until_decided(given: bool, precision: str | None) -> bool:
+    if given and precision is None:
+        raise PkbenchError("--until-decided changes what --precision waits for: give --precision too")
+    return given

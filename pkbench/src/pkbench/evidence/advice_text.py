@@ -9,30 +9,26 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pkbench.errors import PkbenchError
-from pkbench.evidence.advice import PRECISION, TIMES, Cell, Table, build, cited_figures, holding, load
+from pkbench.evidence.advice import Table, build, load
 from pkbench.evidence.advice_rows import CONDITIONS, FLEET_RUN, Condition, Sources, committed
-from pkbench.evidence.decision import HEAVIER, Answer, answer, decide, table_cells
+from pkbench.evidence.cell import PRECISION, TIMES, Cell
+from pkbench.evidence.decision import HEAVIER, Answer, decide
 from pkbench.summary import fleet
 from pkbench.summary.headline import SAME_WITHIN
 from pkbench.text import markdown_table
-
-
-def _link(table: Table, run: str, link_from: Path) -> str:
-    target = os.path.relpath(table.runs_dir / run, link_from)
-    return f"[{table.label(run)}]({target})"
 
 
 def _cell_text(table: Table, cell: Cell, link_from: Path, short: bool = False) -> str:
     if cell.kind == "not measured":
         return "not measured"
     assert cell.run is not None
-    link = _link(table, cell.run, link_from)
+    cited = table.link(cell.run, link_from)
     if cell.kind == "baseline":
-        return f"baseline {link}"
+        return f"baseline {cited}"
     word = cell.word()
     shown = f"**{word}**" if cell.resolved else word
     figures = cell.figures() if not short else cell.figures().replace(" the size (one measurement)", "")
-    return " ".join(part for part in (shown, figures, link) if part)
+    return " ".join(part for part in (shown, figures, cited) if part)
 
 
 # The README's short table: the keys people weigh most, and v7 as application servers make it.
@@ -87,7 +83,7 @@ def run_lines(table: Table, link_from: Path) -> list[str]:
         )
         settings = run.server.get("settings") or {}
         lines.append(
-            f"- {_link(table, run_name, link_from)} `{run_name}`: scenario {run.scenario.get('name')}, "
+            f"- {table.link(run_name, link_from)} `{run_name}`: scenario {run.scenario.get('name')}, "
             f"{_plural(rounds, _ROUND_OF[design])}, {machine}, shared_buffers "
             f"{settings.get('shared_buffers', '?')}, the server's synchronous_commit "
             f"{settings.get('synchronous_commit', '?')} (a window may set its own), "
@@ -319,7 +315,7 @@ def readme_lines(runs_dir: Path, link_from: Path, advice: Path) -> list[str]:
 
 def _cite(table: Table, found: Sequence[Answer], link_from: Path) -> str:
     return "; ".join(
-        f"{a.condition.label}: {a.decided()}, {_link(table, str(a.cell.run), link_from)}" for a in found
+        f"{a.condition.label}: {a.decided()}, {table.link(str(a.cell.run), link_from)}" for a in found
     )
 
 
@@ -332,7 +328,7 @@ def decision(table: Table, link_from: Path) -> list[str]:
     and what this table leaves undecided. Made from the cells alone, so they change when a run does."""
     keys = [column.strategy for column in table.columns[1:] if not column.made_by_clients]
     # Keys the clients build in SQL pay that in their rate: the fleet's own sentence speaks for them.
-    found = decide(table_cells(table), keys)
+    found = decide(table.rows(), keys)
     sentences = [
         "Start with **bigint** where one database makes every key: it is the baseline every cell below is "
         "measured against."
@@ -348,7 +344,7 @@ def decision(table: Table, link_from: Path) -> list[str]:
         )
         sizes = [x for row in table.cells.values() for k, x in row.items() if k == start and x.kind == "size"]
         size = "".join(
-            f", and it takes {x.ratio:.2f}{TIMES} bigint's storage ({_link(table, str(x.run), link_from)})"
+            f", and it takes {x.ratio:.2f}{TIMES} bigint's storage ({table.link(str(x.run), link_from)})"
             for x in sizes[:1]
             if x.ratio is not None
         )
@@ -367,9 +363,7 @@ def decision(table: Table, link_from: Path) -> list[str]:
     for condition, ahead in found.faster.items():
         sentences.append(
             f"Choose another key where bigint falls behind, {condition.label}: "
-            + "; ".join(
-                f"**{a.key}** {a.decided()}, {_link(table, str(a.cell.run), link_from)}" for a in ahead
-            )
+            + "; ".join(f"**{a.key}** {a.decided()}, {table.link(str(a.cell.run), link_from)}" for a in ahead)
             + "."
         )
     if start is not None:
@@ -386,71 +380,3 @@ def decision(table: Table, link_from: Path) -> list[str]:
         said = fleet.load_answer(fleet_sweep)
         sentences.append(f"Keys made by application servers ([the sweep]({link})): {said}")
     return [f"- {sentence}" for sentence in sentences]
-
-
-# The committed cells statistics.md works the rule through: a cost in both figures, one in WAL alone, a wide
-# interval that holds its direction, one that holds only in the cited family, a rate left unresolved, and a
-# key faster for more WAL.
-EXAMPLES = (
-    ("beyond-ram", "uuid-v4"),
-    ("one-writer", "uuid-v4"),
-    ("sync-standby", "uuid-v4"),
-    ("sync-standby", "uuid-v7"),
-    ("page-cache", "uuid-v7"),
-    ("many-cores", "uuid-v4"),
-)
-
-_SAYS = {
-    (True, False): "avoid it here",
-    (True, True): "a trade: faster, for more WAL",
-    (False, True): "choose it here",
-    (False, False): "no cost",
-}
-
-
-def example_lines(runs_dir: Path, link_from: Path) -> list[str]:
-    """The decision rule worked through committed cells (EXAMPLES): each cell's rate, whether its difference
-    holds among every figure its run recorded and among the figures the table cites, its WAL, and what
-    evidence.decision makes of them."""
-    sources, conditions = committed(runs_dir)
-    table = build(runs_dir, sources, conditions=conditions)
-    rows = []
-    for key, strategy in EXAMPLES:
-        condition = next(c for c in table.conditions if key in c.keys)
-        cell = table.cells[condition.key][strategy]
-        found = answer(condition, strategy, cell)
-        run = load(runs_dir / str(cell.run))
-        if found is None or run is None:
-            continue
-        recorded = next(
-            v
-            for v in run.verdicts
-            if v.strategy == strategy and v.metric == "tps" and v.workload == cell.window
-        )
-        everything = sum(1 for v in run.verdicts if v.strategy == strategy)
-        cited = len(holding(run, strategy, cited_figures(sources).get(str(cell.run), frozenset())))
-        rows.append(
-            [
-                f"{condition.label}, {strategy} {_link(table, str(cell.run), link_from)}",
-                f"{cell.ratio:.2f}{TIMES} ({cell.low:.2f}\u2013{cell.high:.2f})",
-                f"{'yes' if recorded.familywise else 'no'} (of {everything})",
-                f"{'yes' if cell.resolved else 'no'} (of {cited})",
-                cell.work.figures().removeprefix("WAL ") if cell.work is not None else "not measured",
-                found.speed,
-                found.work,
-                "no decision: its rate unresolved"
-                if not found.costs and not found.gains and not found.answers
-                else _SAYS[(found.costs, found.gains)],
-            ]
-        )
-    header = [
-        "cell",
-        "rate",
-        "holds among all its run's figures",
-        "holds among the cited",
-        "WAL per transaction",
-        "rate says",
-        "WAL says",
-        "the rule",
-    ]
-    return markdown_table(header, rows)

@@ -25,18 +25,28 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol, TypeVar
 
-from pkbench.errors import PkbenchError
-from pkbench.evidence.advice import BASELINE, TIMES, Cell, Table, build
-from pkbench.evidence.advice_rows import COLUMNS, Condition, committed
+from pkbench.evidence.cell import BASELINE, TIMES, Cell
 
 # A key that writes this many times bigint's WAL per transaction (its difference holding) pays for it in
 # WAL volume, archiving, replication and checkpoints, whatever its rate: a quarter more is where a DBA sizing
 # those starts to notice, and it stays above what the time-ordered keys write (1.00-1.13x in the committed
 # runs) while several times it (the random keys) is far beyond it.
 HEAVIER = 1.25
+
+
+class Condition(Protocol):
+    """A row of the table (evidence.advice_rows.Condition): its key and what it reads as."""
+
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def label(self) -> str: ...
+
+
+Row = TypeVar("Row", bound=Condition)
 
 Speed = Literal["faster", "slower", "level", "unresolved"]
 Work = Literal["heavier", "lighter", "similar", "unresolved", "not measured"]
@@ -143,7 +153,7 @@ class Decision:
     not_measured: tuple[Condition, ...]
 
 
-def decide(cells: Mapping[Condition, Mapping[str, Cell]], keys: Sequence[str] | None = None) -> Decision:
+def decide(cells: Mapping[Row, Mapping[str, Cell]], keys: Sequence[str] | None = None) -> Decision:
     """The decision from CELLS (each condition's cells by key, bigint's among them, in the order the
     conditions are to be read), among KEYS (default: every key the cells hold but bigint, in their order)."""
     chosen = list(keys) if keys is not None else _keys(cells)
@@ -186,31 +196,10 @@ def decide(cells: Mapping[Condition, Mapping[str, Cell]], keys: Sequence[str] | 
     )
 
 
-def _keys(cells: Mapping[Condition, Mapping[str, Cell]]) -> list[str]:
+def _keys(cells: Mapping[Row, Mapping[str, Cell]]) -> list[str]:
     return list(dict.fromkeys(key for row in cells.values() for key in row if key != BASELINE))
 
 
 def _rate_row(row: Mapping[str, Cell]) -> bool:
     """Whether a row is about a rate (a window or a load), not a size."""
     return any(c.kind in ("verdict", "one round") for c in row.values())
-
-
-def table_cells(table: Table) -> dict[Condition, dict[str, Cell]]:
-    """The table's cells by condition, in its order: what `decide` reads."""
-    return {c: table.cells[c.key] for c in table.conditions}
-
-
-def committed_answer(condition: str, key: str, runs_dir: Path) -> Answer | None:
-    """What the committed runs under RUNS_DIR (pkbench/docs/reproductions) say of KEY against bigint under
-    CONDITION (a key of evidence.advice_rows.CONDITIONS, or of a row merged into another): None where no
-    committed run measured the key's rate there. An unknown condition is an error naming it."""
-    sources, conditions = committed(runs_dir)
-    known = [c.key for c in conditions]
-    if condition not in known:
-        raise PkbenchError(f"condition {condition!r}: not a row of the which-key table ({', '.join(known)})")
-    strategies = [c.strategy for c in COLUMNS]
-    if key not in strategies:
-        raise PkbenchError(f"key {key!r}: not a column of the which-key table ({', '.join(strategies)})")
-    table = build(runs_dir, sources, conditions=conditions)
-    row = next(c for c in table.conditions if condition in c.keys)
-    return answer(row, key, table.cells[row.key][key])

@@ -13,6 +13,7 @@ from pkbench.evidence import (
     advice_text,
     back_to_back,
     calibration,
+    decision_examples,
     designs,
     reproductions_page,
     sequuid_benchmarks,
@@ -307,7 +308,7 @@ CALIBRATION_TABLES: dict[str, FileTable] = {
         source, source.parents[2], source.parent / "advice.md"
     ),
     # statistics.md beside the folder: the which-key rule worked through committed cells.
-    "decision-examples": lambda source: advice_text.example_lines(source, source.parent),
+    "decision-examples": lambda source: decision_examples.lines(source, source.parent),
 }
 
 

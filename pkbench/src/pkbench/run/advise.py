@@ -24,8 +24,8 @@ from pathlib import Path
 
 from pkbench import results
 from pkbench.errors import PkbenchError
-from pkbench.evidence.advice import PRECISION
 from pkbench.evidence.advice_rows import LOAD, SIZE, TPS, Figure, Source
+from pkbench.evidence.cell import PRECISION
 from pkbench.results import RunResult
 from pkbench.scenario import file as scenario_file
 from pkbench.server import sizing

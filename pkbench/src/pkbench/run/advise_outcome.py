@@ -10,8 +10,8 @@ from pathlib import Path
 
 from pkbench import results
 from pkbench.evidence import advice
-from pkbench.evidence.advice import PRECISION
 from pkbench.evidence.advice_rows import CONDITIONS, LOAD
+from pkbench.evidence.cell import PRECISION, Cell
 from pkbench.results import RunResult
 from pkbench.run.advise import ALTERNATIVES, MANY_CORES, STRATEGIES, Plan, parts, sources
 from pkbench.run.paired import LOAD_PARTS
@@ -101,7 +101,7 @@ def rounds_needed(rounds: int, reach: float, target: float = PRECISION) -> int:
     return max(rounds + 1, math.ceil(rounds * (reach / target) ** 2))
 
 
-def _more(cell: advice.Cell, out: Path | None) -> str:
+def _more(cell: Cell, out: Path | None) -> str:
     """`; about 12 more rounds, some 9 min, would bring it within ±10%`, from the round time of its run."""
     reach = cell.reach
     if reach is None or cell.run is None or cell.rounds < 2:

@@ -74,8 +74,7 @@ class Options:
     baseline: str | None = None
     precision: float | None = None
     max_time_s: float | None = None
-    # --until-decided: with --precision, stop on each window's rate and WAL being decided, not every figure.
-    until_decided: bool = False
+    until_decided: bool = False  # --until-decided: with --precision, wait only for each window's rate and WAL
     # --isolate: each strategy alone in a fresh schema, one after the other (today's studies' way).
     isolate: bool = False
     # --interleave (True), --paired (False), neither: both in every round (interleaved_rounds.MixedRounds).
@@ -114,7 +113,6 @@ class Plan:
     # The cgroup memory cap of the embedded server: --memory-limit, else the scenario's memory_limit.
     memory_limit_bytes: int | None = None
     design: str = "mixed"  # how rounds measure their windows (results.RoundsRecord.design)
-    until_decided: bool = False  # --until-decided (results.RoundsRecord.until_decided)
 
 
 def plan(options: Options) -> Plan:
@@ -208,7 +206,6 @@ def plan(options: Options) -> Plan:
         resumed,
         memory_limit,
         _design(options, resumed),
-        until_decided=options.until_decided,
     )
 
 
@@ -282,8 +279,6 @@ def _rounds(options: Options, loaded: Scenario) -> tuple[bool, int]:
         )
     if options.max_time_s is not None and options.precision is None:
         raise PkbenchError("--max-time bounds --precision: give --precision too")
-    if options.until_decided and options.precision is None:
-        raise PkbenchError("--until-decided changes what --precision waits for: give --precision too")
     if options.max_time_s is not None and not 0 < options.max_time_s <= BIGINT_MAX:
         raise PkbenchError("--max-time must be a positive duration, e.g. 20m")
     return True, value
