@@ -1,5 +1,6 @@
-"""Which key to use, read from the which-key cells (evidence.advice): one rule, used by README's generated
-block, advice.md, `pkbench advise` and any command that answers for one table.
+"""Which key to use, read from the which-key cells (evidence.cell): one rule, used by README's generated
+block, advice.md, `pkbench advise` and any command that answers for one table (`decide` over a table's
+cells; evidence.advice.committed_answer for one key under one condition of the committed runs).
 
 A key is weighed against bigint under each condition on two figures, both judged in the family of figures
 the answer cites (evidence.advice.cited_figures): its rate, and its WAL per transaction in the same window
