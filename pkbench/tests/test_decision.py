@@ -32,30 +32,31 @@ def rate(ratio: float, low: float, high: float, wal: tuple[float, float, float] 
 BASE = Cell("baseline", run="run", window="w")
 
 
+def keys(v4: Cell, v7: Cell) -> dict[str, Cell]:
+    """One condition's row: bigint, and uuid-v4 and uuid-v7 against it."""
+    return {"bigint": BASE, "uuid-v4": v4, "uuid-v7": v7}
+
+
 def test_a_tight_slightly_slower_heavy_key_is_not_the_one_to_start_with() -> None:
     # A user's 15-minute run: v4 tight but slightly slower where it is tight, several times bigint's WAL
     # beyond shared buffers and a rate of 0.57-0.79 beyond RAM; v7 level in WAL, its rates wide but level.
     cells = {
-        ROWS["shared-buffers"]: {
-            "bigint": BASE,
-            "uuid-v4": rate(0.96, 0.92, 1.00, (1.42, 1.09, 1.84), held=False),
-            "uuid-v7": rate(1.00, 0.85, 1.18, (1.01, 0.99, 1.03), held=False),
-        },
-        ROWS["page-cache"]: {
-            "bigint": BASE,
-            "uuid-v4": rate(0.90, 0.80, 1.01, (3.41, 3.14, 3.71), held=False),
-            "uuid-v7": rate(1.02, 0.88, 1.18, (1.09, 1.05, 1.13), held=False),
-        },
-        ROWS["beyond-ram"]: {
-            "bigint": BASE,
-            "uuid-v4": rate(0.67, 0.57, 0.79, (12.13, 11.29, 13.03), held=True),
-            "uuid-v7": rate(0.98, 0.80, 1.20, (1.04, 1.00, 1.08), held=False),
-        },
-        ROWS["few-cores"]: {
-            "bigint": BASE,
-            "uuid-v4": rate(0.97, 0.95, 0.99, (1.63, 1.48, 1.79), held=True),
-            "uuid-v7": rate(1.00, 0.95, 1.05, (1.00, 0.98, 1.02), held=False),
-        },
+        ROWS["shared-buffers"]: keys(
+            rate(0.96, 0.92, 1.00, (1.42, 1.09, 1.84), held=False),
+            rate(1.00, 0.85, 1.18, (1.01, 0.99, 1.03), held=False),
+        ),
+        ROWS["page-cache"]: keys(
+            rate(0.90, 0.80, 1.01, (3.41, 3.14, 3.71), held=False),
+            rate(1.02, 0.88, 1.18, (1.09, 1.05, 1.13), held=False),
+        ),
+        ROWS["beyond-ram"]: keys(
+            rate(0.67, 0.57, 0.79, (12.13, 11.29, 13.03), held=True),
+            rate(0.98, 0.80, 1.20, (1.04, 1.00, 1.08), held=False),
+        ),
+        ROWS["few-cores"]: keys(
+            rate(0.97, 0.95, 0.99, (1.63, 1.48, 1.79), held=True),
+            rate(1.00, 0.95, 1.05, (1.00, 0.98, 1.02), held=False),
+        ),
     }
     found = decision.decide(cells)
     assert found.start == "uuid-v7"
@@ -85,16 +86,14 @@ def test_a_tight_slightly_slower_heavy_key_is_not_the_one_to_start_with() -> Non
 
 def test_a_key_faster_for_more_wal_is_a_trade_not_an_avoid() -> None:
     cells = {
-        ROWS["many-cores"]: {
-            "bigint": BASE,
-            "uuid-v4": rate(1.47, 1.40, 1.54, (2.24, 1.76, 2.86), held=True),
-            "uuid-v7": rate(1.01, 0.95, 1.07, (1.13, 1.12, 1.14), held=False),
-        },
-        ROWS["few-cores"]: {
-            "bigint": BASE,
-            "uuid-v4": rate(0.96, 0.95, 0.98, (2.13, 2.11, 2.15), held=True),
-            "uuid-v7": rate(1.00, 0.99, 1.01, (1.00, 1.00, 1.01), held=False),
-        },
+        ROWS["many-cores"]: keys(
+            rate(1.47, 1.40, 1.54, (2.24, 1.76, 2.86), held=True),
+            rate(1.01, 0.95, 1.07, (1.13, 1.12, 1.14), held=False),
+        ),
+        ROWS["few-cores"]: keys(
+            rate(0.96, 0.95, 0.98, (2.13, 2.11, 2.15), held=True),
+            rate(1.00, 0.99, 1.01, (1.00, 1.00, 1.01), held=False),
+        ),
     }
     found = decision.decide(cells)
     assert found.start == "uuid-v7"
@@ -107,16 +106,12 @@ def test_a_key_faster_for_more_wal_is_a_trade_not_an_avoid() -> None:
 
 def test_no_key_to_start_with_where_every_key_costs_or_none_answers_twice() -> None:
     cells = {
-        ROWS["few-cores"]: {
-            "bigint": BASE,
-            "uuid-v4": rate(0.96, 0.95, 0.98, None, held=True),
-            "uuid-v7": rate(0.97, 0.95, 0.99, None, held=True),
-        },
-        ROWS["beyond-ram"]: {
-            "bigint": BASE,
-            "uuid-v4": rate(0.50, 0.40, 0.60, None, held=True),
-            "uuid-v7": rate(1.00, 0.60, 1.60, None, held=False),
-        },
+        ROWS["few-cores"]: keys(
+            rate(0.96, 0.95, 0.98, None, held=True), rate(0.97, 0.95, 0.99, None, held=True)
+        ),
+        ROWS["beyond-ram"]: keys(
+            rate(0.50, 0.40, 0.60, None, held=True), rate(1.00, 0.60, 1.60, None, held=False)
+        ),
     }
     assert decision.decide(cells).start is None
     only_once = {ROWS["few-cores"]: {"bigint": BASE, "uuid-v7": rate(1.0, 0.99, 1.01, None, held=False)}}
