@@ -89,15 +89,16 @@ def test_the_plan_fits_the_budget_and_leaves_out_what_this_server_cannot_run() -
     everything = advise.make_plan(60 * 60, advise.STRATEGIES, 2, HERE)
     # What can change the decision first: the memory tiers, where the keys differ most, then the war's rows.
     assert [p.name for p in everything.parts] == ["wal", "war", "replication", "sharded", "one-writer"]
-    # Shares in proportion to each run's least time, the budget spent and no more.
+    # The memory tiers get the slack, the others their least times: the budget spent and no more.
     assert sum(everything.share_s(p) for p in everything.parts) == 60 * 60
+    assert [everything.share_s(p) for p in everything.parts[1:]] == [p.least_s for p in everything.parts[1:]]
     # 15 minutes hold the memory tiers, in paired rounds of their own keys at the tiers' sizes, until each
     # window's rate and WAL are decided; what the tiers did not need goes to the war after them.
     quarter = advise.make_plan(15 * 60, advise.STRATEGIES, 2, HERE)
     assert [p.name for p in quarter.parts] == ["wal", "war"]
     assert set(quarter.left_out) == {"replication", "sharded", "one-writer"} and not quarter.rows_left_out
     wal, war = quarter.parts
-    assert quarter.share_left_s(wal, 0) == quarter.share_s(wal)
+    assert quarter.share_left_s(wal, 0) == quarter.share_s(wal) == 15 * 60 - war.least_s
     assert quarter.share_left_s(war, 100) == 15 * 60 - 100 > quarter.share_s(war)
     assert quarter.share_left_s(war, 16 * 60) == 1
     later = quarter.arguments(war, Path("out"), spent_s=100)

@@ -196,19 +196,25 @@ class Plan:
     disk_budget_bytes: int | None = None
 
     def share_s(self, part: Part) -> float:
-        """The part's --max-time before any has run: the budget shared in proportion to each part's least
-        time (a run still measures its scale's rounds when its share is spent before them)."""
-        total = sum(p.least_s for p in self.parts)
-        return self.budget_s * part.least_s / total if total else self.budget_s
+        """The part's --max-time as planned, before any has run: `share_left_s` with the earlier parts taking
+        their planned shares."""
+        spent = 0.0
+        for earlier in self.parts[: self.parts.index(part)]:
+            spent += self.share_left_s(earlier, spent)
+        return self.share_left_s(part, spent)
 
     def share_left_s(self, part: Part, spent_s: float) -> float:
-        """The part's --max-time once the parts before it took SPENT_S: what is left of the budget, shared in
-        proportion to the least times of this part and those after it, so that a part whose cells were
-        decided early leaves its time to the next (at least a second: a run then measures its scale's
-        rounds and stops)."""
+        """The part's --max-time once the parts before it took SPENT_S: what is left of the budget less the
+        least times of the parts after it, so that the part that can change the decision most, first, gets
+        the slack, and what it did not need (its cells decided early) goes to the next; where less is left
+        than their least times, shared in proportion to them (a run still measures its scale's rounds when
+        its share is spent before them; at least a second)."""
         rest = self.parts[self.parts.index(part) :]
-        total = sum(p.least_s for p in rest)
         left = max(self.budget_s - spent_s, 0.0)
+        later = sum(p.least_s for p in rest[1:])
+        if left >= part.least_s + later:
+            return left - later
+        total = part.least_s + later
         return max(left * part.least_s / total if total else left, 1.0)
 
     def disk_bytes(self, part: Part) -> int:
