@@ -32,8 +32,8 @@ from pkbench.evidence.cell import BASELINE, TIMES, Cell
 
 # A key that writes this many times bigint's WAL per transaction (its difference holding) pays for it in
 # WAL volume, archiving, replication and checkpoints, whatever its rate: a quarter more is where a DBA sizing
-# those starts to notice, and it stays above what the time-ordered keys write (1.00-1.13x in the committed
-# runs) while several times it (the random keys) is far beyond it.
+# those starts to notice, above what the time-ordered keys write in the committed runs and far below the
+# several times it the random keys write.
 HEAVIER = 1.25
 
 
