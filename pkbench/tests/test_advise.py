@@ -14,6 +14,7 @@ from conftest import cli_in_process, run_cli
 from pkbench.errors import PkbenchError
 from pkbench.evidence import advice
 from pkbench.run import advise
+from pkbench.run import advise_outcome as outcome
 from pkbench.server import sizing
 
 RUNS = Path(__file__).resolve().parents[1] / "docs" / "reproductions"
@@ -86,14 +87,22 @@ def test_a_full_disk_stops_advise_before_it_starts_a_server(tmp_path: Path) -> N
 
 def test_the_plan_fits_the_budget_and_leaves_out_what_this_server_cannot_run() -> None:
     everything = advise.make_plan(60 * 60, advise.STRATEGIES, 2, HERE)
-    assert [p.name for p in everything.parts] == ["war", "wal", "replication", "sharded", "one-writer"]
-    # Shares in proportion to each run's least time, the budget spent and no more.
+    # What can change the decision first: the memory tiers, where the keys differ most, then the war's rows.
+    assert [p.name for p in everything.parts] == ["wal", "war", "replication", "sharded", "one-writer"]
+    # The memory tiers get the slack, the others their least times: the budget spent and no more.
     assert sum(everything.share_s(p) for p in everything.parts) == 60 * 60
-    # 15 minutes hold the memory tiers, in paired rounds of their own keys at the tiers' sizes, to ±10%.
+    assert [everything.share_s(p) for p in everything.parts[1:]] == [p.least_s for p in everything.parts[1:]]
+    # 15 minutes hold the memory tiers, in paired rounds of their own keys at the tiers' sizes, until each
+    # window's rate and WAL are decided; what the tiers did not need goes to the war after them.
     quarter = advise.make_plan(15 * 60, advise.STRATEGIES, 2, HERE)
-    assert [p.name for p in quarter.parts] == ["war", "wal"]
+    assert [p.name for p in quarter.parts] == ["wal", "war"]
     assert set(quarter.left_out) == {"replication", "sharded", "one-writer"} and not quarter.rows_left_out
-    wal = quarter.parts[1]
+    wal, war = quarter.parts
+    assert quarter.share_left_s(wal, 0) == quarter.share_s(wal) == 15 * 60 - war.least_s
+    assert quarter.share_left_s(war, 100) == 15 * 60 - 100 > quarter.share_s(war)
+    assert quarter.share_left_s(war, 16 * 60) == 1
+    later = quarter.arguments(war, Path("out"), spent_s=100)
+    assert later[later.index("--max-time") + 1] == "800s" and "--until-decided" in later
     assert wal.rows == ("shared-buffers", "page-cache", "beyond-ram")
     words = quarter.arguments(wal, Path("out"))
     assert words[words.index("--memory-limit") + 1] == "208MB" and "--paired" in words
@@ -132,6 +141,30 @@ def test_what_a_run_answers_follows_its_machine_and_commit_setting(tmp_path: Pat
     assert {"many-cores", "asynchronous"} <= set(found) and not {"few-cores", "durable"} & set(found)
     table = advice.build(tmp_path, found)
     assert table.cells["many-cores"]["uuid-v4"].run == "war"
+
+
+def test_each_speed_cell_says_whether_it_was_decided_and_what_more_would_take(tmp_path: Path) -> None:
+    plan = advise.make_plan(5, ["bigint", "uuid-v4", "uuid-v7"], 2, HERE)
+    shutil.copytree(RUNS / "war-default", tmp_path / "war")
+    path = tmp_path / "war" / "results.json"
+    data = json.loads(path.read_text())
+    # uuid-v7's rate made wide and level: unresolved, with the rounds and minutes that would narrow it.
+    for verdict in data["verdicts"]:
+        if (verdict["strategy"], verdict["metric"]) == ("uuid-v7", "tps"):
+            verdict.update(ratio=1.0, low=0.85, high=1.18, resolved=False, better=None, p_value=0.9)
+    path.write_text(json.dumps(data))
+    table = advice.build(tmp_path, advise.sources(tmp_path, plan))
+    lines = outcome.precision_lines(plan, table, tmp_path)
+    (few,) = [line for line in lines if line.startswith("- many clients on few cores")]
+    rounds = data["rounds"]["count"]
+    more = outcome.rounds_needed(rounds, 0.18) - rounds
+    said = f"v7 unresolved, the budget ended first (±18.0% after {rounds} rounds); about {more} more rounds"
+    assert f"{said}, some " in few
+    assert " min, would bring it within ±10%" in few and "v4 reached ±10%" in few
+    # The load: uuid-v4's wide interval holds its direction, so that cell is decided.
+    (bulk,) = [line for line in lines if line.startswith("- bulk load")]
+    assert "v4 decided, slower: its interval holds the direction (±" in bulk
+    assert outcome.rounds_needed(3, 0.20) == 12 and outcome.rounds_needed(5, 0.101) == 6
 
 
 @pytest.mark.parametrize(

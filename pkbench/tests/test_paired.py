@@ -217,6 +217,7 @@ def test_isolate_runs_each_strategy_alone_without_verdicts(server_tmpdir: Path) 
         (("--precision", "abc"), "--precision 'abc': expected a percentage such as 3%"),
         (("--max-time", "10m"), "--max-time bounds --precision: give --precision too"),
         (("--precision", "3%", "--max-time", "soon"), "--max-time 'soon': expected a duration"),
+        (("--until-decided",), "--until-decided changes what --precision waits for: give --precision too"),
     ],
 )
 def test_bad_round_options_are_one_line(arguments: tuple[str, ...], message: str, tmp_path: Path) -> None:

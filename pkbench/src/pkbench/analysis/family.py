@@ -15,10 +15,16 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from pkbench.analysis.verdict import format_range, resolving_digits
+from pkbench.analysis.verdict import (
+    CONFIDENCE_METHODS,
+    Precision,
+    RatioVerdict,
+    format_range,
+    resolving_digits,
+)
 from pkbench.results import Verdict
 
 FAMILYWISE_ALPHA = 0.05
@@ -54,6 +60,16 @@ def holm(p_values: Sequence[float | None], alpha: float = FAMILYWISE_ALPHA) -> l
             break
         rejected[index] = True
     return rejected
+
+
+def hold_together(verdicts: Sequence[Verdict], alpha: float = FAMILYWISE_ALPHA) -> list[bool]:
+    """Whether each of VERDICTS, taken as one family, holds at familywise ``alpha``: its interval excludes 1
+    and Holm's step-down rejects it. A family with a verdict recorded without its p-value (results of an older
+    pkbench) cannot be ranked: each verdict then holds as its run recorded it."""
+    if any(v.p_value is None for v in verdicts):
+        return [v.holds for v in verdicts]
+    rejected = holm([v.p_value for v in verdicts], alpha)
+    return [holds and v.resolved for v, holds in zip(verdicts, rejected, strict=True)]
 
 
 def mark(verdicts: Sequence[Verdict]) -> list[Verdict]:
@@ -102,3 +118,21 @@ def families(verdicts: Sequence[Verdict]) -> list[Family]:
             continue
         found.append(Family(strategy, mine[0].baseline, len(mine), tuple(v for v in mine if v.familywise)))
     return found
+
+
+def decided(verdicts: Mapping[str, RatioVerdict], target: float) -> Precision:
+    """Whether every one of VERDICTS (the figures an answer cites: a window's rate and WAL per transaction)
+    is decided: its interval within ±``target`` of its estimate, or its direction holding among them at 5%
+    familywise (a difference the answer can state however wide it still is). `pkbench run --until-decided`
+    stops adding rounds there, not when every figure a window records is within ±``target``."""
+    names = list(verdicts)
+    held = holm([log_ratio_p_value(verdicts[name].per_round) for name in names])
+    within: list[str] = []
+    outside: list[str] = []
+    for name, holds in zip(names, held, strict=True):
+        verdict = verdicts[name]
+        real = verdict.interval is not None and verdict.interval.method in CONFIDENCE_METHODS
+        width = verdict.half_width()
+        tight = real and width is not None and width <= target
+        (within if tight or (real and holds and verdict.resolved) else outside).append(name)
+    return Precision(not outside and bool(within), target, tuple(within), tuple(outside))

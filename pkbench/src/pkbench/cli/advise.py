@@ -6,6 +6,7 @@ import dataclasses
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -19,6 +20,7 @@ from pkbench.cli import arguments
 from pkbench.cli.console import RichReporter
 from pkbench.errors import PkbenchError, first_line
 from pkbench.evidence import advice, advice_rows, advice_text
+from pkbench.evidence.cell import PRECISION
 from pkbench.run import advise as planner
 from pkbench.run import advise_outcome as outcome
 from pkbench.run import runner
@@ -179,8 +181,12 @@ def _advise(
             options_for([*plan.arguments(part, out), *(["--dsn", dsn] if dsn else [])])
         planner.write_plan(out, plan)
     _say_plan(reporter, plan, out)
+    spent = 0.0
     for number, part in enumerate(plan.parts, 1):
-        _run_part(options_for, reporter, plan, part, out, dsn, number)
+        started = time.monotonic()
+        measured = _run_part(options_for, reporter, plan, part, out, dsn, number, spent)
+        # A part measured before --resume took its planned share, as far as this budget knows.
+        spent += time.monotonic() - started if measured else plan.share_s(part)
     table = advice.build(out, planner.sources(out, plan))
     lines = _document(plan, out, table)
     (out / ADVICE_FILE).write_text("\n".join(lines) + "\n")
@@ -243,13 +249,16 @@ def _run_part(
     out: Path,
     dsn: str | None,
     number: int,
-) -> None:
+    spent_s: float,
+) -> bool:
+    """Run PART with its share of what the parts before it left of the budget (SPENT_S taken); False where
+    it was measured already."""
     state = planner.state(out, part)
     heading = f"advise {number}/{len(plan.parts)}: {part.name}"
     if state == "done":
         reporter.info(f"{heading}: measured already")
-        return
-    options = options_for([*plan.arguments(part, out), *(["--dsn", dsn] if dsn else [])])
+        return False
+    options = options_for([*plan.arguments(part, out, spent_s), *(["--dsn", dsn] if dsn else [])])
     _check_disk(plan, part)
     directory = out / part.name
     if state == "interrupted":
@@ -264,6 +273,7 @@ def _run_part(
         runner.execute(options, reporter)
     except PkbenchError as e:
         reporter.warning(f"{part.name} did not finish ({first_line(str(e))}); its rows stay not measured")
+    return True
 
 
 def _document(plan: planner.Plan, out: Path, table: advice.Table) -> list[str]:
@@ -276,10 +286,11 @@ def _document(plan: planner.Plan, out: Path, table: advice.Table) -> list[str]:
         "",
         *advice_text.page_lines(out, planner.sources(out, plan), link_from=out),
         "",
-        f"Each speed cell was measured until its 95% interval came within ±{advice.PRECISION:.0%} of its "
-        "estimate, or its run's share of the budget ended:",
+        "Each speed cell was measured until it was decided (its 95% interval within "
+        f"±{PRECISION:.0%} of its estimate, or a direction its interval holds with its WAL beside), "
+        "or its run's share of the budget ended; the memory tiers went first, where the keys differ most:",
         "",
-        *outcome.precision_lines(plan, table),
+        *outcome.precision_lines(plan, table, out),
         "",
         "How each run ended its rounds:",
         "",

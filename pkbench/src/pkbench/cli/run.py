@@ -96,6 +96,12 @@ from pkbench.summary import document as summary
 )
 @click.option("--max-time", metavar="DURATION", help="With --precision: stop adding rounds after this (20m).")
 @click.option(
+    "--until-decided",
+    is_flag=True,
+    help="With --precision: wait only for each window's TPS and WAL per transaction, each within ±PCT or "
+    "with a direction that holds between them (what `pkbench advise` waits for).",
+)
+@click.option(
     "--isolate",
     is_flag=True,
     help="Each strategy alone in a fresh schema, one after the other, instead of paired rounds.",
@@ -228,6 +234,7 @@ def _options(
     baseline: str | None,
     precision: str | None,
     max_time: str | None,
+    until_decided: bool,
     isolate: bool,
     interleave: bool | None,
     warmup: int | None,
@@ -277,6 +284,7 @@ def _options(
         baseline=baseline,
         precision=arguments.percentage(precision, "--precision"),
         max_time_s=arguments.duration(max_time, "--max-time"),
+        until_decided=_until_decided(until_decided, precision),
         isolate=isolate,
         interleave=interleave,
         scale=scale,
@@ -347,3 +355,9 @@ def exit_for(outcome: Outcome) -> None:
         fail(unfinished(outcome.failed, "failed"), cli_exit.EXIT_STRATEGY_FAILED)
     if outcome.skipped:
         fail(unfinished(outcome.skipped, "skipped"), cli_exit.EXIT_STRATEGY_SKIPPED)
+
+
+def _until_decided(given: bool, precision: str | None) -> bool:
+    if given and precision is None:
+        raise PkbenchError("--until-decided changes what --precision waits for: give --precision too")
+    return given

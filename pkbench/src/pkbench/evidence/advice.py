@@ -8,12 +8,15 @@ key. Every word of the rules under the table is generated from the cells: a rule
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 from pkbench import results
+from pkbench.analysis import family
+from pkbench.errors import PkbenchError
+from pkbench.evidence import decision
 from pkbench.evidence.advice_rows import (
     COLUMNS,
     CONDITIONS,
@@ -24,114 +27,14 @@ from pkbench.evidence.advice_rows import (
     Condition,
     Source,
     Sources,
+    committed,
 )
+from pkbench.evidence.cell import BASELINE, Cell, Work
 from pkbench.results import RunResult, Verdict
 from pkbench.summary.headline import SAME_WITHIN, Headline
-from pkbench.text import MISSING
 
-BASELINE = "bigint"
-TIMES = "\u00d7"
-# A speed cell answers only when its 95% interval ends within this share of its estimate on both sides; a
-# wider one says how wide it got instead of printing a ratio it cannot back.
-PRECISION = 0.10
 # The work figure shown beside each window's rate: WAL bytes per transaction, judged on the same rounds.
 WORK_METRIC = "wal"
-
-
-Kind = Literal["baseline", "verdict", "one round", "size", "not measured"]
-
-
-@dataclass(frozen=True)
-class Work:
-    """The key's WAL per transaction over bigint's in the cell's window, with its interval."""
-
-    ratio: float
-    low: float | None
-    high: float | None
-    resolved: bool
-
-    def figures(self) -> str:
-        if self.low is None or self.high is None:
-            return f"WAL {self.ratio:.2f}{TIMES} (one round: no interval)"
-        return f"WAL {self.ratio:.2f}{TIMES} ({self.low:.2f}\u2013{self.high:.2f})"
-
-
-def reach(ratio: float | None, low: float | None, high: float | None) -> float | None:
-    """How far the interval reaches from the estimate, as a share of it (the wider side); None without one."""
-    if ratio is None or low is None or high is None or ratio <= 0:
-        return None
-    return max(high / ratio - 1, 1 - low / ratio)
-
-
-@dataclass(frozen=True)
-class Cell:
-    """One key under one condition: its figure over bigint's (a rate for speed, bytes for size), the interval
-    of that ratio, and the run it comes from."""
-
-    kind: Kind
-    ratio: float | None = None
-    low: float | None = None
-    high: float | None = None
-    resolved: bool = False
-    better: bool | None = None
-    run: str | None = None
-    window: str | None = None
-    rounds: int = 0
-    # The interval excludes 1 on its own, but the difference does not hold among the key's figures in its run.
-    alone: bool = False
-    work: Work | None = None
-
-    @property
-    def measured(self) -> bool:
-        return self.kind in ("verdict", "one round", "size")
-
-    @property
-    def reach(self) -> float | None:
-        return reach(self.ratio, self.low, self.high)
-
-    @property
-    def precise(self) -> bool:
-        """A size (one measurement, so no interval), or a speed whose interval is within PRECISION."""
-        if self.kind == "size":
-            return True
-        width = self.reach
-        return self.kind == "verdict" and width is not None and width <= PRECISION + 1e-9
-
-    @property
-    def answers(self) -> bool:
-        """Measured, and tight enough to say something: what the rules and the decision may rest on."""
-        return self.measured and self.precise
-
-    def word(self) -> str:
-        if self.kind == "size":
-            return "same size" if not self.resolved else "smaller" if self.better else "larger"
-        if not self.precise and not self.resolved:
-            return ""
-        if not self.resolved:
-            return "no difference resolved among its figures" if self.alone else "no difference resolved"
-        return "faster" if self.better else "slower"
-
-    def figures(self) -> str:
-        """The ratio and its interval, as `0.88x (0.83-0.91)` with the multiplication sign and an en dash, and
-        the WAL beside it; a speed not resolved to PRECISION gives the width it reached instead."""
-        if self.ratio is None:
-            return MISSING
-        if self.kind == "size":
-            return f"{self.ratio:.2f}{TIMES} the size (one measurement)"
-        if not self.precise:
-            return self.width_words()
-        shown = f"{self.ratio:.2f}{TIMES} ({self.low:.2f}\u2013{self.high:.2f})"
-        return f"{shown}, {self.work.figures()}" if self.work is not None else shown
-
-    def width_words(self) -> str:
-        """Why a speed cell gives no ratio: the interval it reached, and after how many rounds."""
-        rounds = f"after {self.rounds} round{'' if self.rounds == 1 else 's'}"
-        width = self.reach
-        if width is None:
-            return f"not resolved to \u00b1{PRECISION:.0%}: one round, no interval"
-        # Near the target a whole percent could read as the target itself: one decimal there.
-        shown = f"{width:.1%}" if width < 2 * PRECISION else f"{width:.0%}"
-        return f"not resolved to \u00b1{PRECISION:.0%}: \u00b1{shown} {rounds}"
 
 
 @dataclass(frozen=True)
@@ -146,6 +49,14 @@ class Table:
 
     def label(self, run: str) -> str:
         return f"R{self.runs.index(run) + 1}"
+
+    def link(self, run: str, link_from: Path) -> str:
+        """RUN's label, linked relative to LINK_FROM (the folder of the document that shows it)."""
+        return f"[{self.label(run)}]({os.path.relpath(self.runs_dir / run, link_from)})"
+
+    def rows(self) -> dict[Condition, dict[str, Cell]]:
+        """The cells by condition, in the table's order: what evidence.decision.decide reads."""
+        return {c: self.cells[c.key] for c in self.conditions}
 
 
 def load(directory: Path) -> RunResult | None:
@@ -171,13 +82,14 @@ def build(
     """The table from the runs under RUNS_DIR that SOURCES name; a run that is not there answers nothing."""
     cells: dict[str, dict[str, Cell]] = {}
     cited: list[str] = []
+    family = cited_figures(sources)
     for condition in conditions:
         row: dict[str, Cell] = {}
         for column in columns:
             found = Cell("not measured")
             for source in sources.get(condition.key, ()):
                 run = load(runs_dir / source.run)
-                found = _cell(run, source, column.strategy) if run is not None else found
+                found = _cell(run, source, column.strategy, family[source.run]) if run is not None else found
                 if found.kind != "not measured":
                     break
             row[column.strategy] = found
@@ -218,7 +130,38 @@ def _merged(
     return tuple(rows)
 
 
-def _cell(run: RunResult, source: Source, strategy: str) -> Cell:
+Figures = frozenset[tuple[str, str | None]]
+
+
+def cited_figures(sources: Sources) -> dict[str, Figures]:
+    """Each run's figures the table cites, as (metric, window): the rate and the WAL per transaction of every
+    window a row reads from it, the load's rate where a row reads the load. Fixed by the sources, before any
+    run: the family a cell's difference must hold in (a size is one measurement, judged by no test)."""
+    cited: dict[str, set[tuple[str, str | None]]] = {}
+    for found in sources.values():
+        for source in found:
+            wanted = cited.setdefault(source.run, set())
+            if source.figure == TPS:
+                wanted |= {(TPS, source.window), (WORK_METRIC, source.window)}
+            elif source.figure == LOAD:
+                wanted.add((LOAD, source.window))
+    return {run: frozenset(wanted) for run, wanted in cited.items()}
+
+
+def holding(run: RunResult, strategy: str, wanted: Figures) -> dict[tuple[str, str], bool]:
+    """Which of STRATEGY's cited figures in RUN hold taken together (analysis.family), by (metric, window):
+    the p99 latencies and buffer counts a window also records are no part of the answer, so they do not
+    widen the family it is judged in; the run's summary judges them in a family of their own."""
+    chosen: list[Verdict] = []
+    for metric, window in sorted(wanted, key=str):
+        found = _verdict(run.verdicts, metric, window, strategy)
+        if found is not None and found not in chosen:
+            chosen.append(found)
+    held = family.hold_together(chosen)
+    return {(v.metric, v.workload): holds for v, holds in zip(chosen, held, strict=True)}
+
+
+def _cell(run: RunResult, source: Source, strategy: str, cited: Figures) -> Cell:
     measured = {s.name: s for s in run.strategies if s.status == "ok"}
     if strategy not in measured or BASELINE not in measured:
         return Cell("not measured")
@@ -234,28 +177,34 @@ def _cell(run: RunResult, source: Source, strategy: str) -> Cell:
         # Seconds per row over bigint's, turned into the load's rate: every speed cell reads the same way.
         ratio, low, high = 1 / ratio, (1 / high if high else None), (1 / low if low else None)
     interval = low is not None and high is not None
-    work = _work(run.verdicts, verdict.workload, strategy) if source.figure == TPS else None
+    held = holding(run, strategy, cited)
+    holds = held.get((verdict.metric, verdict.workload), False) and interval
+    work = _work(run.verdicts, verdict.workload, strategy, held) if source.figure == TPS else None
     return Cell(
         "verdict" if interval else "one round",
         ratio,
         low,
         high,
-        verdict.holds and interval,
-        verdict.better if verdict.holds and interval else None,
+        holds,
+        verdict.better if holds else None,
         source.run,
         verdict.workload,
         verdict.rounds,
-        alone=verdict.resolved and not verdict.holds and interval,
+        alone=verdict.resolved and not holds and interval,
         work=work,
     )
 
 
-def _work(verdicts: Sequence[Verdict], window: str, strategy: str) -> Work | None:
+def _work(
+    verdicts: Sequence[Verdict], window: str, strategy: str, holding: Mapping[tuple[str, str], bool]
+) -> Work | None:
     """The WAL per transaction verdict of the same window, when the run judged one."""
     found = _verdict(verdicts, WORK_METRIC, window, strategy)
     if found is None or found.ratio is None:
         return None
-    return Work(found.ratio, found.low, found.high, found.holds and found.low is not None)
+    holds = holding.get((found.metric, found.workload), False) and found.low is not None
+    ranged = found.rounds if found.method == "range of rounds" else None
+    return Work(found.ratio, found.low, found.high, holds, ranged)
 
 
 def _verdict(verdicts: Sequence[Verdict], metric: str, window: str | None, strategy: str) -> Verdict | None:
@@ -284,3 +233,20 @@ def _size(run: RunResult, source: Source, strategy: str) -> Cell:
     ratio = mine / theirs
     resolved = abs(mine - theirs) / max(mine, theirs) >= SAME_WITHIN
     return Cell("size", ratio, None, None, resolved, ratio < 1 if resolved else None, source.run, where)
+
+
+def committed_answer(condition: str, key: str, runs_dir: Path) -> decision.Answer | None:
+    """What the committed runs under RUNS_DIR (pkbench/docs/reproductions) say of KEY against bigint under
+    CONDITION (a key of evidence.advice_rows.CONDITIONS, merged rows included), by evidence.decision's rule:
+    None where the cell holds no rate (bigint itself, the storage size, a key no committed run measured
+    there). A condition or key the table does not have is an error naming it."""
+    sources, conditions = committed(runs_dir)
+    known = [c.key for c in conditions]
+    if condition not in known:
+        raise PkbenchError(f"condition {condition!r}: not a row of the which-key table ({', '.join(known)})")
+    strategies = [c.strategy for c in COLUMNS]
+    if key not in strategies:
+        raise PkbenchError(f"key {key!r}: not a column of the which-key table ({', '.join(strategies)})")
+    table = build(runs_dir, sources, conditions=conditions)
+    row = next(c for c in table.conditions if condition in c.keys)
+    return decision.answer(row, key, table.cells[row.key][key])

@@ -9,31 +9,26 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pkbench.errors import PkbenchError
-from pkbench.evidence.advice import PRECISION, TIMES, Cell, Table, build, load
+from pkbench.evidence.advice import Table, build, load
 from pkbench.evidence.advice_rows import CONDITIONS, FLEET_RUN, Condition, Sources, committed
+from pkbench.evidence.cell import PRECISION, TIMES, Cell
+from pkbench.evidence.decision import HEAVIER, Answer, decide
 from pkbench.summary import fleet
 from pkbench.summary.headline import SAME_WITHIN
 from pkbench.text import markdown_table
-
-
-def _link(table: Table, run: str, link_from: Path) -> str:
-    target = os.path.relpath(table.runs_dir / run, link_from)
-    return f"[{table.label(run)}]({target})"
 
 
 def _cell_text(table: Table, cell: Cell, link_from: Path, short: bool = False) -> str:
     if cell.kind == "not measured":
         return "not measured"
     assert cell.run is not None
-    link = _link(table, cell.run, link_from)
+    cited = table.link(cell.run, link_from)
     if cell.kind == "baseline":
-        return f"baseline {link}"
+        return f"baseline {cited}"
     word = cell.word()
     shown = f"**{word}**" if cell.resolved else word
     figures = cell.figures() if not short else cell.figures().replace(" the size (one measurement)", "")
-    if not cell.precise and cell.resolved:
-        figures = f"(the direction holds; {figures})"
-    return " ".join(part for part in (shown, figures, link) if part)
+    return " ".join(part for part in (shown, figures, cited) if part)
 
 
 # The README's short table: the keys people weigh most, and v7 as application servers make it.
@@ -88,7 +83,7 @@ def run_lines(table: Table, link_from: Path) -> list[str]:
         )
         settings = run.server.get("settings") or {}
         lines.append(
-            f"- {_link(table, run_name, link_from)} `{run_name}`: scenario {run.scenario.get('name')}, "
+            f"- {table.link(run_name, link_from)} `{run_name}`: scenario {run.scenario.get('name')}, "
             f"{_plural(rounds, _ROUND_OF[design])}, {machine}, shared_buffers "
             f"{settings.get('shared_buffers', '?')}, the server's synchronous_commit "
             f"{settings.get('synchronous_commit', '?')} (a window may set its own), "
@@ -112,12 +107,15 @@ READING = (
     "over the run's rounds (the load's: over its parts) and its 95% interval as the run recorded it: the "
     "geometric mean and Student's t on the log ratios, or in runs made before that the median and a "
     "bootstrap; beside a window's rate, its WAL per transaction over bigint's in the same rounds. A speed "
-    f"cell whose interval reaches further than \u00b1{PRECISION:.0%} from its estimate gives no ratio: it "
-    "says how far the interval reached after how many rounds (and, in bold, a direction that still holds). "
+    f"cell whose interval reaches further than \u00b1{PRECISION:.0%} from its estimate and holds no "
+    "direction gives no ratio: it says how far the interval reached after how many rounds. "
     "**Bold** words are a difference the run states: the interval excludes 1 and the difference "
-    "holds among all of that key's figures in the run at 5% familywise (Holm), where the run judged them "
-    "together. *No difference resolved* means the interval includes 1; *no difference resolved among its "
-    "figures* that it excludes 1 on its own, but not beyond what chance gives one of that many figures. A "
+    "holds at 5% familywise (Holm) among the figures this table cites from that key's run, the rate and "
+    "the WAL per transaction of each window it reads (the figures a run also records, latencies and buffer "
+    "counts, are judged in a family of their own in the run's summary); a direction that holds is shown "
+    "with its ratio however wide its interval. *No difference resolved* means the interval includes 1; "
+    "*no difference resolved among its figures* that it excludes 1 on its own, but not beyond what chance "
+    "gives one of that many figures. A "
     "size is one measurement at the end of the run, called the same within 3%. The keys of v7 made by "
     "application servers are built by each pgbench client in SQL inside its statement (pgbench has no "
     "clock), a cost an application pays in its own process: their rates carry it, their WAL does not. R1, "
@@ -173,11 +171,11 @@ def rules(table: Table) -> list[str]:
         measured = [(c, cell, None) for c, cell in cells if cell.measured]
         if not measured:
             continue
-        answered = [found for found in measured if found[1].answers]
+        answered = [found for found in measured if found[1].states]
         worse = [(cs, cell) for cs, cell, _ in _grouped(answered) if cell.resolved and not cell.better]
         better = [(cs, cell) for cs, cell, _ in _grouped(answered) if cell.resolved and cell.better]
         alike = [c.label for c, cell, _ in answered if not cell.resolved]
-        wide = [c.label for c, cell, _ in measured if not cell.answers]
+        wide = [c.label for c, cell, _ in measured if not cell.states]
 
         def cited(found: list[tuple[list[Condition], Cell]]) -> str:
             return "; ".join(
@@ -296,6 +294,7 @@ def readme_lines(runs_dir: Path, link_from: Path, advice: Path) -> list[str]:
     """The README's short table: the conditions people ask about most, for bigint, v4, v4 as text and v7."""
     sources, conditions = committed(runs_dir)
     table = build(runs_dir, sources, conditions=conditions)
+    rule_link = f"{os.path.relpath(advice.parent / 'statistics.md', link_from)}#which-key-the-decision-rule"
     return [
         *decision(table, link_from),
         "",
@@ -303,88 +302,78 @@ def readme_lines(runs_dir: Path, link_from: Path, advice: Path) -> list[str]:
         "",
         "Each cell: the key's rate (or size) over bigint's, its 95% interval, its WAL per transaction over "
         "bigint's in the same window and the committed run it comes from; a rate whose interval reaches "
-        f"further than \u00b1{PRECISION:.0%} says so instead of giving a ratio; in bold, a difference the "
-        "run states, one that holds among all of that key's figures in the run (5% familywise). Every "
+        f"further than \u00b1{PRECISION:.0%} says so instead of giving a ratio, unless its direction holds; "
+        "in bold, a difference the run states, one that holds among the rates and WAL this table cites from "
+        "that key's run (5% familywise). The sentences above follow one rule "
+        f"([statistics.md]({rule_link})): a key is held against bigint where it is slower or writes "
+        f"{HEAVIER:.2f}{TIMES} its WAL or more. Every "
         "condition, the sequential prefixes, striped keys and v7 made with a counter, and the rules that "
         "follow: "
         f"[{os.path.relpath(advice, link_from)}]({os.path.relpath(advice, link_from)}).",
     ]
 
 
-def _speed(cells: Sequence[tuple[Condition, Cell]]) -> list[tuple[Condition, Cell]]:
-    """The speed cells that answer: a rate measured to PRECISION."""
-    return [(c, cell) for c, cell in cells if cell.answers and cell.kind == "verdict"]
-
-
-def _cite(table: Table, found: Sequence[tuple[Condition, Cell]], link_from: Path) -> str:
+def _cite(table: Table, found: Sequence[Answer], link_from: Path) -> str:
     return "; ".join(
-        f"{c.label}: {_short(cell)}, {_link(table, str(cell.run), link_from)}" for c, cell in found
+        f"{a.condition.label}: {a.decided()}, {table.link(str(a.cell.run), link_from)}" for a in found
     )
 
 
+COSTS = f"slower than bigint, or writing {HEAVIER:.2f}{TIMES} its WAL per transaction or more"
+
+
 def decision(table: Table, link_from: Path) -> list[str]:
-    """A few sentences a reader can act on, each citing the cells it rests on: the key to start with, the keys
-    to avoid and where, the conditions where another key pulls ahead, and the conditions this table cannot
-    decide. Made from the cells alone, so they change when a run does."""
-    rows = {
-        column.strategy: [(c, table.cells[c.key][column.strategy]) for c in table.conditions]
-        for column in table.columns
-    }
-    behind = {k: [(c, x) for c, x in _speed(v) if x.resolved and not x.better] for k, v in rows.items()}
-    ahead = {k: [(c, x) for c, x in _speed(v) if x.resolved and x.better] for k, v in rows.items()}
-    # Keys the clients build in SQL pay that in their rate: the fleet's own sentence speaks for them.
+    """A few sentences a reader can act on, each citing the figures that decided it (evidence.decision's
+    rule): the key to start with, the keys to avoid and where, the conditions where another key pulls ahead,
+    and what this table leaves undecided. Made from the cells alone, so they change when a run does."""
     keys = [column.strategy for column in table.columns[1:] if not column.made_by_clients]
-    never_behind = [k for k in keys if not behind[k] and len(_speed(rows[k])) >= 2]
+    # Keys the clients build in SQL pay that in their rate: the fleet's own sentence speaks for them.
+    found = decide(table.rows(), keys)
     sentences = [
         "Start with **bigint** where one database makes every key: it is the baseline every cell below is "
         "measured against."
     ]
-    if never_behind:
-        start = max(never_behind, key=lambda k: len(_speed(rows[k])))
-        speed = _speed(rows[start])
-        sizes = [(c, x) for c, x in rows[start] if x.kind == "size" and x.measured]
-        works = [x.work.ratio for _, x in speed if x.work is not None]
+    start = found.start
+    if start is not None:
+        measured = [*found.start_answers, *found.unresolved]
+        works = [a.cell.work.ratio for a in measured if a.cell.work is not None and a.work != "unresolved"]
         work = (
             f"; its WAL per transaction {min(works):.2f}{TIMES}\u2013{max(works):.2f}{TIMES} bigint's"
             if works
             else ""
         )
+        sizes = [x for row in table.cells.values() for k, x in row.items() if k == start and x.kind == "size"]
         size = "".join(
-            f", and it takes {x.ratio:.2f}{TIMES} bigint's storage ({_link(table, str(x.run), link_from)})"
-            for _, x in sizes[:1]
+            f", and it takes {x.ratio:.2f}{TIMES} bigint's storage ({table.link(str(x.run), link_from)})"
+            for x in sizes[:1]
             if x.ratio is not None
         )
-        measured = _plural(len(speed), "condition")
         sentences.append(
-            f"Where the key must be a UUID, start with **{start}**: in the {measured} measured to "
-            f"\u00b1{PRECISION:.0%} it is never slower than bigint ({_cite(table, speed, link_from)})"
-            f"{work}{size}."
+            f"Where the key must be a UUID, start with **{start}**, on its rate and its WAL per transaction: "
+            f"in none of the {_plural(len(measured), 'condition')} measured is it {COSTS}, and its rate is "
+            f"level with bigint's or faster in {len(found.start_answers)} of them "
+            f"({_cite(table, found.start_answers, link_from)}){work}{size}."
         )
     else:
-        start = None
-    for key in keys:
-        if behind[key]:
-            sentences.append(
-                f"Avoid **{key}** where it falls behind bigint: {_cite(table, behind[key], link_from)}."
-            )
-    pulled: dict[str, list[str]] = {}
-    for key in keys:
-        for condition, cell in ahead[key]:
-            pulled.setdefault(condition.label, []).append(
-                f"**{key}** {_short(cell)}, {_link(table, str(cell.run), link_from)}"
-            )
-    for label, found in pulled.items():
-        sentences.append(f"Choose another key with {label}, where bigint falls behind: {'; '.join(found)}.")
+        sentences.append(
+            f"No UUID key measured here is free of cost: each is {COSTS}, in a condition named below."
+        )
+    for key, costs in found.avoid.items():
+        sentences.append(f"Avoid **{key}** where it is {COSTS}: {_cite(table, costs, link_from)}.")
+    for condition, ahead in found.faster.items():
+        sentences.append(
+            f"Choose another key where bigint falls behind, {condition.label}: "
+            + "; ".join(f"**{a.key}** {a.decided()}, {table.link(str(a.cell.run), link_from)}" for a in ahead)
+            + "."
+        )
     if start is not None:
-        undecided = [c.label for c, x in rows[start] if x.measured and not x.answers]
-        missing = [c.label for c, x in rows[start] if not x.measured]
-        if undecided:
+        if found.unresolved:
             sentences.append(
-                f"Not decided here, {start}'s interval being wider than \u00b1{PRECISION:.0%}: "
-                f"{'; '.join(undecided)}."
+                f"Not decided here, {start}'s rate reaching further than \u00b1{PRECISION:.0%} with no "
+                f"direction holding: {_cite(table, found.unresolved, link_from)}."
             )
-        if missing:
-            sentences.append(f"Not measured for {start}: {'; '.join(missing)}.")
+        if found.not_measured:
+            sentences.append(f"Not measured for {start}: {'; '.join(c.label for c in found.not_measured)}.")
     fleet_sweep = table.runs_dir / FLEET_RUN
     if (fleet_sweep / "sweep.json").is_file():
         link = os.path.relpath(fleet_sweep, link_from)

@@ -13,6 +13,7 @@ from pkbench.evidence import (
     advice_text,
     back_to_back,
     calibration,
+    decision_examples,
     designs,
     reproductions_page,
     sequuid_benchmarks,
@@ -306,6 +307,8 @@ CALIBRATION_TABLES: dict[str, FileTable] = {
     "which-key": lambda source: advice_text.readme_lines(
         source, source.parents[2], source.parent / "advice.md"
     ),
+    # statistics.md beside the folder: the which-key rule worked through committed cells.
+    "decision-examples": lambda source: decision_examples.lines(source, source.parent),
 }
 
 

@@ -271,6 +271,9 @@ class RoundsRecord:
     count: int = 0  # rounds run (the most of any stage)
     precision: float | None = None  # --precision as a fraction (0.03)
     max_time_s: float | None = None
+    # --until-decided: the precision rule read only each window's rate and WAL per transaction, and took one
+    # whose direction holds between them as done however wide (analysis.family.decided).
+    until_decided: bool = False
     stopped: str | None = None  # why the last stage stopped adding rounds
     unresolved: list[str] = field(default_factory=list)  # figures still wider than --precision
     # Each round's order of strategies, stage after stage.

@@ -2,10 +2,13 @@
 time budget, each an ordinary `pkbench run` (the runner, its rounds, its --resume) in a folder of its own.
 
 A part is one built-in scenario with the arguments that keep it small, and the windows that answer the
-table's rows. The parts go in order of how many rows they fill; those that fit the budget run, each given its
-share of it as `--max-time`: rounds are added until every figure of a window is within ±PRECISION
-(`--precision`) or the share is spent. The memory tiers are sized to the server (server.sizing): its
-shared_buffers, and its memory, capped on the embedded cluster so that the largest tier loads in minutes.
+table's rows. The parts go in order of what can change the decision: the memory tiers first, where the keys
+differ most, then the war's rows, then the conditions that only refine the answer; those that fit the budget
+run, each given its share of what is left as `--max-time`: rounds are added until each window's rate and WAL
+per transaction is decided (within ±PRECISION, or a direction that holds: `--until-decided`) or the share is
+spent, and time a part did not need goes to the parts after it. The memory tiers are sized to the server
+(server.sizing): its shared_buffers, and its memory, capped on the embedded cluster so that the largest tier
+loads in minutes.
 What a part answers is decided from the run it made: its cores (many clients on few or many cores), its
 commit setting.
 """
@@ -21,8 +24,8 @@ from pathlib import Path
 
 from pkbench import results
 from pkbench.errors import PkbenchError
-from pkbench.evidence.advice import PRECISION
 from pkbench.evidence.advice_rows import LOAD, SIZE, TPS, Figure, Source
+from pkbench.evidence.cell import PRECISION
 from pkbench.results import RunResult
 from pkbench.scenario import file as scenario_file
 from pkbench.server import sizing
@@ -108,7 +111,9 @@ def memory_part(strategies: Sequence[str], server: sizing.Server) -> tuple[Part,
 
 
 def parts(strategies: Sequence[str], cores: int, server: sizing.Server) -> list[Part]:
-    """Every part, most rows first."""
+    """Every part, in the order of what can change the decision: the memory tiers first (where the keys
+    differ most, several times in rate and WAL), then the war's rows (clients, commit, layout, the load and
+    the size), then the conditions that only refine the answer."""
     chosen = ",".join(strategies)
     few = [s for s in strategies if s in ("bigint", "uuid-v4", "uuid-v7", "seq-time")]
     small = ("--duration", "3", "--rounds", "3", "--strategies", ",".join(few))
@@ -118,6 +123,7 @@ def parts(strategies: Sequence[str], cores: int, server: sizing.Server) -> list[
     war_row_bytes = 300
     war_window_s = 3
     return [
+        memory_part(strategies, server)[0],
         Part(
             "war",
             "war",
@@ -135,7 +141,6 @@ def parts(strategies: Sequence[str], cores: int, server: sizing.Server) -> list[
             war_window_s,
             war_row_bytes,
         ),
-        memory_part(strategies, server)[0],
         Part(
             "replication",
             "replication",
@@ -191,24 +196,43 @@ class Plan:
     disk_budget_bytes: int | None = None
 
     def share_s(self, part: Part) -> float:
-        """The part's --max-time: the budget shared in proportion to each part's least time (a run still
-        measures its scale's rounds when its share is spent before them)."""
-        total = sum(p.least_s for p in self.parts)
-        return self.budget_s * part.least_s / total if total else self.budget_s
+        """The part's --max-time as planned, before any has run: `share_left_s` with the earlier parts taking
+        their planned shares."""
+        spent = 0.0
+        for earlier in self.parts[: self.parts.index(part)]:
+            spent += self.share_left_s(earlier, spent)
+        return self.share_left_s(part, spent)
+
+    def share_left_s(self, part: Part, spent_s: float) -> float:
+        """The part's --max-time once the parts before it took SPENT_S: what is left of the budget less the
+        least times of the parts after it, so that the part that can change the decision most, first, gets
+        the slack, and what it did not need (its cells decided early) goes to the next; where less is left
+        than their least times, shared in proportion to them (a run still measures its scale's rounds when
+        its share is spent before them; at least a second)."""
+        rest = self.parts[self.parts.index(part) :]
+        left = max(self.budget_s - spent_s, 0.0)
+        later = sum(p.least_s for p in rest[1:])
+        if left >= part.least_s + later:
+            return left - later
+        total = part.least_s + later
+        return max(left * part.least_s / total if total else left, 1.0)
 
     def disk_bytes(self, part: Part) -> int:
         """What PART's run writes at most (its tables, indexes and WAL), by server.sizing's estimate."""
         rows = _given_rows(self.common) or part.table_rows
         return sizing.disk_bytes(part.strategy_count, rows, self.share_s(part), part.window_s, part.row_bytes)
 
-    def arguments(self, part: Part, out: Path) -> list[str]:
-        share = math.ceil(self.share_s(part))
+    def arguments(self, part: Part, out: Path, spent_s: float | None = None) -> list[str]:
+        """`pkbench run`'s arguments for PART: its share of the budget (of what is left once the parts before
+        it took SPENT_S, where given), and rounds added until each window's rate and WAL are decided."""
+        share = math.ceil(self.share_s(part) if spent_s is None else self.share_left_s(part, spent_s))
         return [
             part.scenario,
             *part.arguments,
             *self.common,
             "--precision",
             f"{PRECISION:.0%}",
+            "--until-decided",
             "--max-time",
             f"{share}s",
             "--no-report",
@@ -276,19 +300,27 @@ def make_plan(
     common: Sequence[str] = (),
     disk_budget_bytes: int | None = None,
 ) -> Plan:
-    """The parts this server can run that fit the budget, most rows first: the first part always runs (the
-    table has nothing without it), each further one while the least times of those chosen fit."""
+    """The parts this server can run that fit the budget, in `parts`' order (what can change the decision
+    first), each while the least times of those chosen fit; where none fits, the one that fills the most
+    rows for its time, alone (the table has nothing without a run)."""
     chosen: list[Part] = []
     left_out: dict[str, str] = {}
     spent = 0.0
+    runnable = []
     for part in parts(strategies, cores, server):
         if part.embedded_only and not embedded:
             left_out[part.name] = "it starts servers of its own: embedded cluster only"
-        elif chosen and spent + part.least_s > budget_s:
-            left_out[part.name] = f"beyond the budget (it takes {part.least_s / 60:.0f} min at least)"
         else:
+            runnable.append(part)
+    for part in runnable:
+        if spent + part.least_s <= budget_s:
             chosen.append(part)
             spent += part.least_s
+    if not chosen and runnable:
+        chosen.append(max(runnable, key=lambda p: len(p.rows) / p.least_s))
+    for part in runnable:
+        if part not in chosen:
+            left_out[part.name] = f"beyond the budget (it takes {part.least_s / 60:.0f} min at least)"
     tiers = memory_part(strategies, server)[1]
     rows_left_out = {
         row: why

@@ -4,12 +4,14 @@ rounds."""
 
 from __future__ import annotations
 
+import math
+from datetime import datetime
 from pathlib import Path
 
 from pkbench import results
 from pkbench.evidence import advice
-from pkbench.evidence.advice import PRECISION
 from pkbench.evidence.advice_rows import CONDITIONS, LOAD
+from pkbench.evidence.cell import PRECISION, Cell
 from pkbench.results import RunResult
 from pkbench.run.advise import ALTERNATIVES, MANY_CORES, STRATEGIES, Plan, parts, sources
 from pkbench.run.paired import LOAD_PARTS
@@ -55,18 +57,14 @@ def _other_side(row: str, run: RunResult) -> str:
     return "its run measured no verdict for it"
 
 
-def precision_lines(plan: Plan, table: advice.Table) -> list[str]:
-    """For each speed cell measured here, whether its 95% interval came within ±PRECISION of its estimate or
-    the part's share of the budget ended first (a load: its parts, which are not added to), and how wide it
-    was then."""
+def precision_lines(plan: Plan, table: advice.Table, out: Path | None = None) -> list[str]:
+    """For each speed cell measured here, whether it was decided: its 95% interval within ±PRECISION of its
+    estimate, or a direction the interval holds however wide; where neither, why (the part's share of the
+    budget ended first; a load: its parts, which are not added to), how wide it was, and about how many
+    more rounds and minutes would bring it within ±PRECISION (from its runs in OUT, where given)."""
     loads = {row for part in plan.parts for row, _, figure in part.answers if figure == LOAD}
     lines = []
     for condition in table.conditions:
-        why = (
-            f"its {LOAD_PARTS} parts are all a load makes"
-            if condition.key in loads
-            else "the budget ended first"
-        )
         said = []
         for column in table.columns:
             cell = table.cells[condition.key][column.strategy]
@@ -75,16 +73,55 @@ def precision_lines(plan: Plan, table: advice.Table) -> list[str]:
             reach = cell.reach
             unit = "part" if condition.key in loads else "round"
             rounds = f"{cell.rounds} {unit}{'s' if cell.rounds != 1 else ''}"
+            width = f"\u00b1{reach:.1%}" if reach is not None else "no interval"
             if reach is not None and reach <= PRECISION + 1e-9:
-                said.append(f"{column.heading} reached ±{PRECISION:.0%} (±{reach:.1%} after {rounds})")
-            else:
-                width = f"±{reach:.0%}" if reach is not None else "no interval"
+                said.append(f"{column.heading} reached \u00b1{PRECISION:.0%} ({width} after {rounds})")
+            elif cell.resolved:
                 said.append(
-                    f"{column.heading} did not reach ±{PRECISION:.0%}: {why} ({width} after {rounds})"
+                    f"{column.heading} decided, {cell.word()}: its interval holds the direction ({width} "
+                    f"after {rounds})"
+                )
+            elif condition.key in loads:
+                said.append(
+                    f"{column.heading} unresolved: its {LOAD_PARTS} parts are all a load makes ({width})"
+                )
+            else:
+                said.append(
+                    f"{column.heading} unresolved, the budget ended first ({width} after {rounds})"
+                    + _more(cell, out)
                 )
         if said:
             lines.append(f"- {condition.label}: {'; '.join(said)}.")
     return lines
+
+
+def rounds_needed(rounds: int, reach: float, target: float = PRECISION) -> int:
+    """About how many rounds bring an interval that reached REACH after ROUNDS within TARGET: its width
+    falls as one over the square root of the rounds (slightly faster, as the t quantile shrinks too)."""
+    return max(rounds + 1, math.ceil(rounds * (reach / target) ** 2))
+
+
+def _more(cell: Cell, out: Path | None) -> str:
+    """`; about 12 more rounds, some 9 min, would bring it within ±10%`, from the round time of its run."""
+    reach = cell.reach
+    if reach is None or cell.run is None or cell.rounds < 2:
+        return ""
+    more = rounds_needed(cell.rounds, reach) - cell.rounds
+    per_round = _round_s(out / cell.run) if out is not None else None
+    took = f", some {math.ceil(more * per_round / 60)} min," if per_round is not None else ""
+    return f"; about {more} more rounds{took} would bring it within \u00b1{PRECISION:.0%}"
+
+
+def _round_s(directory: Path) -> float | None:
+    """The seconds a round of the run in DIRECTORY took, its whole time over its rounds (its load
+    included, so an upper bound)."""
+    if not (directory / "results.json").is_file():
+        return None
+    run = results.load(directory)
+    if run.rounds is None or not run.rounds.count or run.finished_at is None:
+        return None
+    started, finished = datetime.fromisoformat(run.started_at), datetime.fromisoformat(run.finished_at)
+    return (finished - started).total_seconds() / run.rounds.count
 
 
 def stopped_lines(out: Path, plan: Plan) -> list[str]:

@@ -74,6 +74,7 @@ class Options:
     baseline: str | None = None
     precision: float | None = None
     max_time_s: float | None = None
+    until_decided: bool = False  # --until-decided: with --precision, wait only for each window's rate and WAL
     # --isolate: each strategy alone in a fresh schema, one after the other (today's studies' way).
     isolate: bool = False
     # --interleave (True), --paired (False), neither: both in every round (interleaved_rounds.MixedRounds).

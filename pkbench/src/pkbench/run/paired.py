@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from pkbench.analysis import judge, stats
+from pkbench.analysis import family, judge, stats
 from pkbench.analysis.verdict import MIN_BOOTSTRAP_ROUNDS, precision_reached
 from pkbench.reporting import Reporter
 from pkbench.results import RoundsRecord, StrategyResult, WorkloadResult, typed
@@ -25,6 +25,8 @@ from pkbench.steps import FillStep, PgbenchStep, Step
 # writes a full-page image of every index page it touches, the whole of a random key's index, and more parts
 # make a longer load.
 LOAD_PARTS = 5
+# The figures --until-decided waits for: what the which-key answer cites of a window (evidence.advice).
+DECIDING_METRICS = ("tps", "wal")
 
 
 class StrategyPass(Protocol):
@@ -254,8 +256,18 @@ class PairedRounds:
             for j in self.judged
             if j.workload in names
         }
-        reached = precision_reached(verdicts, target) if verdicts else None
-        done = reached is not None and reached.reached and number >= MIN_BOOTSTRAP_ROUNDS
+        if self.record.until_decided:
+            cited = {
+                f"{j.strategy} {j.workload} {j.metric.title}": j.verdict
+                for j in self.judged
+                if j.workload in names and j.metric.key in DECIDING_METRICS
+            }
+            reached = family.decided(cited, target) if cited else None
+            # t intervals hold from two rounds: only a bootstrap of the median needs five.
+            done = reached is not None and reached.reached
+        else:
+            reached = precision_reached(verdicts, target) if verdicts else None
+            done = reached is not None and reached.reached and number >= MIN_BOOTSTRAP_ROUNDS
         self.unresolved[tuple(sorted(names))] = [] if done or reached is None else list(reached.outside)
         self.record.unresolved = [figure for stage in self.unresolved.values() for figure in stage]
         if done:

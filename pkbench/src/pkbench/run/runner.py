@@ -136,6 +136,7 @@ def execute(options: Options, reporter: Reporter | None = None) -> Outcome:
                     the_plan.baseline,
                     precision=the_plan.precision,
                     max_time_s=the_plan.max_time_s,
+                    until_decided=options.until_decided,
                 )
                 if the_plan.resumed is not None and the_plan.resumed.rounds is not None:
                     before = the_plan.resumed.rounds

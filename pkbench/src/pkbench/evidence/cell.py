@@ -1,0 +1,140 @@
+"""One cell of the "which key?" table: a key's figure over bigint's under one condition, its interval, the
+run it comes from, and its WAL per transaction beside it; how it reads in words. evidence.advice reads cells
+from runs, evidence.decision decides from them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from pkbench.text import MISSING
+
+BASELINE = "bigint"
+TIMES = "\u00d7"
+# A speed cell answers only when its 95% interval ends within this share of its estimate on both sides; a
+# wider one says how wide it got instead of printing a ratio it cannot back.
+PRECISION = 0.10
+
+
+Kind = Literal["baseline", "verdict", "one round", "size", "not measured"]
+
+
+@dataclass(frozen=True)
+class Work:
+    """The key's WAL per transaction over bigint's in the cell's window, with its interval."""
+
+    ratio: float
+    low: float | None
+    high: float | None
+    resolved: bool
+    # How many rounds the ratio is over, where its low and high are their range, no confidence interval
+    # (too few rounds for the median's bootstrap, in runs of a pkbench that made one).
+    range_of: int | None = None
+
+    @property
+    def interval(self) -> bool:
+        """Whether low and high are a 95% confidence interval."""
+        return self.low is not None and self.high is not None and self.range_of is None
+
+    def figures(self) -> str:
+        if self.low is None or self.high is None:
+            return f"WAL {self.ratio:.2f}{TIMES} (one round: no interval)"
+        if self.range_of is not None:
+            return f"WAL {self.ratio:.2f}{TIMES} (no interval: the range of {self.range_of} rounds)"
+        return f"WAL {self.ratio:.2f}{TIMES} ({self.low:.2f}\u2013{self.high:.2f})"
+
+
+def reach(ratio: float | None, low: float | None, high: float | None) -> float | None:
+    """How far the interval reaches from the estimate, as a share of it (the wider side); None without one."""
+    if ratio is None or low is None or high is None or ratio <= 0:
+        return None
+    return max(high / ratio - 1, 1 - low / ratio)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One key under one condition: its figure over bigint's (a rate for speed, bytes for size), the interval
+    of that ratio, and the run it comes from."""
+
+    kind: Kind
+    ratio: float | None = None
+    low: float | None = None
+    high: float | None = None
+    resolved: bool = False
+    better: bool | None = None
+    run: str | None = None
+    window: str | None = None
+    rounds: int = 0
+    # The interval excludes 1 on its own, but the difference does not hold among the key's figures in its run.
+    alone: bool = False
+    work: Work | None = None
+
+    @property
+    def measured(self) -> bool:
+        return self.kind in ("verdict", "one round", "size")
+
+    @property
+    def reach(self) -> float | None:
+        return reach(self.ratio, self.low, self.high)
+
+    @property
+    def precise(self) -> bool:
+        """A size (one measurement, so no interval), or a speed whose interval is within PRECISION."""
+        if self.kind == "size":
+            return True
+        width = self.reach
+        return self.kind == "verdict" and width is not None and width <= PRECISION + 1e-9
+
+    @property
+    def states(self) -> bool:
+        """Measured, and either tight enough to say something or with a direction its interval holds."""
+        return self.measured and (self.precise or self.resolved)
+
+    @property
+    def answers(self) -> bool:
+        """Measured, and tight enough to say something: what the rules and the decision may rest on."""
+        return self.measured and self.precise
+
+    def word(self) -> str:
+        if self.kind == "size":
+            return "same size" if not self.resolved else "smaller" if self.better else "larger"
+        if not self.precise and not self.resolved:
+            return ""
+        if not self.resolved:
+            return "no difference resolved among its figures" if self.alone else "no difference resolved"
+        return "faster" if self.better else "slower"
+
+    def figures(self) -> str:
+        """The ratio and its interval, as `0.88x (0.83-0.91)` with the multiplication sign and an en dash, and
+        the WAL beside it; a speed with neither a direction nor PRECISION gives the width it reached."""
+        work = f", {self.work.figures()}" if self.work is not None and self.ratio is not None else ""
+        return self.rate_figures() + work
+
+    def rate_figures(self) -> str:
+        """The ratio and its interval alone, without the WAL."""
+        if self.ratio is None:
+            return MISSING
+        if self.kind == "size":
+            return f"{self.ratio:.2f}{TIMES} the size (one measurement)"
+        if not self.precise and not self.resolved:
+            return self.width_words()
+        interval = f"{self.low:.2f}\u2013{self.high:.2f}"
+        # A direction the interval holds is shown with its ratio however wide the interval, and how wide.
+        wide = f"; \u00b1{self.reach_words()}, wider than \u00b1{PRECISION:.0%}" if not self.precise else ""
+        return f"{self.ratio:.2f}{TIMES} ({interval}{wide})"
+
+    def reach_words(self) -> str:
+        """How far the interval reaches from the estimate, after how many rounds: `18.2% after 3 rounds`."""
+        rounds = f"after {self.rounds} round{'' if self.rounds == 1 else 's'}"
+        width = self.reach
+        if width is None:
+            return f"no interval {rounds}"
+        # Near the target a whole percent could read as the target itself: one decimal there.
+        shown = f"{width:.1%}" if width < 2 * PRECISION else f"{width:.0%}"
+        return f"{shown} {rounds}"
+
+    def width_words(self) -> str:
+        """Why a speed cell gives no ratio: the interval it reached, and after how many rounds."""
+        if self.reach is None:
+            return f"not resolved to \u00b1{PRECISION:.0%}: one round, no interval"
+        return f"not resolved to \u00b1{PRECISION:.0%}: \u00b1{self.reach_words()}"
