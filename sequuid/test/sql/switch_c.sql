@@ -1,0 +1,50 @@
+-- The switch from pg_uuidv7 and sequential-uuids to the sequuid extension in place (switch/from_peers.sql), on the
+-- stand-ins of test/peers, in a database of its own.
+CREATE DATABASE sequuid_switch_c;
+\c sequuid_switch_c
+\set SHOW_CONTEXT never
+-- from switch/, so that errors name the script as switch/from_peers.sql does, not by where this checkout is
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set switch_dir :abs_srcdir '/../switch'
+\set test_switch_dir :abs_srcdir '/switch'
+-- nothing to replace: refused
+\set ECHO none
+\cd :switch_dir
+\i from_peers.sql
+\echo :LAST_ERROR_SQLSTATE
+\set ECHO all
+\set dependents :test_switch_dir '/dependents.sql'
+\i :dependents
+-- a member sequuid has no counterpart for: refused, and nothing changed
+CREATE FUNCTION uuid_generate_v8() RETURNS uuid LANGUAGE sql AS 'SELECT gen_random_uuid()';
+ALTER EXTENSION sequential_uuids ADD FUNCTION uuid_generate_v8();
+\set ECHO none
+\i from_peers.sql
+\echo :LAST_ERROR_SQLSTATE
+\set ECHO all
+SELECT extname, extnamespace::regnamespace FROM pg_extension WHERE extname <> 'plpgsql' ORDER BY 1;
+SELECT count(*) AS peer_members FROM pg_depend WHERE refclassid = 'pg_extension'::regclass AND deptype = 'e'
+    AND refobjid IN (SELECT oid FROM pg_extension WHERE extname IN ('pg_uuidv7', 'sequential_uuids'));
+SELECT to_regnamespace('sequuid_switch_parked') IS NULL AS no_parking_schema;
+ALTER EXTENSION sequential_uuids DROP FUNCTION uuid_generate_v8();
+DROP FUNCTION uuid_generate_v8();
+-- the switch
+\set ECHO none
+\i from_peers.sql
+\set ECHO all
+\set check :test_switch_dir '/check.sql'
+\i :check
+-- sequuid now owns the functions the objects use: DROP EXTENSION without CASCADE is refused as it was for the peers
+SELECT count(DISTINCT d.objid) AS objects_using_sequuid FROM pg_depend d
+    JOIN pg_depend m ON m.classid = d.refclassid AND m.objid = d.refobjid AND m.deptype = 'e'
+    WHERE m.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'sequuid') AND d.deptype = 'n';
+-- sequuid is there now: a second switch is refused
+CREATE SCHEMA legacy;
+CREATE EXTENSION pg_uuidv7 SCHEMA legacy;
+\set ECHO none
+\i from_peers.sql
+\echo :LAST_ERROR_SQLSTATE
+\set ECHO all
+SELECT extname, extnamespace::regnamespace FROM pg_extension WHERE extname <> 'plpgsql' ORDER BY 1;
+\c sequuid_regress
+DROP DATABASE sequuid_switch_c;
