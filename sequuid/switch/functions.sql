@@ -212,11 +212,13 @@ $$;
 -- statement: every function core has a counterpart for is rebound to a call of core's where objects use it (and
 -- uuid_generate_v7, the name code written for pg_uuidv7 calls, always); the extensions are then dropped, without
 -- CASCADE.  Refused, before anything changes, where objects use a function core has no counterpart for.
-CREATE OR REPLACE FUNCTION pg_temp.sequuid_switch_to_core() RETURNS text
+-- With only_pg18api, sequuid itself (and the port's own functions) stay: only sequuid_pg18api (or its port) goes.
+CREATE OR REPLACE FUNCTION pg_temp.sequuid_switch_to_core(only_pg18api boolean) RETURNS text
     LANGUAGE plpgsql
 AS $$
 DECLARE
-    extensions oid[] := ARRAY(SELECT oid FROM pg_extension WHERE extname IN ('sequuid', 'sequuid_pg18api'));
+    extensions oid[] := ARRAY(SELECT oid FROM pg_extension
+                              WHERE extname IN ('sequuid_pg18api', CASE WHEN NOT only_pg18api THEN 'sequuid' END));
     -- the port: the schema of its uuid_generate_v7(), which calls its helpers in schema sequuid
     port_schema oid := (SELECT pronamespace FROM pg_proc
                         WHERE proname = 'uuid_generate_v7' AND pronargs = 0 AND prosrc LIKE '%sequuid.%'
@@ -232,8 +234,10 @@ BEGIN
             USING ERRCODE = 'feature_not_supported';
     END IF;
     IF cardinality(extensions) = 0 AND port_schema IS NULL THEN
-        RAISE EXCEPTION 'neither sequuid, sequuid_pg18api nor the sequuid port is installed in database %',
-                current_database()
+        RAISE EXCEPTION '%', CASE WHEN only_pg18api
+                THEN format('neither sequuid_pg18api nor its port is installed in database %s', current_database())
+                ELSE format('neither sequuid, sequuid_pg18api nor the sequuid port is installed in database %s',
+                            current_database()) END
             USING ERRCODE = 'undefined_object';
     END IF;
     CREATE TEMP TABLE sequuid_switch_functions ON COMMIT DROP AS
@@ -246,7 +250,8 @@ BEGIN
         LEFT JOIN pg_temp.sequuid_switch_core_calls() c
                ON c.signature = format('%s(%s)', p.proname, oidvectortypes(p.proargtypes))
         WHERE m.refobjid = ANY (extensions) OR (m.refobjid IS NULL AND p.pronamespace = port_schema
-                                               AND c.signature IS NOT NULL);
+                                               AND c.signature IS NOT NULL
+                                               AND NOT (only_pg18api AND p.proname = 'uuid_generate_v7'));
     -- objects outside the extensions that use a member core has nothing for
     SELECT string_agg(DISTINCT format('%s uses %s', pg_describe_object(u.classid, u.objid, u.objsubid),
                                       f.function::regprocedure), '; ')
@@ -265,7 +270,8 @@ BEGIN
     END IF;
     FOR member IN
         SELECT f.* FROM sequuid_switch_functions f JOIN pg_proc p ON p.oid = f.function
-        WHERE f.core_call IS NOT NULL AND (f.used OR p.proname = 'uuid_generate_v7')
+        -- the port's are all rebound: left as they are, they would call helpers a restore elsewhere may not have
+        WHERE f.core_call IS NOT NULL AND (f.used OR p.proname = 'uuid_generate_v7' OR f.extension IS NULL)
         ORDER BY f.function::regprocedure::text
     LOOP
         PERFORM pg_temp.sequuid_switch_rebind_to_core(member.function, member.core_call);
@@ -278,7 +284,7 @@ BEGIN
     FOR member IN SELECT extname FROM pg_extension WHERE oid = ANY (extensions) ORDER BY extname DESC LOOP
         EXECUTE format('DROP EXTENSION %I', member.extname);
     END LOOP;
-    IF port_schema IS NOT NULL THEN
+    IF port_schema IS NOT NULL AND NOT only_pg18api THEN
         RAISE NOTICE 'the port''s other functions stay in schema %: they need no library; drop them where nothing calls them',
             port_schema::regnamespace;
     END IF;

@@ -13,5 +13,5 @@
 -- functions stay where they are.  See sequuid/docs/lifecycle.md.
 BEGIN;
 \ir functions.sql
-SELECT pg_temp.sequuid_switch_to_core() AS switched;
+SELECT pg_temp.sequuid_switch_to_core(false) AS switched;
 COMMIT;
