@@ -171,8 +171,8 @@ DECLARE
 BEGIN
     EXECUTE format('CREATE EXTENSION sequuid SCHEMA %I', target_schema);
     rebound := pg_temp.sequuid_switch_adopt_parked(target_schema, 'sequuid');
-    RETURN format('%s replaced by sequuid %s in schema %s: %s functions rebound, their dependents kept', peers,
-                  (SELECT extversion FROM pg_extension WHERE extname = 'sequuid'), target_schema, rebound);
+    RETURN format('%s replaced by sequuid in schema %s: %s functions rebound, their dependents kept', peers,
+                  target_schema, rebound);
 END
 $$;
 
