@@ -28,6 +28,27 @@ SELECT count(*) AS peer_members FROM pg_depend WHERE refclassid = 'pg_extension'
 SELECT to_regnamespace('sequuid_switch_parked') IS NULL AS no_parking_schema;
 ALTER EXTENSION sequential_uuids DROP FUNCTION uuid_generate_v8();
 DROP FUNCTION uuid_generate_v8();
+-- the peers in two schemas: refused
+CREATE SCHEMA elsewhere;
+ALTER EXTENSION sequential_uuids SET SCHEMA elsewhere;
+\set ECHO none
+\i from_peers.sql
+\echo :LAST_ERROR_SQLSTATE
+\set ECHO all
+ALTER EXTENSION sequential_uuids SET SCHEMA public;
+DROP SCHEMA elsewhere;
+-- a name sequuid installs is taken: CREATE EXTENSION fails inside the switch, and everything done before it in the
+-- transaction (the peers' functions detached and parked, the peers dropped) is undone
+CREATE FUNCTION uuid_timestamp(id uuid) RETURNS timestamptz LANGUAGE sql AS 'SELECT now()';
+\set ECHO none
+\i from_peers.sql
+\echo :LAST_ERROR_SQLSTATE
+\set ECHO all
+SELECT e.extname, count(*) AS members FROM pg_extension e
+    JOIN pg_depend d ON d.refobjid = e.oid AND d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
+    WHERE e.extname <> 'plpgsql' GROUP BY 1 ORDER BY 1;
+SELECT to_regnamespace('sequuid_switch_parked') IS NULL AS no_parking_schema;
+DROP FUNCTION uuid_timestamp(uuid);
 -- the switch
 \set ECHO none
 \i from_peers.sql
