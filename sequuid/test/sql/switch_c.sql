@@ -69,3 +69,18 @@ CREATE EXTENSION pg_uuidv7 SCHEMA legacy;
 SELECT extname, extnamespace::regnamespace FROM pg_extension WHERE extname <> 'plpgsql' ORDER BY 1;
 \c sequuid_regress
 DROP DATABASE sequuid_switch_c;
+-- a peer in a schema of its own, whose name needs quoting: sequuid goes there
+CREATE DATABASE sequuid_switch_c_schema;
+\c sequuid_switch_c_schema
+CREATE SCHEMA "Shared Functions";
+CREATE EXTENSION pg_uuidv7 SCHEMA "Shared Functions";
+CREATE TABLE events (id uuid PRIMARY KEY DEFAULT "Shared Functions".uuid_generate_v7());
+INSERT INTO events DEFAULT VALUES;
+\set ECHO none
+\i from_peers.sql
+\set ECHO all
+INSERT INTO events DEFAULT VALUES;
+SELECT extname, extnamespace::regnamespace FROM pg_extension WHERE extname <> 'plpgsql';
+SELECT count(*) AS rows, count(*) FILTER (WHERE "Shared Functions".uuid_version(id) = 7) AS sequuid_keys FROM events;
+\c sequuid_regress
+DROP DATABASE sequuid_switch_c_schema;
