@@ -1,0 +1,294 @@
+-- sequuid/switch/functions.sql: the steps the switch scripts in this folder share, as functions of the session's
+-- temporary schema (gone when the session ends; nothing of them stays in the database).  Included by
+-- from_peers.sql, from_peers_plpgsql.sql and to_core.sql inside their transaction; not meant to be run alone.
+--
+-- Why the switch works this way: column defaults, views, indexes, constraints and BEGIN ATOMIC functions refer to
+-- a function by its OID, so DROP EXTENSION pg_uuidv7 cannot remove uuid_generate_v7() without CASCADE (which drops
+-- them too), and sequuid's script cannot take over a function it did not create (CREATE OR REPLACE of an object
+-- another extension or the user owns is refused since the CVE-2022-2625 fixes).  So the peer's functions are
+-- detached from it and parked, sequuid is installed where the peer was, and each parked function is rebound with
+-- CREATE OR REPLACE to the definition of sequuid's function of the same name and arguments (the same OID, so every
+-- dependent keeps working), takes the place of sequuid's copy and, for the C extension, becomes its member.
+
+-- pg_uuidv7 1.6's and sequential-uuids 1.0.3's functions (their earlier versions have fewer): the signatures sequuid
+-- has too, with the result type each must keep
+CREATE OR REPLACE FUNCTION pg_temp.sequuid_switch_peer_signatures()
+    RETURNS TABLE (signature text, result regtype)
+    LANGUAGE sql IMMUTABLE
+AS $$
+    VALUES ('uuid_generate_v7()', 'uuid'::regtype),
+           ('uuid_v7_to_timestamptz(uuid)', 'timestamptz'),
+           ('uuid_v7_to_timestamp(uuid)', 'timestamp'),
+           ('uuid_timestamptz_to_v7(timestamp with time zone, boolean)', 'uuid'),
+           ('uuid_timestamp_to_v7(timestamp without time zone, boolean)', 'uuid'),
+           ('uuid_sequence_nextval(regclass, integer, integer)', 'uuid'),
+           ('uuid_time_nextval(integer, integer)', 'uuid')
+$$;
+
+CREATE OR REPLACE FUNCTION pg_temp.sequuid_switch_parking() RETURNS name
+    LANGUAGE sql IMMUTABLE
+AS $$ SELECT 'sequuid_switch_parked'::name $$;
+
+-- Checks that the switch can be made (else raises, before anything changed), detaches every function of
+-- pg_uuidv7 and sequential_uuids, moves them into the parking schema, drops the now empty extensions, and returns the
+-- schema they were in, where sequuid goes.  kind: 'c' (the extension) or 'plpgsql' (the port).
+CREATE OR REPLACE FUNCTION pg_temp.sequuid_switch_park_peers(kind text) RETURNS name
+    LANGUAGE plpgsql
+AS $$
+DECLARE
+    peers name[];
+    schemas name[];
+    member record;
+BEGIN
+    SELECT array_agg(e.extname ORDER BY e.extname), array_agg(DISTINCT n.nspname)
+        INTO peers, schemas
+        FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+        WHERE e.extname IN ('pg_uuidv7', 'sequential_uuids');
+    IF peers IS NULL THEN
+        RAISE EXCEPTION 'neither pg_uuidv7 nor sequential_uuids is installed in database %', current_database()
+            USING ERRCODE = 'undefined_object',
+                  HINT = 'Without them, install sequuid with CREATE EXTENSION sequuid (or plpgsql/sequuid.sql).';
+    END IF;
+    IF cardinality(schemas) > 1 THEN
+        RAISE EXCEPTION 'pg_uuidv7 and sequential_uuids are in different schemas (%): sequuid replaces both in one',
+                array_to_string(schemas, ', ')
+            USING ERRCODE = 'feature_not_supported',
+                  HINT = 'Move one of them first: ALTER EXTENSION sequential_uuids SET SCHEMA ...';
+    END IF;
+    IF kind = 'c' AND EXISTS (SELECT FROM pg_extension WHERE extname = 'sequuid') THEN
+        RAISE EXCEPTION 'extension "sequuid" is already installed, in schema %',
+                (SELECT extnamespace::regnamespace FROM pg_extension WHERE extname = 'sequuid')
+            USING ERRCODE = 'duplicate_object',
+                  HINT = 'The switch installs sequuid in the schema of the extension it replaces: drop sequuid first.';
+    END IF;
+    IF kind = 'plpgsql' AND to_regnamespace('sequuid') IS NOT NULL THEN
+        RAISE EXCEPTION 'schema "sequuid" exists: the PL/pgSQL port of sequuid is installed already'
+            USING ERRCODE = 'duplicate_schema',
+                  HINT = 'The switch installs the port in the schema of the extension it replaces.';
+    END IF;
+    IF to_regnamespace(pg_temp.sequuid_switch_parking()) IS NOT NULL THEN
+        RAISE EXCEPTION 'schema "%" exists: the switch parks the replaced functions there', pg_temp.sequuid_switch_parking()
+            USING ERRCODE = 'duplicate_schema';
+    END IF;
+    FOR member IN
+        SELECT e.extname, d.classid, d.objid, pg_describe_object(d.classid, d.objid, 0) AS object,
+               p.prorettype, s.result,
+               format('%s(%s)', p.proname, oidvectortypes(p.proargtypes)) AS signature
+        FROM pg_depend d
+        JOIN pg_extension e ON e.oid = d.refobjid
+        LEFT JOIN pg_proc p ON d.classid = 'pg_proc'::regclass AND p.oid = d.objid
+        LEFT JOIN pg_temp.sequuid_switch_peer_signatures() s
+               ON s.signature = format('%s(%s)', p.proname, oidvectortypes(p.proargtypes))
+        WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e' AND e.extname = ANY (peers)
+        ORDER BY 1, 4
+    LOOP
+        IF member.result IS NULL THEN
+            RAISE EXCEPTION 'extension % has a member sequuid has no counterpart for: %', member.extname, member.object
+                USING ERRCODE = 'feature_not_supported',
+                      DETAIL = 'sequuid replaces pg_uuidv7 1.6 and sequential-uuids 1.0.3: functions of theirs only.';
+        END IF;
+        IF member.result <> member.prorettype THEN
+            RAISE EXCEPTION 'extension %''s % returns %, sequuid''s returns %', member.extname, member.object,
+                    member.prorettype::regtype, member.result
+                USING ERRCODE = 'feature_not_supported';
+        END IF;
+    END LOOP;
+
+    EXECUTE format('CREATE SCHEMA %I', pg_temp.sequuid_switch_parking());
+    FOR member IN
+        SELECT e.extname, d.objid::regprocedure AS function
+        FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid
+        WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e' AND e.extname = ANY (peers)
+    LOOP
+        EXECUTE format('ALTER EXTENSION %I DROP FUNCTION %s', member.extname, member.function);
+        EXECUTE format('ALTER FUNCTION %s SET SCHEMA %I', member.function, pg_temp.sequuid_switch_parking());
+    END LOOP;
+    FOR member IN SELECT unnest(peers) AS extname LOOP
+        -- no CASCADE: the extension has no member left, and nothing depends on an extension itself
+        EXECUTE format('DROP EXTENSION %I', member.extname);
+    END LOOP;
+    RETURN schemas[1];
+END
+$$;
+
+-- Rebinds every parked function to the definition of sequuid's function of the same name and arguments in
+-- target_schema (C or port), puts it in that function's place, and drops the parking schema.  extension: 'sequuid'
+-- when the C extension was installed (the rebound functions become its members), NULL for the port.  Returns how many
+-- functions were rebound.
+CREATE OR REPLACE FUNCTION pg_temp.sequuid_switch_adopt_parked(target_schema name, extension name) RETURNS integer
+    LANGUAGE plpgsql
+AS $$
+DECLARE
+    parked record;
+    model regprocedure;
+    definition text;
+    header text;
+    rebound integer := 0;
+BEGIN
+    FOR parked IN
+        SELECT p.oid, p.proname, oidvectortypes(p.proargtypes) AS arguments
+        FROM pg_proc p WHERE p.pronamespace = to_regnamespace(pg_temp.sequuid_switch_parking())
+        ORDER BY 2, 3
+    LOOP
+        model := to_regprocedure(format('%I.%I(%s)', target_schema, parked.proname, parked.arguments));
+        IF model IS NULL THEN
+            RAISE EXCEPTION 'sequuid has no function %(%) in schema %', parked.proname, parked.arguments, target_schema
+                USING ERRCODE = 'undefined_function';
+        END IF;
+        -- pg_get_functiondef() opens with the schema-qualified name; the same definition under the parked name
+        definition := pg_get_functiondef(model);
+        header := format('CREATE OR REPLACE FUNCTION %I.%I(', target_schema, parked.proname);
+        IF left(definition, length(header)) <> header THEN
+            RAISE EXCEPTION 'unexpected definition of %: %', model, left(definition, 200);
+        END IF;
+        EXECUTE format('CREATE OR REPLACE FUNCTION %I.%I(', pg_temp.sequuid_switch_parking(), parked.proname)
+            || substr(definition, length(header) + 1);
+        EXECUTE format('COMMENT ON FUNCTION %s IS %L', parked.oid::regprocedure, obj_description(model, 'pg_proc'));
+        IF extension IS NOT NULL THEN
+            EXECUTE format('ALTER EXTENSION %I DROP FUNCTION %s', extension, model);
+        END IF;
+        EXECUTE format('DROP FUNCTION %s', model);
+        EXECUTE format('ALTER FUNCTION %s SET SCHEMA %I', parked.oid::regprocedure, target_schema);
+        IF extension IS NOT NULL THEN
+            EXECUTE format('ALTER EXTENSION %I ADD FUNCTION %s', extension, parked.oid::regprocedure);
+        END IF;
+        rebound := rebound + 1;
+    END LOOP;
+    EXECUTE format('DROP SCHEMA %I', pg_temp.sequuid_switch_parking());
+    RETURN rebound;
+END
+$$;
+
+-- The whole switch to the C extension, as one statement.
+CREATE OR REPLACE FUNCTION pg_temp.sequuid_switch_from_peers() RETURNS text
+    LANGUAGE plpgsql
+AS $$
+DECLARE
+    peers text := (SELECT string_agg(format('%s %s', extname, extversion), ' and ' ORDER BY extname)
+                   FROM pg_extension WHERE extname IN ('pg_uuidv7', 'sequential_uuids'));
+    target_schema name := pg_temp.sequuid_switch_park_peers('c');
+    rebound integer;
+BEGIN
+    EXECUTE format('CREATE EXTENSION sequuid SCHEMA %I', target_schema);
+    rebound := pg_temp.sequuid_switch_adopt_parked(target_schema, 'sequuid');
+    RETURN format('%s replaced by sequuid in schema %s: %s functions rebound, their dependents kept', peers,
+                  target_schema, rebound);
+END
+$$;
+
+-- Leaving sequuid for PostgreSQL 18's core functions: sequuid's and sequuid_pg18api's functions that core has, and
+-- the core call each becomes
+CREATE OR REPLACE FUNCTION pg_temp.sequuid_switch_core_calls()
+    RETURNS TABLE (signature text, core_call text)
+    LANGUAGE sql IMMUTABLE
+AS $$
+    VALUES ('uuid_generate_v7()', 'pg_catalog.uuidv7()'),
+           ('uuid_generate_v7(interval)', 'pg_catalog.uuidv7($1)'),
+           ('uuidv7()', 'pg_catalog.uuidv7()'),
+           ('uuidv7(interval)', 'pg_catalog.uuidv7($1)'),
+           ('uuidv4()', 'pg_catalog.uuidv4()'),
+           ('uuid_extract_version(uuid)', 'pg_catalog.uuid_extract_version($1)'),
+           ('uuid_extract_timestamp(uuid)', 'pg_catalog.uuid_extract_timestamp($1)')
+$$;
+
+-- Rebinds function to a SQL function that calls core_call (same OID, so its dependents keep working; no library).
+CREATE OR REPLACE FUNCTION pg_temp.sequuid_switch_rebind_to_core(function regprocedure, core_call text) RETURNS void
+    LANGUAGE plpgsql
+AS $$
+BEGIN
+    EXECUTE (SELECT format('CREATE OR REPLACE FUNCTION %I.%I(%s) RETURNS %s LANGUAGE sql %s STRICT PARALLEL SAFE '
+                          'BEGIN ATOMIC SELECT %s; END',
+                          pronamespace::regnamespace, proname, pg_get_function_arguments(oid), prorettype::regtype,
+                          CASE provolatile WHEN 'i' THEN 'IMMUTABLE' WHEN 's' THEN 'STABLE' ELSE 'VOLATILE' END,
+                          core_call)
+             FROM pg_proc WHERE oid = function);
+    EXECUTE format('COMMENT ON FUNCTION %s IS %L', function,
+                   format('calls PostgreSQL''s %s (was sequuid''s; kept for the objects and code that call it)',
+                          core_call));
+END
+$$;
+
+-- The whole switch from sequuid (the extension and sequuid_pg18api, or the port) to core's functions, as one
+-- statement: every function core has a counterpart for is rebound to a call of core's where objects use it (and
+-- uuid_generate_v7, the name code written for pg_uuidv7 calls, always); the extensions are then dropped, without
+-- CASCADE.  Refused, before anything changes, where objects use a function core has no counterpart for.
+-- With only_pg18api, sequuid itself (and the port's own functions) stay: only sequuid_pg18api (or its port) goes.
+CREATE OR REPLACE FUNCTION pg_temp.sequuid_switch_to_core(only_pg18api boolean) RETURNS text
+    LANGUAGE plpgsql
+AS $$
+DECLARE
+    extensions oid[] := ARRAY(SELECT oid FROM pg_extension
+                              WHERE extname IN ('sequuid_pg18api', CASE WHEN NOT only_pg18api THEN 'sequuid' END));
+    -- the port: the schema of its uuid_generate_v7(), which calls its helpers in schema sequuid
+    port_schema oid := (SELECT pronamespace FROM pg_proc
+                        WHERE proname = 'uuid_generate_v7' AND pronargs = 0 AND prosrc LIKE '%sequuid.%'
+                        AND NOT EXISTS (SELECT FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass
+                                        AND d.objid = pg_proc.oid AND d.deptype = 'e')
+                        LIMIT 1);
+    unmatched text;
+    member record;
+    rebound text[] := '{}';
+BEGIN
+    IF to_regprocedure('pg_catalog.uuidv7()') IS NULL THEN
+        RAISE EXCEPTION 'this server has no core uuidv7(): leaving sequuid for core''s functions needs PostgreSQL 18 or later'
+            USING ERRCODE = 'feature_not_supported';
+    END IF;
+    IF cardinality(extensions) = 0 AND port_schema IS NULL THEN
+        RAISE EXCEPTION '%', CASE WHEN only_pg18api
+                THEN format('neither sequuid_pg18api nor its port is installed in database %s', current_database())
+                ELSE format('neither sequuid, sequuid_pg18api nor the sequuid port is installed in database %s',
+                            current_database()) END
+            USING ERRCODE = 'undefined_object';
+    END IF;
+    CREATE TEMP TABLE sequuid_switch_functions ON COMMIT DROP AS
+        SELECT p.oid AS function, m.refobjid AS extension, c.core_call,
+               EXISTS (SELECT FROM pg_depend u WHERE u.refclassid = 'pg_proc'::regclass AND u.refobjid = p.oid
+                       AND u.deptype = 'n') AS used
+        FROM pg_proc p
+        LEFT JOIN pg_depend m ON m.classid = 'pg_proc'::regclass AND m.objid = p.oid AND m.deptype = 'e'
+                                 AND m.refclassid = 'pg_extension'::regclass
+        LEFT JOIN pg_temp.sequuid_switch_core_calls() c
+               ON c.signature = format('%s(%s)', p.proname, oidvectortypes(p.proargtypes))
+        WHERE m.refobjid = ANY (extensions) OR (m.refobjid IS NULL AND p.pronamespace = port_schema
+                                               AND c.signature IS NOT NULL
+                                               AND NOT (only_pg18api AND p.proname = 'uuid_generate_v7'));
+    -- objects outside the extensions that use a member core has nothing for
+    SELECT string_agg(DISTINCT format('%s uses %s', pg_describe_object(u.classid, u.objid, u.objsubid),
+                                      f.function::regprocedure), '; ')
+        INTO unmatched
+        FROM sequuid_switch_functions f
+        JOIN pg_depend u ON u.refclassid = 'pg_proc'::regclass AND u.refobjid = f.function AND u.deptype = 'n'
+        WHERE f.core_call IS NULL
+        -- the support functions of uuid_time_ops, which goes with the extension
+        AND u.classid NOT IN ('pg_amproc'::regclass, 'pg_amop'::regclass)
+        AND NOT EXISTS (SELECT FROM pg_depend m WHERE m.classid = u.classid AND m.objid = u.objid AND m.deptype = 'e'
+                        AND m.refobjid = ANY (extensions));
+    IF unmatched IS NOT NULL THEN
+        RAISE EXCEPTION 'objects use functions of sequuid that PostgreSQL has no counterpart for'
+            USING ERRCODE = 'dependent_objects_still_exist', DETAIL = unmatched,
+                  HINT = 'Change those objects to use core''s functions (or none of sequuid''s), or keep sequuid.';
+    END IF;
+    FOR member IN
+        SELECT f.* FROM sequuid_switch_functions f JOIN pg_proc p ON p.oid = f.function
+        -- the port's are all rebound: left as they are, they would call helpers a restore elsewhere may not have
+        WHERE f.core_call IS NOT NULL AND (f.used OR p.proname = 'uuid_generate_v7' OR f.extension IS NULL)
+        ORDER BY f.function::regprocedure::text
+    LOOP
+        PERFORM pg_temp.sequuid_switch_rebind_to_core(member.function, member.core_call);
+        IF member.extension IS NOT NULL THEN
+            EXECUTE format('ALTER EXTENSION %I DROP FUNCTION %s',
+                           (SELECT extname FROM pg_extension WHERE oid = member.extension), member.function::regprocedure);
+        END IF;
+        rebound := rebound || member.function::regprocedure::text;
+    END LOOP;
+    FOR member IN SELECT extname FROM pg_extension WHERE oid = ANY (extensions) ORDER BY extname DESC LOOP
+        EXECUTE format('DROP EXTENSION %I', member.extname);
+    END LOOP;
+    IF port_schema IS NOT NULL AND NOT only_pg18api THEN
+        RAISE NOTICE 'the port''s other functions stay in schema %: they need no library; drop them where nothing calls them',
+            port_schema::regnamespace;
+    END IF;
+    RETURN format('now on core''s functions; kept, calling core''s: %s',
+                  coalesce(nullif(array_to_string(rebound, ', '), ''), 'none'));
+END
+$$;
