@@ -24,10 +24,14 @@
  *
  * The key can also come from the setting sequuid.public_id_key (32 hex
  * digits), which only a superuser or a role granted SET on it can set,
- * which SHOW ALL and pg_settings leave out, and whose value SHOW and
- * current_setting() never print.  Its value is validated when it is used,
- * not when it is set: PostgreSQL's message for a rejected setting quotes the
- * value, and a mistyped key is most of the key.
+ * which SHOW ALL and pg_settings leave out, and whose value SHOW,
+ * current_setting() and set_config() print as "(hidden)", to everyone.  It
+ * is not GUC_SUPERUSER_ONLY: that would make set_config(), which reads the
+ * new value back, fail for the granted application role, whose safest way
+ * to set the key is set_config() with the key a bind parameter (never in a
+ * statement's text).  Its value is validated when it is used, not when it
+ * is set: PostgreSQL's message for a rejected setting quotes the value, and
+ * a mistyped key is most of the key.
  *
  * sequuid/src/public_id.c
  *
@@ -342,6 +346,6 @@ sequuid_public_id_define_gucs(void)
 							   &public_id_key_text,
 							   "",
 							   PGC_SUSET,
-							   GUC_SUPERUSER_ONLY | GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE | GUC_NO_RESET_ALL,
+							   GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE | GUC_NO_RESET_ALL,
 							   check_public_id_key, assign_public_id_key, show_public_id_key);
 }

@@ -1,6 +1,7 @@
 -- public_id_key: uuid_v7_to_public(id) and uuid_public_to_v7(id) read their key from the setting
 -- sequuid.public_id_key (C only).  Only a superuser or a role granted SET on it sets it; SHOW ALL and pg_settings
--- leave it out, SHOW and current_setting() print "(hidden)" in its place, and no error message carries it.
+-- leave it out, SHOW, current_setting() and set_config() print "(hidden)" in its place, to every role, and no error
+-- message carries it.  Errors show message and SQLSTATE (no LOCATION, whose line numbers change with the code).
 \set SHOW_CONTEXT never
 CREATE ROLE regress_public_id_app LOGIN;
 CREATE ROLE regress_public_id_other LOGIN;
@@ -45,26 +46,27 @@ $$;
 -- a malformed key is not accepted when used, and neither SHOW nor the error quotes it
 SET sequuid.public_id_key = 'efcdab89674523011032547698badcf';
 SHOW sequuid.public_id_key;
-\set VERBOSITY verbose
 SELECT uuid_v7_to_public('018f2d9f-9a2a-7def-8c3f-7b1a2c4d5e6f');
-\set VERBOSITY default
+\echo :LAST_ERROR_SQLSTATE
 SET sequuid.public_id_key = 'efcdab89674523011032547698badcfeXX';
 SELECT uuid_public_to_v7('2463c780-7fca-4def-8c3f-7b1a2c4d5e6f');
 -- errors of the calls themselves never carry the key either
 SET sequuid.public_id_key = 'efcdab89674523011032547698badcfe';
-\set VERBOSITY verbose
 SELECT uuid_public_to_v7('018f2d9f-9a2a-7def-8c3f-7b1a2c4d5e6f');
-\set VERBOSITY default
+\echo :LAST_ERROR_SQLSTATE
 RESET sequuid.public_id_key;
 
 -- an ordinary role cannot set it, nor read a value set for it
+SET sequuid.public_id_key = 'efcdab89674523011032547698badcfe';
 SET ROLE regress_public_id_other;
 SET sequuid.public_id_key = 'efcdab89674523011032547698badcfe';
+\echo :LAST_ERROR_SQLSTATE
 SELECT set_config('sequuid.public_id_key', 'efcdab89674523011032547698badcfe', false);
 SHOW sequuid.public_id_key;
 SELECT current_setting('sequuid.public_id_key');
 SELECT count(*) AS in_pg_settings FROM pg_settings WHERE name LIKE 'sequuid.public%';
 RESET ROLE;
+RESET sequuid.public_id_key;
 
 -- a role granted SET on it sets it (as an application does when it connects, the key a bind parameter) and uses
 -- it; it cannot read it back either

@@ -58,9 +58,10 @@ SELECT uuid_v7_to_public('1ec9414c-232a-6b00-b3c8-9f6bdeced846', :uuidv47_key);
 -- variant other than 10
 SELECT uuid_v7_to_public('018f2d9f-9a2a-7def-cc3f-7b1a2c4d5e6f', :uuidv47_key);
 SELECT uuid_public_to_v7('2463c780-7fca-4def-4c3f-7b1a2c4d5e6f', :uuidv47_key);
-\set VERBOSITY verbose
 SELECT uuid_v7_to_public('018f2d9f-9a2a-7def-8c3f-7b1a2c4d5e6f', '\x0011'::bytea);
-\set VERBOSITY default
+\echo :LAST_ERROR_SQLSTATE
+SELECT uuid_public_to_v7('018f2d9f-9a2a-7def-8c3f-7b1a2c4d5e6f', :uuidv47_key);
+\echo :LAST_ERROR_SQLSTATE
 
 -- docs/public-ids.md's examples --------------------------------------------------------------------------------------
 -- a table keyed by v7, its key kept where only the application's role reads it, a view that shows façades
@@ -81,6 +82,10 @@ SELECT uuid_v7_to_public(id, :uuidv47_key) AS public_id FROM public_ids_orders W
 PREPARE public_ids_lookup (uuid, bytea) AS
 SELECT placed_by FROM public_ids_orders WHERE id = uuid_public_to_v7($1, $2);
 EXPLAIN (COSTS OFF) EXECUTE public_ids_lookup (:'public_id', :uuidv47_key);
+-- a generic plan, as a driver's prepared statement reuses: still the index, the call its condition
+SET plan_cache_mode = force_generic_plan;
+EXPLAIN (COSTS OFF) EXECUTE public_ids_lookup (:'public_id', :uuidv47_key);
+RESET plan_cache_mode;
 EXECUTE public_ids_lookup (:'public_id', :uuidv47_key);
 -- also with the key read from the table in the same statement
 EXPLAIN (COSTS OFF)
