@@ -87,10 +87,10 @@ SET plan_cache_mode = force_generic_plan;
 EXPLAIN (COSTS OFF) EXECUTE public_ids_lookup (:'public_id', :uuidv47_key);
 RESET plan_cache_mode;
 EXECUTE public_ids_lookup (:'public_id', :uuidv47_key);
--- also with the key read from the table in the same statement
+-- also with the key read from the table in the same statement: the key's row first, then the primary key
 EXPLAIN (COSTS OFF)
-SELECT placed_by FROM public_ids_orders
-WHERE id = uuid_public_to_v7(:'public_id', (SELECT key FROM public_ids_keys WHERE key_id = 1));
+SELECT o.placed_by FROM public_ids_keys k JOIN public_ids_orders o ON o.id = uuid_public_to_v7(:'public_id', k.key)
+WHERE k.key_id = 1;
 -- a random v4 that is nobody's façade decodes to a v7 that matches no row
 SELECT count(*) AS rows_found FROM public_ids_orders
 WHERE id = uuid_public_to_v7('0f6a2d2e-93b1-4c55-9a1e-5b2f0c7d8e91', :uuidv47_key);
