@@ -118,5 +118,20 @@ WHERE u.key_id = 1
   AND o.id = uuid_public_to_v7(uuid_from_base32hex(split_part(u.url_text, '-', 2)),
                                (SELECT key FROM public_ids_keys WHERE key_id = 2));
 
+-- the key in a table only a SECURITY DEFINER function's owner reads: a role that may map ids never reads the key
+REVOKE ALL ON public_ids_keys FROM PUBLIC;
+CREATE FUNCTION public_ids_order_public_id(id uuid) RETURNS uuid
+    LANGUAGE sql STABLE STRICT SECURITY DEFINER SET search_path = public, pg_temp
+AS $$ SELECT uuid_v7_to_public(id, key) FROM public_ids_keys WHERE key_id = 1 $$;
+CREATE ROLE regress_public_ids_api;
+GRANT SELECT ON public_ids_orders TO regress_public_ids_api;
+SET ROLE regress_public_ids_api;
+SELECT public_ids_order_public_id(id) AS public_id FROM public_ids_orders WHERE placed_by = 'customer 1';
+SELECT key FROM public_ids_keys;
+RESET ROLE;
+DROP FUNCTION public_ids_order_public_id(uuid);
+REVOKE SELECT ON public_ids_orders FROM regress_public_ids_api;
+DROP ROLE regress_public_ids_api;
+
 DROP VIEW public_ids_orders_public;
 DROP TABLE public_ids_orders, public_ids_keys, public_ids_urls;
