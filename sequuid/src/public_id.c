@@ -220,44 +220,46 @@ key_of_setting(const char *function)
 	return public_id_key->key;
 }
 
+/*
+ * Both directions, the key from the second argument or from the setting:
+ * to_version 4 encodes a v7, 7 decodes a public id.
+ */
+static Datum
+map_public_id(FunctionCallInfo fcinfo, int to_version, bool key_argument)
+{
+	pg_uuid_t  *id = PG_GETARG_UUID_P(0);
+	bool		encoding = to_version == 4;
+	const char *function = encoding ? "uuid_v7_to_public" : "uuid_public_to_v7";
+	SipKey		key = key_argument
+		? key_of_argument(PG_GETARG_BYTEA_PP(1), function)
+		: key_of_setting(function);
+
+	check_input(id, encoding ? 7 : 4, function, encoding ? "a v7" : "a public id");
+	PG_RETURN_UUID_P(remap(id, &key, to_version));
+}
+
 Datum
 sequuid_uuid_v7_to_public(PG_FUNCTION_ARGS)
 {
-	pg_uuid_t  *id = PG_GETARG_UUID_P(0);
-	SipKey		key = key_of_argument(PG_GETARG_BYTEA_PP(1), "uuid_v7_to_public");
-
-	check_input(id, 7, "uuid_v7_to_public", "a v7");
-	PG_RETURN_UUID_P(remap(id, &key, 4));
+	return map_public_id(fcinfo, 4, true);
 }
 
 Datum
 sequuid_uuid_public_to_v7(PG_FUNCTION_ARGS)
 {
-	pg_uuid_t  *id = PG_GETARG_UUID_P(0);
-	SipKey		key = key_of_argument(PG_GETARG_BYTEA_PP(1), "uuid_public_to_v7");
-
-	check_input(id, 4, "uuid_public_to_v7", "a public id");
-	PG_RETURN_UUID_P(remap(id, &key, 7));
+	return map_public_id(fcinfo, 7, true);
 }
 
 Datum
 sequuid_uuid_v7_to_public_setting(PG_FUNCTION_ARGS)
 {
-	pg_uuid_t  *id = PG_GETARG_UUID_P(0);
-	SipKey		key = key_of_setting("uuid_v7_to_public");
-
-	check_input(id, 7, "uuid_v7_to_public", "a v7");
-	PG_RETURN_UUID_P(remap(id, &key, 4));
+	return map_public_id(fcinfo, 4, false);
 }
 
 Datum
 sequuid_uuid_public_to_v7_setting(PG_FUNCTION_ARGS)
 {
-	pg_uuid_t  *id = PG_GETARG_UUID_P(0);
-	SipKey		key = key_of_setting("uuid_public_to_v7");
-
-	check_input(id, 4, "uuid_public_to_v7", "a public id");
-	PG_RETURN_UUID_P(remap(id, &key, 7));
+	return map_public_id(fcinfo, 7, false);
 }
 
 static int
