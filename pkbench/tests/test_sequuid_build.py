@@ -34,7 +34,7 @@ def test_a_wheel_build_gets_sequuid_once_and_runs_it(server_tmpdir: Path) -> Non
     again = sequuid_build.ensure(bindir)
     assert again.status == "present", "the build is the cache: the second run finds it there"
 
-    # every statement logged, bind parameters not (the documented way to keep sequuid.public_id_key out of logs)
+    # every statement logged, bind parameters not (how docs/public-ids.md keeps the key out of the log)
     logging = {"log_statement": "all", "log_parameter_max_length": "0", "log_min_error_statement": "error"}
     cluster = EmbeddedCluster(bindir, find_pgbench(bindir), {"shared_buffers": "16MB", **logging})
     with cluster, psycopg.connect(cluster.connection.conninfo(), autocommit=True) as conn:
