@@ -31,7 +31,8 @@
  * to set the key is set_config() with the key a bind parameter (never in a
  * statement's text).  Its value is validated when it is used, not when it
  * is set: PostgreSQL's message for a rejected setting quotes the value, and
- * a mistyped key is most of the key.
+ * a mistyped key is most of the key.  RESET ALL and DISCARD ALL clear it, as
+ * a connection pool expects when it hands the connection to another client.
  *
  * sequuid/src/public_id.c
  *
@@ -348,6 +349,6 @@ sequuid_public_id_define_gucs(void)
 							   &public_id_key_text,
 							   "",
 							   PGC_SUSET,
-							   GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE | GUC_NO_RESET_ALL,
+							   GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE,
 							   check_public_id_key, assign_public_id_key, show_public_id_key);
 }

@@ -43,6 +43,11 @@ BEGIN
 END
 $$;
 
+-- DISCARD ALL, which connection pools run between clients, clears it
+DISCARD ALL;
+SHOW sequuid.public_id_key;
+SET sequuid.public_id_key = 'efcdab89674523011032547698badcfe';
+
 -- a malformed key is not accepted when used, and neither SHOW nor the error quotes it
 SET sequuid.public_id_key = 'efcdab89674523011032547698badcf';
 SHOW sequuid.public_id_key;
