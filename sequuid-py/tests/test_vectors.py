@@ -20,7 +20,7 @@ import pytest
 import sequuid
 
 VECTORS = Path(os.environ.get("SEQUUID_VECTORS", Path(__file__).resolve().parents[2] / "sequuid" / "vectors"))
-FILES = ["v7", "v6", "ulid", "sequential", "striped", "extract", "ranges", "base32hex"]
+FILES = ["v7", "v6", "ulid", "sequential", "striped", "extract", "ranges", "base32hex", "publicid"]
 
 Inputs = dict[str, Any]
 
@@ -90,6 +90,8 @@ CALLS: dict[str, Callable[[Inputs], Any]] = {
     "uuid_time_partitions": _partitions,
     "uuid_to_base32hex": lambda i: sequuid.uuid_to_base32hex(UUID(i["id"])),
     "uuid_from_base32hex": lambda i: sequuid.uuid_from_base32hex(i["base32hex"]),
+    "uuid_v7_to_public": lambda i: sequuid.v7_to_public(UUID(i["id"]), bytes.fromhex(i["key"])),
+    "uuid_public_to_v7": lambda i: sequuid.public_to_v7(UUID(i["id"]), bytes.fromhex(i["key"])),
 }
 
 

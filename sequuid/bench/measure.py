@@ -74,9 +74,12 @@ def sql_literal(text: str) -> str:
 def measurement_script(cases: list[Case], calls: int, rounds: int, clock: str) -> str:
     """One SELECT per case and round, so psql runs them in order; a warm-up first loads the library."""
     clock = sql_literal(clock)
-    lines = [
-        f"SELECT 'warmup', 0, 0, bench_elapsed({sql_literal(c.expression)}, 1000, {clock});" for c in cases
-    ]
+    lines = []
+    # the warm-up runs each case under its settings too: a case may need one (a key) to run at all
+    for c in cases:
+        lines += [f"SELECT set_config({sql_literal(n)}, {sql_literal(v)}, false) IS NULL;" for n, v in c.settings]
+        lines.append(f"SELECT 'warmup', 0, 0, bench_elapsed({sql_literal(c.expression)}, 1000, {clock});")
+        lines += [f"RESET {n};" for n, _ in c.settings]
     for round_number in range(1, rounds + 1):
         for c in cases:
             lines += [f"SELECT set_config({sql_literal(n)}, {sql_literal(v)}, false) IS NULL;" for n, v in c.settings]

@@ -2,6 +2,10 @@
 CREATE EXTENSION sequuid;
 CREATE SEQUENCE bench_nextval;
 CREATE SEQUENCE bench_uuid_sequence;
+-- the inputs of the public-id rows: UUIDv47's demo v7, its façade, and its test key
+CREATE TABLE bench_public_id (v7 uuid, public_id uuid, key bytea);
+INSERT INTO bench_public_id VALUES ('018f2d9f-9a2a-7def-8c3f-7b1a2c4d5e6f', '2463c780-7fca-4def-8c3f-7b1a2c4d5e6f',
+                                    '\xefcdab89674523011032547698badcfe');
 
 -- seconds this backend has run on a CPU (Linux /proc/self/schedstat, in ns): time other processes take from a
 -- shared machine does not count, so figures stay comparable while the machine is busy

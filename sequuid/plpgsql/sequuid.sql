@@ -901,3 +901,116 @@ CREATE OPERATOR CLASS uuid_time_ops FOR TYPE uuid USING btree AS
     OPERATOR 4 ~>=~,
     OPERATOR 5 ~>~,
     FUNCTION 1 uuid_time_cmp(uuid, uuid);
+
+-- public ids ---------------------------------------------------------------------------------------------------
+-- A keyed, reversible mapping between a v7 and a v4-looking façade, bit-compatible with UUIDv47 and the C
+-- extension: the 48-bit time XORed with the low 48 bits of SipHash-2-4, under a 16-byte key (k0 = bytes 0-7,
+-- k1 = bytes 8-15, each little-endian), of the 74 random bits; version 4 (back: 7).  SipHash works on unsigned
+-- 64-bit words, which bigint cannot add without overflowing, so each word is two 32-bit halves in bigints.
+-- Only the forms with the key as an argument: a session setting read by PL/pgSQL could be read back by any
+-- role, so the port has no key-less form (docs/public-ids.md shows a wrapper that keeps the key in a table).
+-- The public functions are PL/pgSQL, not SQL, so that plans show them by name, as they show the C functions.
+
+CREATE FUNCTION sequuid.public_id_remap(id uuid, key bytea, version integer, function_name text) RETURNS uuid
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+DECLARE
+    half constant bigint := 4294967295;
+    bytes bytea := uuid_send(id);
+    found integer := get_byte(bytes, 6) >> 4;
+    what constant text := CASE version WHEN 7 THEN 'a public id' ELSE 'a v7' END;
+    reads constant integer := CASE version WHEN 7 THEN 4 ELSE 7 END;
+    -- k0, k1 and the message's two words, each as high and low 32 bits
+    k0h bigint; k0l bigint; k1h bigint; k1l bigint;
+    mh bigint; ml bigint; bh bigint; bl bigint;
+    v0h bigint; v0l bigint; v1h bigint; v1l bigint; v2h bigint; v2l bigint; v3h bigint; v3l bigint;
+    t bigint;
+BEGIN
+    IF length(key) <> 16 THEN
+        RAISE EXCEPTION 'argument "key" of % must be 16 bytes, not %', function_name, length(key)
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Make a key with gen_random_bytes(16) (pgcrypto) or from 16 bytes of a key derivation.';
+    END IF;
+    IF found <> reads THEN
+        RAISE EXCEPTION 'argument "id" of % is a version % uuid, not % (version %)', function_name, found, what, reads
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = CASE reads
+                      WHEN 7 THEN 'A public id (version 4) decodes with uuid_public_to_v7(); only a v7 encodes.'
+                      ELSE 'A stored v7 encodes with uuid_v7_to_public(); only a public id (version 4) decodes.' END;
+    END IF;
+    IF get_byte(bytes, 8) >> 6 <> 2 THEN
+        RAISE EXCEPTION 'argument "id" of % does not have RFC 9562''s variant (10), so it is not %', function_name, what
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    -- (PostgreSQL gives | << & # one precedence, left to right: every shift is parenthesised)
+    k0l := get_byte(key, 0) | (get_byte(key, 1) << 8) | (get_byte(key, 2) << 16) | (get_byte(key, 3)::bigint << 24);
+    k0h := get_byte(key, 4) | (get_byte(key, 5) << 8) | (get_byte(key, 6) << 16) | (get_byte(key, 7)::bigint << 24);
+    k1l := get_byte(key, 8) | (get_byte(key, 9) << 8) | (get_byte(key, 10) << 16) | (get_byte(key, 11)::bigint << 24);
+    k1h := get_byte(key, 12) | (get_byte(key, 13) << 8) | (get_byte(key, 14) << 16) | (get_byte(key, 15)::bigint << 24);
+    -- the 10 bytes of random bits, little-endian: low nibble of byte 6, byte 7, byte 8 less the variant, bytes 9-15
+    ml := (get_byte(bytes, 6) & 15) | (get_byte(bytes, 7) << 8) | ((get_byte(bytes, 8) & 63) << 16)
+          | (get_byte(bytes, 9)::bigint << 24);
+    mh := get_byte(bytes, 10) | (get_byte(bytes, 11) << 8) | (get_byte(bytes, 12) << 16)
+          | (get_byte(bytes, 13)::bigint << 24);
+    -- the last block: the two bytes left and the length, 10, in the top byte
+    bl := get_byte(bytes, 14) | (get_byte(bytes, 15) << 8);
+    bh := 10::bigint << 24;
+    v0h := 1936682341 # k0h; v0l := 1886610805 # k0l;   -- 0x736f6d65 0x70736575
+    v1h := 1685025377 # k1h; v1l := 1852075885 # k1l;   -- 0x646f7261 0x6e646f6d
+    v2h := 1819895653 # k0h; v2l := 1852142177 # k0l;   -- 0x6c796765 0x6e657261
+    v3h := 1952801890 # k1h; v3l := 2037671283 # k1l;   -- 0x74656462 0x79746573
+    -- two rounds for the word, two for the last block, four to finish
+    FOR round IN 1..8 LOOP
+        IF round = 1 THEN
+            v3h := v3h # mh; v3l := v3l # ml;
+        ELSIF round = 3 THEN
+            v0h := v0h # mh; v0l := v0l # ml;
+            v3h := v3h # bh; v3l := v3l # bl;
+        ELSIF round = 5 THEN
+            v0h := v0h # bh; v0l := v0l # bl;
+            v2l := v2l # 255;
+        END IF;
+        -- v0 += v1; v1 = rotl(v1, 13) ^ v0; v0 = rotl(v0, 32)
+        v0l := v0l + v1l; v0h := (v0h + v1h + (v0l >> 32)) & half; v0l := v0l & half;
+        t := v1h; v1h := ((v1h << 13) | (v1l >> 19)) & half; v1l := ((v1l << 13) | (t >> 19)) & half;
+        v1h := v1h # v0h; v1l := v1l # v0l;
+        t := v0h; v0h := v0l; v0l := t;
+        -- v2 += v3; v3 = rotl(v3, 16) ^ v2
+        v2l := v2l + v3l; v2h := (v2h + v3h + (v2l >> 32)) & half; v2l := v2l & half;
+        t := v3h; v3h := ((v3h << 16) | (v3l >> 16)) & half; v3l := ((v3l << 16) | (t >> 16)) & half;
+        v3h := v3h # v2h; v3l := v3l # v2l;
+        -- v0 += v3; v3 = rotl(v3, 21) ^ v0
+        v0l := v0l + v3l; v0h := (v0h + v3h + (v0l >> 32)) & half; v0l := v0l & half;
+        t := v3h; v3h := ((v3h << 21) | (v3l >> 11)) & half; v3l := ((v3l << 21) | (t >> 11)) & half;
+        v3h := v3h # v0h; v3l := v3l # v0l;
+        -- v2 += v1; v1 = rotl(v1, 17) ^ v2; v2 = rotl(v2, 32)
+        v2l := v2l + v1l; v2h := (v2h + v1h + (v2l >> 32)) & half; v2l := v2l & half;
+        t := v1h; v1h := ((v1h << 17) | (v1l >> 15)) & half; v1l := ((v1l << 17) | (t >> 15)) & half;
+        v1h := v1h # v2h; v1l := v1l # v2l;
+        t := v2h; v2h := v2l; v2l := t;
+    END LOOP;
+    -- the low 48 bits of v0 ^ v1 ^ v2 ^ v3 mask the big-endian time in bytes 0-5
+    t := (v0h # v1h # v2h # v3h) & 65535;
+    bytes := set_byte(bytes, 0, get_byte(bytes, 0) # (t >> 8)::integer);
+    bytes := set_byte(bytes, 1, get_byte(bytes, 1) # (t & 255)::integer);
+    t := v0l # v1l # v2l # v3l;
+    bytes := set_byte(bytes, 2, get_byte(bytes, 2) # (t >> 24)::integer);
+    bytes := set_byte(bytes, 3, get_byte(bytes, 3) # ((t >> 16) & 255)::integer);
+    bytes := set_byte(bytes, 4, get_byte(bytes, 4) # ((t >> 8) & 255)::integer);
+    bytes := set_byte(bytes, 5, get_byte(bytes, 5) # (t & 255)::integer);
+    bytes := set_byte(bytes, 6, (get_byte(bytes, 6) & 15) | (version << 4));
+    RETURN encode(bytes, 'hex')::uuid;
+END
+$$;
+
+CREATE FUNCTION uuid_v7_to_public(id uuid, key bytea) RETURNS uuid
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ BEGIN RETURN sequuid.public_id_remap(id, key, 4, 'uuid_v7_to_public'); END $$;
+COMMENT ON FUNCTION uuid_v7_to_public(uuid, bytea) IS
+    'the v4-looking public id of a v7 under a 16-byte key (UUIDv47''s façade): the time XORed with SipHash-2-4 of the random bits';
+
+CREATE FUNCTION uuid_public_to_v7(id uuid, key bytea) RETURNS uuid
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ BEGIN RETURN sequuid.public_id_remap(id, key, 7, 'uuid_public_to_v7'); END $$;
+COMMENT ON FUNCTION uuid_public_to_v7(uuid, bytea) IS
+    'the v7 a public id was made from under the same 16-byte key (UUIDv47''s decode)';

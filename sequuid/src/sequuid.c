@@ -22,6 +22,7 @@
 #include "utils/guc.h"
 
 #include "clock.h"
+#include "public_id.h"
 
 PG_MODULE_MAGIC;
 
@@ -53,6 +54,7 @@ void
 _PG_init(void)
 {
 	sequuid_clock_define_gucs();
+	sequuid_public_id_define_gucs();
 #if PG_VERSION_NUM >= 150000
 	MarkGUCPrefixReserved("sequuid");
 #else

@@ -489,6 +489,89 @@ SELECT pg_temp.vector_group('base32hex', 'uuid_from_base32hex',
         pg_temp.t('the 36-character hyphenated form is not base32hex', '{"base32hex": "019535d9-3df7-79fb-b466-fa907fa17f9e"}', '{InvalidCharacter}')
     ]);
 
+-- public ids (UUIDv47's façade) -----------------------------------------------------------------------------------
+-- The key is 16 bytes given as 32 hex digits; UUIDv47's (k0, k1) are those bytes read little-endian, 8 at a time
+-- (its test key k0 = 0x0123456789abcdef, k1 = 0xfedcba9876543210 is efcdab8967452301 1032547698badcfe).
+
+SELECT pg_temp.vector_group('publicid', 'uuid_v7_to_public',
+    'UUIDv47''s published cases (tests.c, README, demo.c at stateless-me/uuidv47 81ba63f): the v7''s 48-bit time XORed with the low 48 bits of SipHash-2-4 of its 74 random bits under the key, version 4; and SipHash''s own published tag for a 10-byte message',
+    '{"id": "uuid", "key": "bytea"}', 'uuid', NULL,
+    'SELECT to_jsonb(uuid_v7_to_public({id}::uuid, decode({key}, ''hex'')))',
+    ARRAY[
+        pg_temp.t('UUIDv47 tests.c''s round-trip case 0: time 0x100000 * 0 + 123, rand_a 0xAAA ^ 0*7, rand_b 0x0123456789ABCDEF ^ 0x1111111111111111 * 0', '{"id": "00000000-007b-7aaa-8123-456789abcdef", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('UUIDv47 tests.c''s round-trip case 1: time 0x100000 * 1 + 123, rand_a 0xAAA ^ 1*7, rand_b 0x0123456789ABCDEF ^ 0x1111111111111111 * 1', '{"id": "00000010-007b-7aad-9032-547698badcfe", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('UUIDv47 tests.c''s round-trip case 2: time 0x100000 * 2 + 123, rand_a 0xAAA ^ 2*7, rand_b 0x0123456789ABCDEF ^ 0x1111111111111111 * 2', '{"id": "00000020-007b-7aa4-a301-6745ab89efcd", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('UUIDv47 tests.c''s round-trip case 3: time 0x100000 * 3 + 123, rand_a 0xAAA ^ 3*7, rand_b 0x0123456789ABCDEF ^ 0x1111111111111111 * 3', '{"id": "00000030-007b-7abf-b210-7654ba98fedc", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('UUIDv47 tests.c''s round-trip case 4: time 0x100000 * 4 + 123, rand_a 0xAAA ^ 4*7, rand_b 0x0123456789ABCDEF ^ 0x1111111111111111 * 4', '{"id": "00000040-007b-7ab6-8567-0123cdef89ab", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('UUIDv47 tests.c''s round-trip case 5: time 0x100000 * 5 + 123, rand_a 0xAAA ^ 5*7, rand_b 0x0123456789ABCDEF ^ 0x1111111111111111 * 5', '{"id": "00000050-007b-7a89-9476-1032dcfe98ba", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('UUIDv47 tests.c''s round-trip case 6: time 0x100000 * 6 + 123, rand_a 0xAAA ^ 6*7, rand_b 0x0123456789ABCDEF ^ 0x1111111111111111 * 6', '{"id": "00000060-007b-7a80-a745-2301efcdab89", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('UUIDv47 tests.c''s round-trip case 7: time 0x100000 * 7 + 123, rand_a 0xAAA ^ 7*7, rand_b 0x0123456789ABCDEF ^ 0x1111111111111111 * 7', '{"id": "00000070-007b-7a9b-b654-3210fedcba98", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('UUIDv47 tests.c''s round-trip case 8: time 0x100000 * 8 + 123, rand_a 0xAAA ^ 8*7, rand_b 0x0123456789ABCDEF ^ 0x1111111111111111 * 8', '{"id": "00000080-007b-7a92-89ab-cdef01234567", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('UUIDv47 tests.c''s round-trip case 9: time 0x100000 * 9 + 123, rand_a 0xAAA ^ 9*7, rand_b 0x0123456789ABCDEF ^ 0x1111111111111111 * 9', '{"id": "00000090-007b-7a95-98ba-dcfe10325476", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('UUIDv47 tests.c''s round-trip case 10: time 0x100000 * 10 + 123, rand_a 0xAAA ^ 10*7, rand_b 0x0123456789ABCDEF ^ 0x1111111111111111 * 10', '{"id": "000000a0-007b-7aec-ab89-efcd23016745", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('UUIDv47 tests.c''s round-trip case 11: time 0x100000 * 11 + 123, rand_a 0xAAA ^ 11*7, rand_b 0x0123456789ABCDEF ^ 0x1111111111111111 * 11', '{"id": "000000b0-007b-7ae7-ba98-fedc32107654", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('UUIDv47 tests.c''s round-trip case 12: time 0x100000 * 12 + 123, rand_a 0xAAA ^ 12*7, rand_b 0x0123456789ABCDEF ^ 0x1111111111111111 * 12', '{"id": "000000c0-007b-7afe-8def-89ab45670123", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('UUIDv47 tests.c''s round-trip case 13: time 0x100000 * 13 + 123, rand_a 0xAAA ^ 13*7, rand_b 0x0123456789ABCDEF ^ 0x1111111111111111 * 13', '{"id": "000000d0-007b-7af1-9cfe-98ba54761032", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('UUIDv47 tests.c''s round-trip case 14: time 0x100000 * 14 + 123, rand_a 0xAAA ^ 14*7, rand_b 0x0123456789ABCDEF ^ 0x1111111111111111 * 14', '{"id": "000000e0-007b-7ac8-afcd-ab8967452301", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('UUIDv47 tests.c''s round-trip case 15: time 0x100000 * 15 + 123, rand_a 0xAAA ^ 15*7, rand_b 0x0123456789ABCDEF ^ 0x1111111111111111 * 15', '{"id": "000000f0-007b-7ac3-bedc-ba9876543210", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('UUIDv47 tests.c''s SipHash-input stability case: time 0x123456789ABC, rand_a 0xABC', '{"id": "12345678-9abc-7abc-8123-456789abcdef", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('UUIDv47 README''s quick-start v7', '{"id": "00000000-0000-7000-8000-000000000000", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47,Limit}'),
+        pg_temp.t('UUIDv47 demo.c''s v7', '{"id": "018f2d9f-9a2a-7def-8c3f-7b1a2c4d5e6f", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('SipHash-2-4''s published tag of the 10 bytes 00..09 under the key 00..0f, 0x7a5dbbc594ddb9f3: its low 48 bits are the facade''s time', '{"id": "00000000-0000-7001-8203-040506070809", "key": "000102030405060708090a0b0c0d0e0f"}', '{SipHashVector}')
+    ]);
+
+SELECT pg_temp.vector_group('publicid', 'uuid_v7_to_public',
+    'the v7 of each layout (PostgreSQL 18''s and sequuid''s with the 12-bit fraction, pg_uuidv7''s zero form, RFC 9562''s example), the ends of the v7 range, and the errors: a uuid other than a v7 (another version, another variant), a key other than 16 bytes',
+    '{"id": "uuid", "key": "bytea"}', 'uuid', NULL,
+    'SELECT to_jsonb(uuid_v7_to_public({id}::uuid, decode({key}, ''hex'')))',
+    ARRAY[
+        pg_temp.t('RFC 9562 appendix A.6''s v7', '{"id": "017f22e2-79b0-7cc3-98c4-dc0c0c07398f", "key": "efcdab89674523011032547698badcfe"}', '{Rfc9562}'),
+        pg_temp.t('a v7 with the 12-bit fraction of PostgreSQL 18 and sequuid (base32hex.json''s example)', '{"id": "019535d9-3df7-79fb-b466-fa907fa17f9e", "key": "efcdab89674523011032547698badcfe"}', '{Fraction}'),
+        pg_temp.t('pg_uuidv7''s zero form: every bit but the time, version and variant zero', '{"id": "01857162-1b9d-7000-8000-000000000000", "key": "efcdab89674523011032547698badcfe"}', '{}'),
+        pg_temp.t('the last v7: every free bit one', '{"id": "ffffffff-ffff-7fff-bfff-ffffffffffff", "key": "efcdab89674523011032547698badcfe"}', '{Limit}'),
+        pg_temp.t('the all-zero key is a key like any other', '{"id": "019535d9-3df7-79fb-b466-fa907fa17f9e", "key": "00000000000000000000000000000000"}', '{}'),
+        pg_temp.t('a façade is not encoded again', '{"id": "2463c780-7fca-4def-8c3f-7b1a2c4d5e6f", "key": "efcdab89674523011032547698badcfe"}', '{WrongVersion}'),
+        pg_temp.t('RFC 9562 appendix A.5''s v6', '{"id": "1ec9414c-232a-6b00-b3c8-9f6bdeced846", "key": "efcdab89674523011032547698badcfe"}', '{WrongVersion}'),
+        pg_temp.t('the nil uuid', '{"id": "00000000-0000-0000-0000-000000000000", "key": "efcdab89674523011032547698badcfe"}', '{WrongVersion}'),
+        pg_temp.t('version 7 with variant 11', '{"id": "018f2d9f-9a2a-7def-cc3f-7b1a2c4d5e6f", "key": "efcdab89674523011032547698badcfe"}', '{NotRfcVariant}'),
+        pg_temp.t('version 7 with variant 0', '{"id": "018f2d9f-9a2a-7def-4c3f-7b1a2c4d5e6f", "key": "efcdab89674523011032547698badcfe"}', '{NotRfcVariant}'),
+        pg_temp.t('a key of 15 bytes', '{"id": "018f2d9f-9a2a-7def-8c3f-7b1a2c4d5e6f", "key": "efcdab89674523011032547698badc"}', '{KeyLength}'),
+        pg_temp.t('a key of 17 bytes', '{"id": "018f2d9f-9a2a-7def-8c3f-7b1a2c4d5e6f", "key": "efcdab89674523011032547698badcfe00"}', '{KeyLength}'),
+        pg_temp.t('an empty key', '{"id": "018f2d9f-9a2a-7def-8c3f-7b1a2c4d5e6f", "key": ""}', '{KeyLength}')
+    ]);
+
+SELECT pg_temp.vector_group('publicid', 'uuid_public_to_v7',
+    'a façade back to its v7 under the same key (UUIDv47''s decode): the same XOR, version 7; UUIDv47''s published cases, what a wrong key gives (not detected: docs/public-ids.md), and the errors: a uuid other than a façade (another version, another variant), a key other than 16 bytes',
+    '{"id": "uuid", "key": "bytea"}', 'uuid', NULL,
+    'SELECT to_jsonb(uuid_public_to_v7({id}::uuid, decode({key}, ''hex'')))',
+    ARRAY[
+        pg_temp.t('UUIDv47 tests.c''s round-trip case 0, back', '{"id": "b108050e-46b6-4aaa-8123-456789abcdef", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('UUIDv47 tests.c''s round-trip case 1, back', '{"id": "bc75bd50-97ef-4aad-9032-547698badcfe", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('UUIDv47 tests.c''s round-trip case 2, back', '{"id": "a3e09c87-bf85-4aa4-a301-6745ab89efcd", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('UUIDv47 tests.c''s round-trip case 3, back', '{"id": "4a643a79-6975-4abf-b210-7654ba98fedc", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('UUIDv47 tests.c''s round-trip case 4, back', '{"id": "ba071f02-23bd-4ab6-8567-0123cdef89ab", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('UUIDv47 tests.c''s round-trip case 5, back', '{"id": "b215242c-6fb1-4a89-9476-1032dcfe98ba", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('UUIDv47 tests.c''s round-trip case 6, back', '{"id": "e8e788cf-ded6-4a80-a745-2301efcdab89", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('UUIDv47 tests.c''s round-trip case 7, back', '{"id": "3d4b88de-ece3-4a9b-b654-3210fedcba98", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('UUIDv47 tests.c''s round-trip case 8, back', '{"id": "9d9bd354-51fe-4a92-89ab-cdef01234567", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('UUIDv47 tests.c''s round-trip case 9, back', '{"id": "f261fb3c-8b2e-4a95-98ba-dcfe10325476", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('UUIDv47 tests.c''s round-trip case 10, back', '{"id": "31c34e74-1771-4aec-ab89-efcd23016745", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('UUIDv47 tests.c''s round-trip case 11, back', '{"id": "928f4297-9c9b-4ae7-ba98-fedc32107654", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('UUIDv47 tests.c''s round-trip case 12, back', '{"id": "b8c1b1f0-8831-4afe-8def-89ab45670123", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('UUIDv47 tests.c''s round-trip case 13, back', '{"id": "3994c161-2a72-4af1-9cfe-98ba54761032", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('UUIDv47 tests.c''s round-trip case 14, back', '{"id": "fae6e510-f8b5-4ac8-afcd-ab8967452301", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('UUIDv47 tests.c''s round-trip case 15, back', '{"id": "ce171cbd-d0f1-4ac3-bedc-ba9876543210", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('UUIDv47 demo.c''s facade, back', '{"id": "2463c780-7fca-4def-8c3f-7b1a2c4d5e6f", "key": "efcdab89674523011032547698badcfe"}', '{Uuidv47}'),
+        pg_temp.t('UUIDv47 tests.c''s wrong key (k0 ^ 0xdeadbeef, k1 ^ 0x1337): another v7 with the same random bits, its time noise; not detected (docs/public-ids.md)', '{"id": "2463c780-7fca-4def-8c3f-7b1a2c4d5e6f", "key": "00730657674523012721547698badcfe"}', '{Uuidv47,WrongKey}'),
+        pg_temp.t('the SipHash tag''s case, back', '{"id": "bbc594dd-b9f3-4001-8203-040506070809", "key": "000102030405060708090a0b0c0d0e0f"}', '{SipHashVector}'),
+        pg_temp.t('a random v4 that is nobody''s façade decodes to a v7 whose time is noise', '{"id": "0f6a2d2e-93b1-4c55-9a1e-5b2f0c7d8e91", "key": "efcdab89674523011032547698badcfe"}', '{WrongKey}'),
+        pg_temp.t('a v7 is not decoded', '{"id": "018f2d9f-9a2a-7def-8c3f-7b1a2c4d5e6f", "key": "efcdab89674523011032547698badcfe"}', '{WrongVersion}'),
+        pg_temp.t('the nil uuid', '{"id": "00000000-0000-0000-0000-000000000000", "key": "efcdab89674523011032547698badcfe"}', '{WrongVersion}'),
+        pg_temp.t('version 4 with variant 11', '{"id": "2463c780-7fca-4def-cc3f-7b1a2c4d5e6f", "key": "efcdab89674523011032547698badcfe"}', '{NotRfcVariant}'),
+        pg_temp.t('a key of 15 bytes', '{"id": "2463c780-7fca-4def-8c3f-7b1a2c4d5e6f", "key": "efcdab89674523011032547698badc"}', '{KeyLength}'),
+        pg_temp.t('a key of 17 bytes', '{"id": "2463c780-7fca-4def-8c3f-7b1a2c4d5e6f", "key": "efcdab89674523011032547698badcfe00"}', '{KeyLength}')
+    ]);
+
 -- the files ------------------------------------------------------------------------------------------------------
 
 \o

@@ -16,6 +16,7 @@ from sequuid._generate import (
     uuid7,
     uuid7_at,
 )
+from sequuid._public_id import public_to_v7, v7_to_public
 from sequuid._read import (
     Partition,
     StripeRange,
@@ -46,6 +47,7 @@ __all__ = [
     "Partition",
     "StripeRange",
     "lower_bound",
+    "public_to_v7",
     "sequence_prefixed",
     "striped",
     "striped_ranges",
@@ -68,6 +70,7 @@ __all__ = [
     "v1_to_v6",
     "v6_to_v1",
     "v7_boundary",
+    "v7_to_public",
     "variant",
     "version",
 ]

@@ -1,6 +1,6 @@
 -- upgrade: a database that installed 1.0 and updated step by step (ALTER EXTENSION sequuid UPDATE TO '1.1', TO
--- '1.2', TO '1.3', then ALTER EXTENSION sequuid UPDATE to the default version, 1.4) has exactly the catalog of a
--- fresh CREATE EXTENSION sequuid, which runs sequuid--1.4.sql: every function with its labels, arguments,
+-- '1.2', TO '1.3', TO '1.4', then ALTER EXTENSION sequuid UPDATE to the default version, 1.5) has exactly the catalog
+-- of a fresh CREATE EXTENSION sequuid, which runs sequuid--1.5.sql: every function with its labels, arguments,
 -- defaults, C symbol and comment, every operator,
 -- operator class and family.  Runs in a database of its own, so the tests' objects stay untouched.
 SELECT current_database() AS regress_database \gset
@@ -68,12 +68,21 @@ SELECT version, variant
 FROM (SELECT get_byte(uuid_send(u), 6) >> 4 AS version, get_byte(uuid_send(u), 8) >> 6 AS variant
       FROM (SELECT uuid_generate_striped(16) AS u) g) f;
 SELECT * FROM uuid_striped_ranges(2, '2024-03-09 00:00:00+00', '2024-03-09 00:00:01+00');
--- a 1.3 database moves on to the default version
+ALTER EXTENSION sequuid UPDATE TO '1.4';
+SELECT extversion FROM pg_extension WHERE extname = 'sequuid';
+CREATE TEMP TABLE at_1_4 AS SELECT * FROM pg_temp.extension_catalog();
+-- what 1.4 added works in the 1.4 database
+SELECT uuid_to_base32hex('019535d9-3df7-79fb-b466-fa907fa17f9e'), uuid_from_base32hex('06AJBM9TUTSVND36VA87V8BVJO');
+-- a 1.4 database moves on to the default version
 ALTER EXTENSION sequuid UPDATE;
 SELECT extversion FROM pg_extension WHERE extname = 'sequuid';
 CREATE TEMP TABLE updated AS SELECT * FROM pg_temp.extension_catalog();
--- what 1.4 added works in the updated database
-SELECT uuid_to_base32hex('019535d9-3df7-79fb-b466-fa907fa17f9e'), uuid_from_base32hex('06AJBM9TUTSVND36VA87V8BVJO');
+-- what 1.5 added works in the updated database: UUIDv47's demo v7 under its test key, and back
+SELECT uuid_v7_to_public('018f2d9f-9a2a-7def-8c3f-7b1a2c4d5e6f', '\xefcdab89674523011032547698badcfe') AS public_id,
+       uuid_public_to_v7('2463c780-7fca-4def-8c3f-7b1a2c4d5e6f', '\xefcdab89674523011032547698badcfe') AS v7;
+SET sequuid.public_id_key = 'efcdab89674523011032547698badcfe';
+SELECT uuid_v7_to_public('018f2d9f-9a2a-7def-8c3f-7b1a2c4d5e6f') AS public_id;
+RESET sequuid.public_id_key;
 DROP EXTENSION sequuid;
 CREATE EXTENSION sequuid;
 SELECT extversion, (SELECT default_version FROM pg_available_extensions WHERE name = 'sequuid') AS default_version
@@ -94,9 +103,13 @@ UNION ALL
 UNION ALL
 (SELECT '1.2 to 1.3', 'removed or changed', * FROM at_1_2 EXCEPT SELECT '1.2 to 1.3', 'removed or changed', * FROM at_1_3)
 UNION ALL
-(SELECT '1.3 to 1.4', 'added', * FROM updated EXCEPT SELECT '1.3 to 1.4', 'added', * FROM at_1_3)
+(SELECT '1.3 to 1.4', 'added', * FROM at_1_4 EXCEPT SELECT '1.3 to 1.4', 'added', * FROM at_1_3)
 UNION ALL
-(SELECT '1.3 to 1.4', 'removed or changed', * FROM at_1_3 EXCEPT SELECT '1.3 to 1.4', 'removed or changed', * FROM updated)
+(SELECT '1.3 to 1.4', 'removed or changed', * FROM at_1_3 EXCEPT SELECT '1.3 to 1.4', 'removed or changed', * FROM at_1_4)
+UNION ALL
+(SELECT '1.4 to 1.5', 'added', * FROM updated EXCEPT SELECT '1.4 to 1.5', 'added', * FROM at_1_4)
+UNION ALL
+(SELECT '1.4 to 1.5', 'removed or changed', * FROM at_1_4 EXCEPT SELECT '1.4 to 1.5', 'removed or changed', * FROM updated)
 ORDER BY step, change, object, property;
 
 -- the updated catalog against the fresh one: no row differs

@@ -28,6 +28,8 @@ INSERT INTO vector_files VALUES ('extract', :'doc');
 INSERT INTO vector_files VALUES ('ranges', :'doc');
 \set doc `cat :'vectors_dir'/base32hex.json`
 INSERT INTO vector_files VALUES ('base32hex', :'doc');
+\set doc `cat :'vectors_dir'/publicid.json`
+INSERT INTO vector_files VALUES ('publicid', :'doc');
 CREATE TEMP TABLE mismatches AS
 SELECT m.* FROM vector_files f, pg_temp.vector_mismatches(f.doc) m;
 SELECT f.family, (f.doc ->> 'numberOfTests')::int AS tests,
