@@ -39,7 +39,7 @@ from sequuid._read import (
     version,
 )
 
-__version__ = "1.3.0"
+__version__ = "1.5.0"
 
 __all__ = [
     "Instant",
