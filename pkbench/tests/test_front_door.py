@@ -6,12 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pkbench.evidence import blocks as evidence
 from pkbench.evidence import forest, headline, prose
 from pkbench.evidence.advice import Cell, Table, Work
 from pkbench.evidence.advice_rows import Column, Condition
-
-ROOT = Path(__file__).resolve().parents[2]
 
 COLUMNS = (
     Column("bigint", "bigint"),
@@ -100,21 +97,6 @@ def test_the_figure_draws_a_row_per_condition_an_interval_per_key_and_the_band(t
     assert drawn.count("<circle cx=") == 7 * 2 + 4  # and a legend dot for each of the four keys
     assert drawn.count("fill='#e8e8e8'") == 1
     assert "app-v7-random*" in drawn and "pgbench has no clock" in drawn
-
-
-def test_the_committed_figure_is_what_the_runs_give_and_a_stale_one_is_named(tmp_path: Path) -> None:
-    fresh = forest.committed_figure(ROOT)
-    assert (ROOT / forest.FIGURE).read_text() == fresh
-    assert evidence.stale_figure(ROOT) is None
-    copy = tmp_path / "repo"
-    (copy / forest.RUNS).parent.mkdir(parents=True)
-    (copy / forest.RUNS).symlink_to(ROOT / forest.RUNS)
-    # missing, then an older drawing: each is named stale, with the drawing the runs give
-    assert evidence.stale_figure(copy) == fresh
-    (copy / forest.FIGURE).write_text(fresh.replace("r='3.2'", "r='3'", 1))
-    assert evidence.stale_figure(copy) == fresh
-    (copy / forest.FIGURE).write_text(fresh)
-    assert evidence.stale_figure(copy) is None
 
 
 def prose_tree(tmp_path: Path) -> prose.Tree:

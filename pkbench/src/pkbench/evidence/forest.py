@@ -233,6 +233,7 @@ RUNS = Path("pkbench/docs/reproductions")
 
 def committed_figure(root: Path) -> str:
     """The figure the committed runs under ROOT give."""
-    runs_dir = root / RUNS
+    # resolved: a folder of runs reached through a link is read once, as the one it links to
+    runs_dir = (root / RUNS).resolve()
     sources, conditions = committed(runs_dir)
     return svg(build(runs_dir, sources, conditions=conditions))
