@@ -68,8 +68,8 @@ def test_a_changed_figure_of_a_committed_run_fails_naming_the_block(tmp_path: Pa
     path.write_text(json.dumps(data))
     problems = [str(p) for p in block_problems(copy)]
     assert (
-        "pkbench/docs/default-run.md: block war-study: differs from what pkbench/docs/reproductions/war-study gives"
-        in problems
+        "pkbench/docs/default-run.md: block war-study: "
+        "differs from what pkbench/docs/reproductions/war-study gives" in problems
     )
     assert "pkbench/docs/reproductions.md: block page: differs from what its command makes" in problems
     evidence.write(copy)

@@ -97,7 +97,8 @@ def _bar(
         (low_in, low_cut), (high_in, high_cut) = _clamped(low, axis), _clamped(high, axis)
         x1, x2 = _x(low_in, axis, left, right), _x(high_in, axis, left, right)
         out.append(
-            f"<line x1='{_n(x1)}' y1='{_n(y)}' x2='{_n(x2)}' y2='{_n(y)}' stroke='{colour}' stroke-width='1.6'/>"
+            f"<line x1='{_n(x1)}' y1='{_n(y)}' x2='{_n(x2)}' y2='{_n(y)}' stroke='{colour}' "
+            "stroke-width='1.6'/>"
         )
         for cut, x, direction in ((low_cut, x1, -1), (high_cut, x2, 1)):
             if cut:
@@ -135,7 +136,8 @@ def _axis(
             f"<text x='{_n(x)}' y='{_n(top - 6)}' text-anchor='middle' font-size='10'>{_tick(value)}</text>"
         )
         out.append(
-            f"<text x='{_n(x)}' y='{_n(bottom + 12)}' text-anchor='middle' font-size='10'>{_tick(value)}</text>"
+            f"<text x='{_n(x)}' y='{_n(bottom + 12)}' text-anchor='middle' font-size='10'>"
+            f"{_tick(value)}</text>"
         )
     x1 = _x(1.0, axis, left, right)
     out.append(f"<line x1='{_n(x1)}' y1='{_n(top)}' x2='{_n(x1)}' y2='{_n(bottom)}' stroke='#555555'/>")
@@ -153,10 +155,10 @@ def svg(table: Table) -> str:
     heights = [ROW_PAD * 2 + LINE * (len(marks) - 1) for _, marks in found]
     bottom = top + sum(heights)
     notes = [
-        f"Dot: the key's rate (left) or WAL per transaction (right) over bigint's in the same run; bar: its 95% "
-        f"interval; shaded: within \u00b1{PRECISION:.0%} of bigint's rate.",
-        f"Hollow dot: an interval reaching further than \u00b1{PRECISION:.0%}, which decides nothing; arrowhead: "
-        "an interval beyond the axis. Log scales.",
+        "Dot: the key's rate (left) or WAL per transaction (right) over bigint's in the same run; bar: its "
+        f"95% interval; shaded: within \u00b1{PRECISION:.0%} of bigint's rate.",
+        f"Hollow dot: an interval reaching further than \u00b1{PRECISION:.0%}, which decides nothing; "
+        "arrowhead: an interval beyond the axis. Log scales.",
     ]
     if any(m.column.made_by_clients for m in keys.values()):
         notes.append(
@@ -193,7 +195,8 @@ def svg(table: Table) -> str:
             out.append(f"<line x1='10' y1='{_n(y)}' x2='{WIDTH - 10}' y2='{_n(y)}' stroke='#eeeeee'/>")
         middle = y + row_height / 2
         out.append(
-            f"<text x='{LABEL_RIGHT}' y='{_n(middle + 4)}' text-anchor='end' font-size='11'>{escape(label)}</text>"
+            f"<text x='{LABEL_RIGHT}' y='{_n(middle + 4)}' text-anchor='end' font-size='11'>"
+            f"{escape(label)}</text>"
         )
         for index, mark in enumerate(marks):
             line_y = y + ROW_PAD + LINE * index

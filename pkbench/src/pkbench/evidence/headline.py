@@ -67,7 +67,8 @@ def lines(table: Table, link_from: Path) -> list[str]:
         if worst is None:
             continue
         out.append(
-            f"- not **{column.strategy}**: behind bigint in {len(behind[column.strategy])} conditions, down to "
+            f"- not **{column.strategy}**: behind bigint in {len(behind[column.strategy])} conditions, "
+            "down to "
             f"{rounded(worst.cell.ratio or 0)} bigint's rate{_wal(worst.cell)}, {worst.condition.label} "
             f"({_link(table, worst.cell, link_from)})."
         )

@@ -208,7 +208,8 @@ def _quoted_scenarios(tree: Tree, text: str) -> Iterator[tuple[int, str]]:
                     yield (
                         line,
                         (
-                            f"quotes {name}.toml's [{table}] {key} = {value!r}; the file says {actual[table][key]!r}"
+                            f"quotes {name}.toml's [{table}] {key} = {value!r}; "
+                            f"the file says {actual[table][key]!r}"
                         ),
                     )
 
