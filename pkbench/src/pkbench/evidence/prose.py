@@ -16,6 +16,7 @@ Generated blocks and fenced code (but for quoted scenario files) are not prose a
 from __future__ import annotations
 
 import json
+import os
 import re
 import tomllib
 from collections.abc import Iterator
@@ -37,6 +38,8 @@ DOCUMENTS = (
 LEFT_ALONE = ("pkbench/docs/reproductions.md",)
 SCENARIOS = Path("pkbench/src/pkbench/scenario/builtin")
 RUNS = Path("pkbench/docs/reproductions")
+# Folders whose files no document names.
+SKIPPED = frozenset({"node_modules", "__pycache__", "build", "timeseries"})
 
 GENERATED = re.compile(r"^<!-- generated: .*?^<!-- end generated: [a-z0-9-]+ -->", re.S | re.M)
 FENCE = re.compile(r"^(```|~~~)(?P<lang>\w*)\n(?P<body>.*?)^\1", re.S | re.M)
@@ -147,14 +150,13 @@ class Tree:
 
 
 def _files(root: Path) -> frozenset[str]:
-    """Every file under ROOT (but hidden folders, caches and build output), relative to it."""
+    """Every file under ROOT, relative to it, but in hidden folders (.git, .venv), caches and build output,
+    which are not walked at all."""
     found = set()
-    for path in root.rglob("*"):
-        parts = path.relative_to(root).parts
-        if any(p.startswith(".") or p in ("node_modules", "__pycache__", "build") for p in parts):
-            continue
-        if path.is_file():
-            found.add("/".join(parts))
+    for folder, folders, names in os.walk(root):
+        folders[:] = [f for f in folders if not f.startswith(".") and f not in SKIPPED]
+        where = Path(folder).relative_to(root)
+        found.update((where / name).as_posix() for name in names)
     return frozenset(found)
 
 
