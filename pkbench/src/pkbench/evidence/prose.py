@@ -152,7 +152,7 @@ class Tree:
 def _files(root: Path) -> frozenset[str]:
     """Every file under ROOT, relative to it, but in hidden folders (.git, .venv), caches and build output,
     which are not walked at all."""
-    found = set()
+    found: set[str] = set()
     for folder, folders, names in os.walk(root):
         folders[:] = [f for f in folders if not f.startswith(".") and f not in SKIPPED]
         where = Path(folder).relative_to(root)
