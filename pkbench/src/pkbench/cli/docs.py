@@ -46,5 +46,5 @@ def docs(check: bool, root: Path) -> None:
         prose = sum(1 for p in problems if p.block == "prose")
         raise PkbenchError(
             f"{len(problems) - prose} generated part(s) differ from the committed runs (./dev docs rewrites "
-            f"them), {prose} sentence(s) of prose from the tree (fix the prose or the tree)"
+            f"them), {prose} sentence(s) of prose the tree contradicts (fix the prose or the tree)"
         )
