@@ -66,7 +66,7 @@ def test_the_decision_is_a_few_rounded_lines_from_the_cells(tmp_path: Path) -> N
     assert "- **uuid-v7** where the key must be a UUID: never behind bigint in the 3 conditions" in lines[1]
     assert "(1.0\u00d7 its rate)" in lines[1]
     (v4,) = [line for line in lines if line.startswith("- not **uuid-v4**")]
-    assert "behind bigint in 1 conditions, down to 0.3\u00d7 bigint's rate and 26\u00d7 its WAL" in v4
+    assert "behind bigint in 1 condition, down to 0.3\u00d7 bigint's rate and 26\u00d7 its WAL" in v4
     assert "beyond RAM ([R1](runs/r1))" in v4
     (cores,) = [line for line in lines if line.startswith("- except with many clients on many cores")]
     # the key that pulls ahead at the least WAL first

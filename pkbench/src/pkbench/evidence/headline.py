@@ -37,6 +37,10 @@ def _link(table: Table, cell: Cell, link_from: Path) -> str:
     return f"[{table.label(cell.run)}]({os.path.relpath(table.runs_dir / cell.run, link_from)})"
 
 
+def _conditions(count: int) -> str:
+    return f"{count} condition{'' if count == 1 else 's'}"
+
+
 def _wal(cell: Cell) -> str:
     return f" and {rounded(cell.work.ratio)} its WAL" if cell.work is not None else ""
 
@@ -60,14 +64,14 @@ def lines(table: Table, link_from: Path) -> list[str]:
         )
         out.append(
             f"- **{start.strategy}** where the key must be a UUID: never behind bigint in the "
-            f"{len(ratios)} conditions measured to \u00b1{PRECISION:.0%} ({span} its rate)."
+            f"{_conditions(len(ratios))} measured to \u00b1{PRECISION:.0%} ({span} its rate)."
         )
     for column in keys:
         worst = min(behind[column.strategy], key=lambda f: f.cell.ratio or 1, default=None)
         if worst is None:
             continue
         out.append(
-            f"- not **{column.strategy}**: behind bigint in {len(behind[column.strategy])} conditions, "
+            f"- not **{column.strategy}**: behind bigint in {_conditions(len(behind[column.strategy]))}, "
             "down to "
             f"{rounded(worst.cell.ratio or 0)} bigint's rate{_wal(worst.cell)}, {worst.condition.label} "
             f"({_link(table, worst.cell, link_from)})."
