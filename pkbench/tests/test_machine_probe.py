@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -150,3 +151,49 @@ def test_live_server_tree_is_counted_as_ours() -> None:
         parent.stdin.flush()
     finally:
         parent.wait(timeout=30)
+
+
+class _Server:
+    def __init__(self, pid: int | None) -> None:
+        self.pid = pid
+
+
+class _Target:
+    def __init__(self, standby: object | None, shards: list[object]) -> None:
+        self.standby = standby
+        self.shards = shards
+
+
+def test_every_server_the_run_started_is_the_benchmarks_own() -> None:
+    # The standby and the shards pkbench started are counted with the target's postmaster; a server named by
+    # --standby-dsn or --shard-dsn (no pid) is not the run's; a pid given twice is counted once.
+    target = _Target(_Server(200), [_Server(301), _Server(302), object()])
+    assert machine.benchmark_servers(target, 100) == [100, 200, 301, 302]
+    assert machine.benchmark_servers(_Target(_Server(None), []), None) == []
+    assert machine.benchmark_servers(_Target(None, [_Server(100)]), 100) == [100]
+
+
+@pytest.mark.skipif(not Path("/proc/stat").exists(), reason="needs Linux /proc")
+def test_a_spinning_shard_reads_as_ours_not_as_the_machines_other_load() -> None:
+    # A process the run started and has not waited for (a shard's postmaster) spins through a window: given
+    # as one of the benchmark's servers its CPU is "own"; left out, it was "other" on an idle machine.
+    shard = subprocess.Popen(
+        [sys.executable, "-c", "input()\nwhile True: pass"], stdin=subprocess.PIPE, text=True
+    )
+    try:
+        servers = machine.benchmark_servers(_Target(None, [_Server(shard.pid)]), None)
+        before = machine.snapshot(servers)
+        assert shard.stdin is not None
+        shard.stdin.write("\n")
+        shard.stdin.flush()
+        tick = os.sysconf("SC_CLK_TCK")
+        deadline = time.monotonic() + 30
+        while (machine.tree_ticks(shard.pid, machine.read_processes()) or 0) < 0.4 * tick:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        after = machine.snapshot(servers)
+        assert before is not None and after is not None
+        assert after.own_ticks - before.own_ticks >= 0.4 * tick
+    finally:
+        shard.kill()
+        shard.wait(timeout=30)

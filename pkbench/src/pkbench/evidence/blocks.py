@@ -26,6 +26,7 @@ from pathlib import Path
 
 from pkbench import results
 from pkbench.errors import PkbenchError
+from pkbench.evidence import forest, prose
 from pkbench.evidence import reproductions_page as reproductions
 from pkbench.evidence import tables as evidence_tables
 
@@ -125,6 +126,12 @@ def _reproductions(root: Path) -> tuple[str, str]:
     return text, reproductions.page(directories, found[1], notes_text)
 
 
+def stale_figure(root: Path) -> str | None:
+    """The which-key figure the committed runs give, when the committed file is not that; else None."""
+    path, fresh = root / forest.FIGURE, forest.committed_figure(root)
+    return None if path.is_file() and path.read_text() == fresh else fresh
+
+
 def check(root: Path) -> list[Problem]:
     """Every block, and docs/reproductions.md, that differs from what the committed sources give."""
     problems: list[Problem] = []
@@ -140,6 +147,9 @@ def check(root: Path) -> list[Problem]:
                     problems.append(
                         Problem(where, match["name"], f"differs from what {match['source']} gives")
                     )
+        if stale_figure(root) is not None:
+            problems.append(Problem(str(forest.FIGURE), "figure", f"differs from what {forest.RUNS} gives"))
+        problems += [Problem(where, "prose", why) for where, why in prose.check(root)]
         try:
             text, fresh = _reproductions(root)
         except PkbenchError as e:
@@ -163,6 +173,8 @@ def write(root: Path) -> list[Path]:
             if fresh != text:
                 changed[path] = fresh
         text, page = _reproductions(root)
+        if (figure := stale_figure(root)) is not None:
+            changed[root / forest.FIGURE] = figure
     if page != text:
         changed[root / REPRODUCTIONS] = page
     for path, fresh in changed.items():

@@ -15,6 +15,7 @@ from pkbench.evidence import (
     calibration,
     decision_examples,
     designs,
+    headline,
     reproductions_page,
     sequuid_benchmarks,
     work_by_count,
@@ -304,6 +305,8 @@ CALIBRATION_TABLES: dict[str, FileTable] = {
     # From the folder of committed runs (pkbench/docs/reproductions): advice.md's table beside it, and the
     # README's short one at the repository's root, two levels up.
     "advice": lambda source: advice_text.page_lines(source),
+    # The README's first screen: the decision in a few lines, from the same cells.
+    "which-key-short": lambda source: headline.block(source, source.parents[2]),
     "which-key": lambda source: advice_text.readme_lines(
         source, source.parents[2], source.parent / "advice.md"
     ),

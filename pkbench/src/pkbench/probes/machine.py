@@ -153,6 +153,21 @@ def snapshot(server_pids: Iterable[int] = (), proc: Path = PROC) -> MachineSnaps
     return MachineSnapshot(time.monotonic(), cpu, load, own)
 
 
+def benchmark_servers(target: object, postmaster: int | None) -> list[int]:
+    """The roots of the process trees of every server the benchmark runs on: POSTMASTER (the target's, found
+    from a connection; None when /proc does not show it), and the standby and shards pkbench started. Their
+    CPU is the benchmark's own: left out, an idle machine running a sharded or replicated scenario reads as
+    one busy with other processes. Servers named by --standby-dsn or --shard-dsn have no pid here: they are
+    not the run's, and what they use counts as the machine's other load."""
+    standby = getattr(target, "standby", None)
+    started = [
+        getattr(standby, "pid", None),
+        *(getattr(s, "pid", None) for s in getattr(target, "shards", ())),
+    ]
+    pids = [postmaster, *started]
+    return list(dict.fromkeys(pid for pid in pids if isinstance(pid, int)))
+
+
 def window(before: MachineSnapshot, after: MachineSnapshot) -> MachineWindow:
     ticks = after.cpu.total - before.cpu.total
 

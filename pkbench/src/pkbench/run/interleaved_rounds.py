@@ -144,7 +144,7 @@ class InterleavedRounds(PairedRounds):
             before = _statements(first, conn)
             # The embedded server's processes are the benchmark's own, not the machine's other load.
             postmaster = work.postmaster_pid(conn) if first.target.server.embedded else None
-            servers = [postmaster] if postmaster is not None else []
+            servers = machine.benchmark_servers(first.target, postmaster)
             machine_before = machine.snapshot(servers)
             measured = _once(first, context, sql, context.int_parameter("duration_s"), workdir / "window")
             machine_after = machine.snapshot(servers)

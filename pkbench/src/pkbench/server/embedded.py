@@ -184,6 +184,11 @@ class EmbeddedCluster:
                     ) from None
                 time.sleep(0.1)
 
+    @property
+    def pid(self) -> int | None:
+        """The server's postmaster (or the start wrapper above it), while it runs."""
+        return self._process.pid if self._process is not None else None
+
     def server_log_tail(self) -> str:
         try:
             lines = self.log_path.read_text(errors="replace").splitlines()

@@ -184,11 +184,6 @@ class StandbyCluster(EmbeddedCluster):
         )
         self.primary = primary
 
-    @property
-    def pid(self) -> int | None:
-        """The standby's postmaster, while it runs."""
-        return self._process.pid if self._process is not None else None
-
     def _initialise(self) -> None:
         assert self.primary.directory is not None
         self._run_server_program(

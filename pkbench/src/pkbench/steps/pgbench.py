@@ -204,10 +204,7 @@ def _work_snapshot(
     created only in the embedded cluster: pkbench creates no extension it would leave on a --dsn server."""
     embedded = ctx.target.server.embedded
     snapshot = work.read_snapshot(probe, local_server=embedded, since=since, create_extension=embedded)
-    postmaster = [snapshot.postmaster_pid] if snapshot.postmaster_pid is not None else []
-    # A standby pkbench started is part of the benchmark, not the machine's other load.
-    standby_pid = getattr(ctx.target.standby, "pid", None)
-    return snapshot, machine.snapshot([*postmaster, *([standby_pid] if standby_pid else [])])
+    return snapshot, machine.snapshot(machine.benchmark_servers(ctx.target, snapshot.postmaster_pid))
 
 
 def _record_work(
