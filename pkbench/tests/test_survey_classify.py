@@ -72,6 +72,12 @@ def test_versions_and_ulids_are_told_apart_by_their_bits() -> None:
     found = classify.shape(ulids, text=False)
     assert found.ulid == 1.0 and found.versions == {}
     assert classify.kind(["uuid"], None, found) == "ulid-uuid"
+    # A monotonic ULID generator counts up within a millisecond: its "version" and "variant" bits may then
+    # read as v4 with the RFC variant throughout.
+    same_ms = [f"{NOW_MS:012x}4a{i:02x}b0000000000000000"[:32] for i in range(100)]
+    same_ms = [str(uuid.UUID(hex=h)) for h in same_ms]
+    assert {classify.uuid_version(v) for v in same_ms} == {4}
+    assert classify.kind(["uuid"], None, classify.shape(same_ms, text=False)) == "ulid-uuid"
     mixed = v4[:100] + v7[:100]
     assert classify.kind(["uuid"], None, classify.shape(mixed, text=False)) == "uuid-mixed"
     assert "v4 50%, v7 50%" in classify.shape(mixed, text=False).words()

@@ -27,6 +27,7 @@ from pkbench.survey.facts import (
     ServerFacts,
     TableFacts,
     leaves,
+    leaves_sql,
     read_only,
 )
 
@@ -81,15 +82,13 @@ def _server(reader: Reader) -> ServerFacts:
 
 def _tables(reader: Reader, options: Options) -> list[TableFacts]:
     rows = reader.all(
-        """
+        f"""
         SELECT c.oid, n.nspname, c.relname, p.partstrat,
                (SELECT count(*) FROM pg_partition_tree(c.oid) t WHERE t.isleaf AND t.relid <> c.oid),
-               (SELECT coalesce(sum(pg_total_relation_size(t.relid)), 0) FROM pg_partition_tree(c.oid) t
-                 WHERE t.isleaf),
-               (SELECT coalesce(sum(pg_relation_size(t.relid)), 0) FROM pg_partition_tree(c.oid) t
-                 WHERE t.isleaf),
+               (SELECT coalesce(sum(pg_total_relation_size(t.relid)), 0) FROM {leaves_sql("c.oid")} t),
+               (SELECT coalesce(sum(pg_relation_size(t.relid)), 0) FROM {leaves_sql("c.oid")} t),
                (SELECT CASE WHEN bool_and(l.reltuples >= 0) THEN sum(l.reltuples) END
-                  FROM pg_partition_tree(c.oid) t JOIN pg_class l ON l.oid = t.relid WHERE t.isleaf)
+                  FROM {leaves_sql("c.oid")} t JOIN pg_class l ON l.oid = t.relid)
           FROM pg_class c
           JOIN pg_namespace n ON n.oid = c.relnamespace
           LEFT JOIN pg_partitioned_table p ON p.partrelid = c.oid
@@ -126,10 +125,9 @@ def _tables(reader: Reader, options: Options) -> list[TableFacts]:
 def _key(reader: Reader, facts: TableFacts) -> None:
     """The primary key, else the first valid unique index on plain columns without a predicate."""
     found = reader.all(
-        """
+        f"""
         SELECT i.indexrelid, i.indisprimary, i.indexrelid::regclass::text, i.indkey::int2[],
-               (SELECT coalesce(sum(pg_relation_size(t.relid)), 0) FROM pg_partition_tree(i.indexrelid) t
-                 WHERE t.isleaf)
+               (SELECT coalesce(sum(pg_relation_size(t.relid)), 0) FROM {leaves_sql("i.indexrelid")} t)
           FROM pg_index i
          WHERE i.indrelid = %s AND (i.indisprimary OR (i.indisunique AND i.indpred IS NULL
                                     AND i.indexprs IS NULL AND i.indisvalid))
@@ -149,7 +147,7 @@ def _key(reader: Reader, facts: TableFacts) -> None:
                pg_get_expr(d.adbin, d.adrelid)
           FROM pg_attribute a
           LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
-         WHERE a.attrelid = %s AND a.attnum = ANY(%s)
+         WHERE a.attrelid = %s AND a.attnum = ANY(%s::int2[])
         """,
         facts.oid,
         list(columns),
@@ -164,12 +162,11 @@ def _key(reader: Reader, facts: TableFacts) -> None:
 
 def _children(reader: Reader, facts: TableFacts) -> None:
     rows = reader.all(
-        """
+        f"""
         SELECT con.conrelid::regclass::text,
                ARRAY(SELECT a.attname FROM unnest(con.conkey) WITH ORDINALITY k(n, o)
                        JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.n ORDER BY k.o),
-               (SELECT coalesce(sum(pg_total_relation_size(t.relid)), 0)
-                  FROM pg_partition_tree(con.conrelid) t WHERE t.isleaf),
+               (SELECT coalesce(sum(pg_total_relation_size(t.relid)), 0) FROM {leaves_sql("con.conrelid")} t),
                EXISTS (SELECT 1 FROM pg_index x
                         WHERE x.indrelid = con.conrelid AND x.indkey[0] = con.conkey[1])
           FROM pg_constraint con
@@ -183,7 +180,8 @@ def _children(reader: Reader, facts: TableFacts) -> None:
 
 def _inserts(reader: Reader, server: ServerFacts, facts: TableFacts) -> None:
     (inserts,) = reader.one(
-        "SELECT sum(n_tup_ins) FROM pg_stat_user_tables WHERE relid = ANY(%s)", leaves(reader, facts.oid)
+        "SELECT sum(n_tup_ins) FROM pg_stat_user_tables WHERE relid = ANY(%s::oid[])",
+        leaves(reader, facts.oid),
     )
     facts.inserts = int(inserts) if inserts is not None else None
     if server.stats_reset is not None:
@@ -281,7 +279,7 @@ def _watch(connection: ConnectionInfo, tables: Sequence[TableFacts], seconds: fl
         elapsed = time.monotonic() - start
         for facts in tables:
             (inserts,) = reader.one(
-                "SELECT sum(n_tup_ins) FROM pg_stat_user_tables WHERE relid = ANY(%s)",
+                "SELECT sum(n_tup_ins) FROM pg_stat_user_tables WHERE relid = ANY(%s::oid[])",
                 leaves(reader, facts.oid),
             )
             before = facts.inserts or 0

@@ -49,6 +49,7 @@ KINDS: Mapping[str, tuple[str, str | None]] = {
     "uuid-v8": ("custom UUIDs (v8)", None),
     "uuid-text": ("UUIDs stored as text", None),
     "uuid-mixed": ("UUIDs of mixed versions", None),
+    "uuid-unread": ("UUIDs whose values were not read", None),
     "seq-time": ("sequential UUIDs with a time prefix", "seq-time"),
     "seq-seq": ("sequential UUIDs with a sequence prefix", "seq-seq-256"),
     "striped": ("striped UUIDs", "uuid-striped"),
@@ -131,7 +132,7 @@ def _timestamp_prefix(value: str) -> bool:
 def shape(values: Sequence[str], text: bool) -> Shape:
     """The versions and ULIDs among VALUES (a key's values as text); TEXT: the column stores text."""
     versions: Counter[int] = Counter()
-    ulids = 0
+    ulids = stamped = stamped_v7 = 0
     for value in values:
         value = value.strip()
         if text and _ULID.match(value):
@@ -140,18 +141,17 @@ def shape(values: Sequence[str], text: bool) -> Shape:
         version = uuid_version(value)
         if version is None:
             continue
-        # A ULID in a uuid column has no version bits: its variant is left to chance too, and its first 48
-        # bits are a millisecond timestamp, as a v7's are.
-        if not text and not _rfc_variant(value) and _timestamp_prefix(value):
-            ulids += 1
-        else:
-            versions[version] += 1
+        versions[version] += 1
+        if not text and _timestamp_prefix(value):
+            stamped += 1
+            stamped_v7 += version == 7 and _rfc_variant(value)
     count = len(values)
-    # A ULID's nibble is random: a sample of ULIDs spread over the versions is still mostly ULIDs, once the
-    # values that happened to carry an RFC variant are counted with them.
-    if not text and count and ulids / count >= 0.5:
-        strays = sum(versions.values())
-        ulids, versions = ulids + strays, Counter()
+    # A ULID in a uuid column has no version bits: its first 48 bits are a millisecond timestamp, as a v7's
+    # are, and the rest is chance, or (a monotonic ULID) the same bits counted up within a millisecond, so
+    # its "version" and "variant" may be one value throughout. Time-stamped values that are not v7 are
+    # ULIDs; a random key's first bits fall in the plausible years about once in a hundred.
+    if not text and count and stamped / count >= MAJORITY and stamped_v7 / count < MAJORITY:
+        ulids, versions = stamped, Counter()
     shares = {v: versions[v] / count for v in sorted(versions)} if count else {}
     return Shape(count, shares, ulids / count if count else 0.0, text)
 
@@ -171,7 +171,7 @@ def kind(types: Sequence[str], made: str | None, sample: Shape | None) -> str:
     if made in ("uuid-v4", "uuid-v7") and text:
         return f"{made}-text"
     if sample is None or not sample.count or not (type_name == "uuid" or text):
-        return "uuid-mixed" if type_name == "uuid" else "other"
+        return "uuid-unread" if type_name == "uuid" else "other"
     if sample.ulid >= MAJORITY:
         return "ulid-text" if text else "ulid-uuid"
     version = sample.majority()
@@ -182,7 +182,7 @@ def kind(types: Sequence[str], made: str | None, sample: Shape | None) -> str:
     return f"uuid-v{version}" if version in (1, 4, 6, 7, 8) else "uuid-mixed"
 
 
-def rank_correlation(groups: Sequence[Sequence[str]]) -> float | None:
+def rank_correlation(groups: Sequence[Sequence[str]] | Sequence[Sequence[int]]) -> float | None:
     """How far the keys rise with their heap position: Spearman's rank correlation of each group's keys (in
     heap order, one group per partition) with their position, averaged weighted by size; None under 3 keys."""
     total, weighted = 0, 0.0
@@ -197,9 +197,9 @@ def rank_correlation(groups: Sequence[Sequence[str]]) -> float | None:
     return weighted / total if total else None
 
 
-def _ranks(keys: Sequence[str]) -> list[float]:
+def _ranks(keys: Sequence[str] | Sequence[int]) -> list[float]:
     """Each key's rank among KEYS, ties given their mean rank."""
-    order = sorted(range(len(keys)), key=lambda i: keys[i])
+    order = sorted(range(len(keys)), key=keys.__getitem__)
     ranks = [0.0] * len(keys)
     start = 0
     while start < len(order):
@@ -220,6 +220,16 @@ def ordering_words(figure: float | None) -> str:
     if figure <= 0.2:
         return "random"
     return "partly ordered"
+
+
+def ordered_keys(
+    type_name: str | None, groups: Sequence[Sequence[str]]
+) -> Sequence[Sequence[str]] | Sequence[Sequence[int]]:
+    """Sampled keys as the index orders them: integers by value, the rest by their text (a uuid's text
+    sorts as its bytes do)."""
+    if type_name in INTEGER_RANGE:
+        return [[int(v) for v in group] for group in groups]
+    return groups
 
 
 def range_used(type_name: str, largest: int | None) -> float | None:

@@ -51,9 +51,8 @@ def leaf_density(reader: Reader, server: ServerFacts, facts: TableFacts) -> None
 def _filenodes(reader: Reader, index_oid: int) -> list[int]:
     return [
         r[0]
-        for r in reader.all(
-            "SELECT pg_relation_filenode(relid) FROM pg_partition_tree(%s) WHERE isleaf", index_oid
-        )
+        for leaf in leaves(reader, index_oid)
+        for r in reader.all("SELECT pg_relation_filenode(%s::oid)", leaf)
         if r[0] is not None
     ]
 
@@ -69,8 +68,8 @@ def cached(reader: Reader, server: ServerFacts, facts: TableFacts) -> None:
     with reader.attempt(facts, "cached share"):
         (buffers,) = reader.one(
             sql.SQL(
-                "SELECT count(*) FROM {}.pg_buffercache b WHERE b.relfilenode = ANY(%s) AND b.reldatabase = "
-                "(SELECT oid FROM pg_database WHERE datname = current_database())"
+                "SELECT count(*) FROM {}.pg_buffercache b WHERE b.relfilenode = ANY(%s::oid[]) "
+                "AND b.reldatabase = (SELECT oid FROM pg_database WHERE datname = current_database())"
             ).format(schema),
             _filenodes(reader, facts.index_oid),
         )

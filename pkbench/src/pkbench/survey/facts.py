@@ -127,6 +127,8 @@ def read_only(connection: ConnectionInfo) -> Iterator[Reader]:
     """One READ ONLY transaction with its own timeouts, rolled back at the end."""
     conn = connection.connect(autocommit=False)
     try:
+        # No prepared statements: nothing but the reads themselves reaches the server's statement log.
+        conn.prepare_threshold = None
         conn.read_only = True
         conn.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
         conn.execute(sql.SQL("SET LOCAL statement_timeout = {}").format(sql.Literal(STATEMENT_TIMEOUT)))
@@ -139,4 +141,14 @@ def read_only(connection: ConnectionInfo) -> Iterator[Reader]:
 
 
 def leaves(reader: Reader, oid: int) -> list[int]:
-    return [r[0] for r in reader.all("SELECT relid FROM pg_partition_tree(%s) WHERE isleaf", oid)]
+    """The leaves of OID's partition tree, or OID itself for a plain table or index (which has no tree)."""
+    found = [r[0] for r in reader.all("SELECT relid::oid FROM pg_partition_tree(%s) WHERE isleaf", oid)]
+    return found or [oid]
+
+
+def leaves_sql(relation: str) -> str:
+    """leaves() in SQL, for the relation the expression RELATION names."""
+    return (
+        f"(SELECT t.relid::oid AS relid FROM pg_partition_tree({relation}) t WHERE t.isleaf UNION ALL "
+        f"SELECT ({relation})::oid WHERE NOT EXISTS (SELECT FROM pg_partition_tree({relation})))"
+    )

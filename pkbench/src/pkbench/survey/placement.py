@@ -136,7 +136,11 @@ def entry(facts: TableFacts, server: ServerFacts, memory: int | None, runs_dir: 
     )
     kind = classify.kind(facts.key_types, made, shape)
     kind_words, strategy = classify.KINDS[kind]
-    ordering = classify.rank_correlation(facts.sample) if facts.sample is not None else None
+    ordering = (
+        classify.rank_correlation(classify.ordered_keys(single_type, facts.sample))
+        if facts.sample is not None
+        else None
+    )
     tier = (
         classify.memory_tier(facts.index_bytes, server.shared_buffers, memory)
         if facts.index_bytes is not None
