@@ -188,7 +188,7 @@ def _inserts(reader: Reader, server: ServerFacts, facts: TableFacts) -> None:
         facts.inserts_over_s = (server.read_at - server.stats_reset).total_seconds()
         facts.inserts_since = f"since the statistics were reset ({server.stats_reset:%Y-%m-%d %H:%M %Z})"
     else:
-        facts.needs["insert rate"] = "a statistics reset time (none recorded) or --watch 60s"
+        facts.needs["insert rate"] = "--watch 60s: no statistics reset time recorded"
 
 
 def _privileged(reader: Reader, facts: TableFacts, figure: str) -> bool:

@@ -78,6 +78,10 @@ class Placement:
     high: float | None
     wal_ratio: float | None
     penalty: float
+    # Measured, tight enough for the precision rule, and stated (a difference that holds in its run).
+    measured: bool = False
+    precise: bool = False
+    resolved: bool = False
     alternative: str | None = None
 
 
@@ -207,6 +211,9 @@ def _placement(runs_dir: Path, condition: str, strategy: str) -> Placement:
         cell.high,
         cell.work.ratio if cell.work is not None else None,
         penalty(cell),
+        cell.measured and cell.kind != "baseline",
+        cell.precise,
+        cell.resolved,
         alternative,
     )
 
@@ -253,14 +260,22 @@ def _judge(found: Entry, strategy: str | None, runs_dir: Path | None) -> None:
     if first.penalty > 0:
         found.status = "costs"
         found.saving = found.inserts_per_s * first.penalty if found.inserts_per_s is not None else None
-    elif found.findings and found.range_used is not None and found.range_used >= classify.RANGE_FLAG:
+    elif found.range_used is not None and found.range_used >= classify.RANGE_FLAG:
         found.status = "flagged"
+    elif first.measured and not first.precise and not first.resolved:
+        found.status = "not resolved"
     else:
         found.status = "fine"
 
 
 def _where(found: Entry) -> str:
-    made = f" from {found.generator}" if found.generator else ""
+    made = (
+        ", made by the application"
+        if found.generator == classify.MADE_BY_APPLICATION
+        else f" from {found.generator}"
+        if found.generator
+        else ""
+    )
     if found.index_bytes is None:
         return made
     over = found.index_over_shared_buffers
@@ -271,7 +286,7 @@ def _where(found: Entry) -> str:
 def ranked(entries: list[Entry]) -> list[Entry]:
     """Tables that cost first, by what switching would save (insert rate x the cell's penalty; a table
     whose insert rate is not known after those whose is), then flagged, fine and not placed."""
-    order = {"costs": 0, "flagged": 1, "fine": 2, "not placed": 3}
+    order = {"costs": 0, "flagged": 1, "not resolved": 2, "fine": 3, "not placed": 4}
 
     def key(e: Entry) -> tuple[int, int, float, float, str]:
         first = e.placements[0].penalty if e.placements else 0.0
