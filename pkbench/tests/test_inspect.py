@@ -12,9 +12,9 @@ from typing import Any
 
 import psycopg
 import pytest
-from conftest import cli_in_process
+from conftest import OTHER_MAJOR, cli_in_process
 
-from pkbench.server.builds import find_pgbench, find_server_bindir
+from pkbench.server.builds import find_pgbench, find_server_bindir, server_bindir
 from pkbench.server.embedded import EmbeddedCluster
 
 SMALL_ROWS = 1500
@@ -244,6 +244,9 @@ def test_markdown_terminal_and_the_ci_check(server: EmbeddedCluster, tmp_path: P
         "range-end",
     )
     assert passed.returncode == 0, passed.stderr
+    watched = _by_table(_inspect(server, "--table", "ids", "--watch", "1s"))["ids"]
+    assert watched["inserts_per_s"] == 0 and watched["inserts_how"] == "over 1 s watched"
+    assert "insert rate" not in watched["unknown"]
 
 
 @pytest.mark.parametrize(
@@ -265,3 +268,36 @@ def test_a_server_that_is_not_there_is_one_line() -> None:
     found = cli_in_process("inspect", "--dsn", "host=127.0.0.1 port=1 connect_timeout=2")
     assert found.returncode == 1 and found.stderr.startswith("pkbench: error: cannot connect to")
     assert found.stderr.count("\n") == 1
+
+
+def test_on_postgresql_18_the_key_index_share_of_full_page_images() -> None:
+    """pg_walinspect's block info (PostgreSQL 16 and later) read for the superuser, refused in words for a
+    role without pg_read_server_files; uuidv7() named as PostgreSQL 18's own generator."""
+    settings = {"shared_buffers": "16MB", "max_connections": "20"}
+    bindir = find_server_bindir(server_bindir(OTHER_MAJOR))
+    with EmbeddedCluster(bindir, find_pgbench(None), settings) as cluster:
+        with psycopg.connect(cluster.connection.conninfo(), autocommit=True) as conn:
+            conn.execute(
+                "CREATE EXTENSION pg_walinspect;"
+                "CREATE TABLE v4 (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), data text);"
+                "CREATE TABLE v7 (id uuid PRIMARY KEY DEFAULT uuidv7(), data text);"
+                "CREATE ROLE monitor LOGIN; GRANT pg_read_all_stats TO monitor;"
+                "GRANT SELECT ON ALL TABLES IN SCHEMA public TO monitor;"
+                "INSERT INTO v4 (data) SELECT 'x' FROM generate_series(1, 3000);"
+                "INSERT INTO v7 (data) SELECT 'x' FROM generate_series(1, 3000);"
+            )
+            # A page's first change after a checkpoint writes its image: a random key's inserts touch the
+            # index's pages all over, a rising key's only its right edge.
+            conn.execute("CHECKPOINT")
+            conn.execute("INSERT INTO v4 (data) SELECT 'x' FROM generate_series(1, 300)")
+            conn.execute("INSERT INTO v7 (data) SELECT 'x' FROM generate_series(1, 300)")
+        tables = _by_table(_inspect(cluster))
+        assert tables["v7"]["generator"] == "uuidv7()" and tables["v7"]["kind"] == "uuid-v7"
+        shares = [tables[name]["fpi_share"] for name in ("v4", "v7")]
+        assert all(share is not None and 0 < share < 1 for share in shares), tables["v4"]["unknown"]
+        assert shares[0] > 5 * shares[1]
+        limited = _by_table(_inspect(cluster, user="monitor"))
+        assert limited["v4"]["unknown"]["full-page image share"] == (
+            "EXECUTE on pg_walinspect's pg_get_wal_block_info()"
+        )
+        assert limited["v4"]["unknown"]["leaf density"] == "the pgstattuple extension"

@@ -104,8 +104,8 @@ def wal(reader: Reader, server: ServerFacts, tables: Sequence[TableFacts], wal_b
         with reader.conn.transaction():
             rows = reader.all(
                 sql.SQL(
-                    "WITH w AS (SELECT greatest(pg_current_wal_lsn() - %s::numeric, "
-                    "(SELECT redo_lsn FROM pg_control_checkpoint())) AS start) "
+                    "WITH w AS (SELECT pg_current_wal_lsn() - least(%s::numeric, "
+                    "pg_current_wal_lsn() - (SELECT redo_lsn FROM pg_control_checkpoint())) AS start) "
                     "SELECT b.relfilenode, b.reldatabase = (SELECT oid FROM pg_database "
                     "WHERE datname = current_database()), sum(b.block_fpi_length) FROM w, "
                     "{}.pg_get_wal_block_info(w.start, pg_current_wal_lsn(), false) b "
