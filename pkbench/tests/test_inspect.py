@@ -49,6 +49,7 @@ CREATE TABLE order_items (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
 CREATE INDEX ON order_items (order_id);
 CREATE TABLE payments (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, order_id uuid REFERENCES orders);
 CREATE TABLE hidden (id uuid PRIMARY KEY DEFAULT gen_random_uuid());
+CREATE TABLE "Mixed Case" ("Key" serial PRIMARY KEY);
 """
 FILL = f"""
 INSERT INTO v7 (data) SELECT 'x' FROM generate_series(1, {SMALL_ROWS});
@@ -62,6 +63,7 @@ INSERT INTO ids (data) SELECT 'x' FROM generate_series(1, {SMALL_ROWS});
 INSERT INTO counters (data) SELECT 'x' FROM generate_series(1, {SMALL_ROWS});
 INSERT INTO pairs SELECT gen_random_uuid(), i, 'x' FROM generate_series(1, {SMALL_ROWS}) i;
 INSERT INTO heap SELECT i, 'x' FROM generate_series(1, {SMALL_ROWS}) i;
+INSERT INTO "Mixed Case" SELECT FROM generate_series(1, 10);
 INSERT INTO events (data) SELECT 'x' FROM generate_series(1, {SMALL_ROWS});
 INSERT INTO orders (data) SELECT 'x' FROM generate_series(1, {SMALL_ROWS});
 INSERT INTO order_items (order_id) SELECT id FROM orders;
@@ -146,6 +148,7 @@ def test_every_kind_of_key_is_named_read_only(server: EmbeddedCluster) -> None:
         "order_items": "bigint",
         "payments": "bigint",
         "hidden": "uuid-v4",
+        "Mixed Case": "integer",
     }, {name: (t["values"], t["unknown"]) for name, t in tables.items()}
     assert tables["v4"]["generator"] == "gen_random_uuid()"
     assert tables["orders"]["generator"] == "uuid-ossp's uuid_generate_v4()"
@@ -180,7 +183,12 @@ def test_every_kind_of_key_is_named_read_only(server: EmbeddedCluster) -> None:
     assert tables["v4"]["placements"][0]["run"] == "wal-tiers-seed-004"
     assert tables["v4"]["status"] == "costs" and "ran at 0." in tables["v4"]["summary"]
     assert tables["ids"]["placements"][0]["condition"] == "shared-buffers"
-    assert tables["pairs"]["status"] == "not placed" and tables["heap"]["status"] == "not placed"
+    assert tables["heap"]["status"] == "not placed"
+    # A composite key is placed by its leading column, where its inserts land.
+    assert tables["pairs"]["leading_kind"] == "uuid-v4"
+    assert tables["pairs"]["kind_words"] == "a composite key led by random UUIDs (v4)"
+    assert tables["pairs"]["placements"][0]["strategy"] == "uuid-v4"
+    assert tables["Mixed Case"]["range_used"] == pytest.approx(10 / (2**31 - 1))
     assert tables["ulid_text"]["status"] == "not placed"
     # A superuser may use pgstattuple and pg_buffercache; pg_walinspect's block info needs PostgreSQL 16.
     assert 0 < tables["v4"]["leaf_density"] <= 1 and tables["v4"]["cached_share"] is not None

@@ -156,8 +156,8 @@ def _key(reader: Reader, facts: TableFacts) -> None:
     ordered = [by_number[n] for n in columns]
     facts.key_columns = tuple(row[1] for row in ordered)
     facts.key_types = tuple(row[2] for row in ordered)
-    if len(ordered) == 1:
-        facts.identity, facts.default = ordered[0][3] or "", ordered[0][4]
+    # The leading column decides where an insert lands in the index: a composite key is read by it.
+    facts.identity, facts.default = ordered[0][3] or "", ordered[0][4]
 
 
 def _children(reader: Reader, facts: TableFacts) -> None:
@@ -192,21 +192,21 @@ def _inserts(reader: Reader, server: ServerFacts, facts: TableFacts) -> None:
 
 
 def _privileged(reader: Reader, facts: TableFacts, figure: str) -> bool:
-    """Whether the role may read the key's columns; else the figure needs SELECT on them."""
+    """Whether the role may read the key's (leading) column; else the figure needs SELECT on it."""
     (allowed,) = reader.one(
-        "SELECT bool_and(has_column_privilege(%s, c, 'SELECT')) FROM unnest(%s::text[]) c",
+        "SELECT has_column_privilege(%s, %s, 'SELECT')",
         facts.oid,
-        list(facts.key_columns),
+        facts.key_columns[0],
     )
     if not allowed:
-        facts.needs[figure] = f"SELECT on {facts.qualified} ({', '.join(facts.key_columns)})"
+        facts.needs[figure] = f"SELECT on {facts.qualified} ({facts.key_columns[0]})"
     return bool(allowed)
 
 
 def _sample(reader: Reader, facts: TableFacts, bound: int) -> None:
     """Key values in heap order, a group per partition, from TABLESAMPLE SYSTEM (whole pages at random)
     at the percentage that gives about BOUND rows, and at most BOUND; and pg_stats' correlation."""
-    if len(facts.key_columns) != 1:
+    if not facts.key_columns:
         return
     column = facts.key_columns[0]
     stats = reader.all(
@@ -248,11 +248,11 @@ def _sample(reader: Reader, facts: TableFacts, bound: int) -> None:
 
 def _largest(reader: Reader, facts: TableFacts) -> None:
     """An integer key's largest value (an index's last entry), or its sequence's last value if larger."""
-    if len(facts.key_types) != 1 or facts.key_types[0] not in ("smallint", "integer", "bigint"):
+    if not facts.key_types or facts.key_types[0] not in ("smallint", "integer", "bigint"):
         return
     column = facts.key_columns[0]
     found: list[int] = []
-    (sequence,) = reader.one("SELECT pg_get_serial_sequence(%s, %s)", facts.qualified, column)
+    (sequence,) = reader.one("SELECT pg_get_serial_sequence(%s::oid::regclass::text, %s)", facts.oid, column)
     if sequence is not None:
         rows = reader.all(
             "SELECT last_value FROM pg_sequences WHERE format('%%I.%%I', schemaname, sequencename) = %s",

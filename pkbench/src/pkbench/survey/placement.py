@@ -91,6 +91,7 @@ class Entry:
 
     table: str
     kind: str
+    leading_kind: str
     kind_words: str
     key: list[str]
     key_types: list[str]
@@ -131,17 +132,21 @@ class Entry:
 
 def entry(facts: TableFacts, server: ServerFacts, memory: int | None, runs_dir: Path | None) -> Entry:
     """FACTS classified, placed and put in words."""
-    single_type = facts.key_types[0] if len(facts.key_types) == 1 else None
-    text = single_type in classify.TEXT_TYPES
+    lead_type = facts.key_types[0] if facts.key_types else None
+    text = lead_type in classify.TEXT_TYPES
     sample_values = [v for group in facts.sample or [] for v in group]
     shape = classify.shape(sample_values, text) if facts.sample is not None else None
     generator, made = (
-        classify.generator(facts.default, facts.identity) if single_type is not None else (None, None)
+        classify.generator(facts.default, facts.identity) if lead_type is not None else (None, None)
     )
     kind = classify.kind(facts.key_types, made, shape)
-    kind_words, strategy = classify.KINDS[kind]
+    # A composite key's inserts land where its leading column puts them: it is placed by that column.
+    leading = classify.kind(facts.key_types[:1], made, shape)
+    kind_words, strategy = classify.KINDS[leading]
+    if kind == "composite":
+        kind_words = f"a composite key led by {kind_words}"
     ordering = (
-        classify.rank_correlation(classify.ordered_keys(single_type, facts.sample))
+        classify.rank_correlation(classify.ordered_keys(lead_type, facts.sample))
         if facts.sample is not None
         else None
     )
@@ -156,6 +161,7 @@ def entry(facts: TableFacts, server: ServerFacts, memory: int | None, runs_dir: 
     found = Entry(
         table=facts.qualified,
         kind=kind,
+        leading_kind=leading,
         kind_words=kind_words,
         key=list(facts.key_columns),
         key_types=list(facts.key_types),
@@ -169,7 +175,7 @@ def entry(facts: TableFacts, server: ServerFacts, memory: int | None, runs_dir: 
         ordering_words=classify.ordering_words(ordering),
         ordering_how=facts.sample_how,
         pg_stats_correlation=facts.correlation,
-        range_used=classify.range_used(single_type or "", facts.largest),
+        range_used=classify.range_used(lead_type or "", facts.largest),
         total_bytes=facts.total_bytes,
         index_bytes=facts.index_bytes,
         index_over_shared_buffers=tier.over_shared_buffers if tier else None,
@@ -233,13 +239,13 @@ def _judge(found: Entry, strategy: str | None, runs_dir: Path | None) -> None:
         found.findings.append(
             f"{found.key_types[0]} key at {found.range_used:.0%} of its type's range: plan the move to bigint"
         )
-    if found.kind in classify.RANDOM_KINDS:
+    if found.leading_kind in classify.RANDOM_KINDS:
         found.findings.append("random key: every insert lands anywhere in the index")
     unindexed = [c["table"] for c in found.children if not c["indexed"]]
     if unindexed:
         found.findings.append(f"foreign keys without an index leading with them: {', '.join(unindexed)}")
     where = _where(found)
-    if found.kind in ("no-key", "composite"):
+    if found.kind == "no-key":
         found.status = "not placed"
         found.summary = f"{found.kind_words}: no which-key condition measures it"
         return

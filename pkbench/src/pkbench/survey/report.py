@@ -85,7 +85,7 @@ def cells(entry: Entry) -> dict[str, str]:
         "ordering": unknown(entry, "values", ordering),
         "range used": _share(entry.range_used)
         if entry.range_used is not None
-        else unknown(entry, "range used", None if entry.kind in ("bigint", "integer") else MISSING),
+        else unknown(entry, "range used", None if entry.leading_kind in ("bigint", "integer") else MISSING),
         "index": index,
         "tier": entry.tier or MISSING,
         "inserts": unknown(entry, "insert rate", rate),
@@ -168,7 +168,7 @@ def failures(entries: Sequence[Entry], fail_on: Sequence[str], above: int) -> li
     failed = []
     for entry in entries:
         size = entry.index_bytes or 0
-        if "random-keys" in fail_on and entry.kind in classify.RANDOM_KINDS and size >= above:
+        if "random-keys" in fail_on and entry.leading_kind in classify.RANDOM_KINDS and size >= above:
             failed.append(f"{entry.table} has {entry.kind_words} (key index {binary_size(size)})")
         if (
             "range-end" in fail_on
