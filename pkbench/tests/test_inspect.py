@@ -257,6 +257,20 @@ def test_markdown_terminal_and_the_ci_check(server: EmbeddedCluster, tmp_path: P
     assert "insert rate" not in watched["unknown"]
 
 
+def test_a_table_locked_by_ddl_is_left_after_one_wait(server: EmbeddedCluster) -> None:
+    with psycopg.connect(server.connection.conninfo()) as ddl:
+        ddl.execute("LOCK TABLE v7 IN ACCESS EXCLUSIVE MODE")
+        found = cli_in_process("inspect", "--dsn", _dsn(server), "--format", "json", "--schema", "public")
+        ddl.rollback()
+    assert found.returncode == 0, found.stderr
+    tables = _by_table(json.loads(found.stdout))
+    locked = tables["v7"]
+    assert locked["unknown"]["size"] == "the read failed: canceling statement due to lock timeout"
+    assert locked["unknown"]["key"] == locked["unknown"]["size"]
+    assert locked["status"] == "not placed" and locked["summary"].startswith("its key was not read")
+    assert tables["v4"]["status"] == "costs", "the other tables are read as before"
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -145,7 +145,7 @@ SERVER = ServerFacts(
 
 
 def _facts(name: str, types: tuple[str, ...], default: str | None, index: int, inserts: int) -> TableFacts:
-    facts = TableFacts(1, "public", name, None, 0, index * 2, index, 1000.0)
+    facts = TableFacts(1, "public", name, None, 0, index, 1000.0, total_bytes=index * 2)
     facts.key_source, facts.key_index, facts.index_bytes = "primary key", f"{name}_pkey", index
     facts.key_columns, facts.key_types, facts.default = (
         tuple(f"c{i}" for i in range(len(types))),

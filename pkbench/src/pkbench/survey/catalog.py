@@ -11,7 +11,7 @@ lock held) is undone to its savepoint and says why, and the survey goes on.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from psycopg import sql
 
@@ -41,17 +41,33 @@ def survey(connection: ConnectionInfo, options: Options) -> tuple[ServerFacts, l
             where = f"{options.schema}.{options.table}" if options.schema else options.table
             raise PkbenchError(f"--table {where}: no such table in database {server.database}")
         for facts in tables:
-            _key(reader, facts)
-            _children(reader, facts)
-            _inserts(reader, server, facts)
-            _sample(reader, facts, options.sample_rows)
-            _largest(reader, facts)
-            extensions.leaf_density(reader, server, facts)
-            extensions.cached(reader, server, facts)
-        extensions.wal(reader, server, tables, options.wal_bytes)
+            _read_table(reader, server, facts, options)
+        extensions.wal(reader, server, [t for t in tables if t.blocked is None], options.wal_bytes)
     if options.watch_s:
         _watch(connection, tables, options.watch_s)
     return server, tables
+
+
+def _read_table(reader: Reader, server: ServerFacts, facts: TableFacts, options: Options) -> None:
+    """Each figure of FACTS's table in a savepoint of its own."""
+    stages: list[tuple[str, Callable[[], None]]] = [
+        ("size", lambda: _sizes(reader, facts)),
+        ("key", lambda: _key(reader, facts)),
+        ("children", lambda: _children(reader, facts)),
+        ("insert rate", lambda: _inserts(reader, server, facts)),
+        ("values", lambda: _sample(reader, facts, options.sample_rows)),
+        ("range used", lambda: _largest(reader, facts)),
+        ("leaf density", lambda: extensions.leaf_density(reader, server, facts)),
+        ("cached share", lambda: extensions.cached(reader, server, facts)),
+    ]
+    for figure, stage in stages:
+        # A table whose lock another session holds (DDL under way) is left after the first wait
+        # for it, not waited on once more for each figure.
+        if facts.blocked is not None:
+            facts.needs[figure] = facts.blocked
+            continue
+        with reader.attempt(facts, figure):
+            stage()
 
 
 def _server(reader: Reader) -> ServerFacts:
@@ -85,8 +101,7 @@ def _tables(reader: Reader, options: Options) -> list[TableFacts]:
         f"""
         SELECT c.oid, n.nspname, c.relname, p.partstrat,
                (SELECT count(*) FROM pg_partition_tree(c.oid) t WHERE t.isleaf AND t.relid <> c.oid),
-               (SELECT coalesce(sum(pg_total_relation_size(t.relid)), 0) FROM {leaves_sql("c.oid")} t),
-               (SELECT coalesce(sum(pg_relation_size(t.relid)), 0) FROM {leaves_sql("c.oid")} t),
+               (SELECT sum(l.relpages) FROM {leaves_sql("c.oid")} t JOIN pg_class l ON l.oid = t.relid),
                (SELECT CASE WHEN bool_and(l.reltuples >= 0) THEN sum(l.reltuples) END
                   FROM {leaves_sql("c.oid")} t JOIN pg_class l ON l.oid = t.relid)
           FROM pg_class c
@@ -114,12 +129,20 @@ def _tables(reader: Reader, options: Options) -> list[TableFacts]:
             name,
             strategies.get(strategy) if strategy else None,
             partitions,
-            int(total),
-            int(heap),
+            int(pages or 0) * PAGE,
             float(tuples) if tuples is not None else None,
         )
-        for oid, schema, name, strategy, partitions, total, heap, tuples in rows
+        for oid, schema, name, strategy, partitions, pages, tuples in rows
     ]
+
+
+def _sizes(reader: Reader, facts: TableFacts) -> None:
+    """Table, indexes and TOAST of every partition (each opened, so a lock held on it is waited for)."""
+    (total,) = reader.one(
+        "SELECT coalesce(sum(pg_total_relation_size(t)), 0) FROM unnest(%s::oid[]) t",
+        leaves(reader, facts.oid),
+    )
+    facts.total_bytes = int(total)
 
 
 def _key(reader: Reader, facts: TableFacts) -> None:

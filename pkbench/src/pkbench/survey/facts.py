@@ -66,9 +66,10 @@ class TableFacts:
     name: str
     partition_strategy: str | None
     partitions: int
-    total_bytes: int
+    # From pg_class's relpages, without opening the table: what the sample's percentage is sized from.
     heap_bytes: int
     rows: float | None
+    total_bytes: int | None = None
     key_source: str | None = None
     key_index: str | None = None
     index_oid: int | None = None
@@ -90,6 +91,8 @@ class TableFacts:
     cached_share: float | None = None
     # Why a figure is not known: the figure's name, and what it needs (a privilege, an extension).
     needs: dict[str, str] = field(default_factory=dict)
+    # Why the table's reads stopped: a lock another session holds on it.
+    blocked: str | None = None
 
     @property
     def qualified(self) -> str:
@@ -120,6 +123,8 @@ class Reader:
                 yield
         except psycopg.Error as e:
             facts.needs[figure] = f"the read failed: {first_line(e)}"
+            if isinstance(e, psycopg.errors.LockNotAvailable):
+                facts.blocked = facts.needs[figure]
 
 
 @contextmanager

@@ -106,7 +106,7 @@ class Entry:
     ordering_how: str
     pg_stats_correlation: float | None
     range_used: float | None
-    total_bytes: int
+    total_bytes: int | None
     index_bytes: int | None
     index_over_shared_buffers: float | None
     index_over_memory: float | None
@@ -245,6 +245,10 @@ def _judge(found: Entry, strategy: str | None, runs_dir: Path | None) -> None:
     if unindexed:
         found.findings.append(f"foreign keys without an index leading with them: {', '.join(unindexed)}")
     where = _where(found)
+    if "key" in found.unknown:
+        found.status = "not placed"
+        found.summary = f"its key was not read ({found.unknown['key']})"
+        return
     if found.kind == "no-key":
         found.status = "not placed"
         found.summary = f"{found.kind_words}: no which-key condition measures it"

@@ -75,7 +75,9 @@ def cells(entry: Entry) -> dict[str, str]:
     ordering = f"{entry.ordering_words} ({entry.ordering:.2f})" if entry.ordering is not None else None
     rate = f"{entry.inserts_per_s:,.1f}/s" if entry.inserts_per_s is not None else None
     index = binary_size(entry.index_bytes) if entry.index_bytes is not None else MISSING
-    key = ", ".join(f"{c} {t}" for c, t in zip(entry.key, entry.key_types, strict=True)) or "no key"
+    key = ", ".join(f"{c} {t}" for c, t in zip(entry.key, entry.key_types, strict=True)) or (
+        unknown(entry, "key", None) if "key" in entry.unknown else "no key"
+    )
     return {
         "table": entry.table,
         "key": key,
