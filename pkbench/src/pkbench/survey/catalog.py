@@ -48,6 +48,10 @@ def survey(connection: ConnectionInfo, options: Options) -> tuple[ServerFacts, l
     return server, tables
 
 
+# MaxHeapTuplesPerPage of an 8 kB page.
+ROWS_PER_PAGE_AT_MOST = 291
+
+
 def _read_table(reader: Reader, server: ServerFacts, facts: TableFacts, options: Options) -> None:
     """Each figure of FACTS's table in a savepoint of its own."""
     stages: list[tuple[str, Callable[[], None]]] = [
@@ -138,11 +142,12 @@ def _tables(reader: Reader, options: Options) -> list[TableFacts]:
 
 def _sizes(reader: Reader, facts: TableFacts) -> None:
     """Table, indexes and TOAST of every partition (each opened, so a lock held on it is waited for)."""
-    (total,) = reader.one(
-        "SELECT coalesce(sum(pg_total_relation_size(t)), 0) FROM unnest(%s::oid[]) t",
+    (total, heap) = reader.one(
+        "SELECT coalesce(sum(pg_total_relation_size(t)), 0), coalesce(sum(pg_relation_size(t)), 0) "
+        "FROM unnest(%s::oid[]) t",
         leaves(reader, facts.oid),
     )
-    facts.total_bytes = int(total)
+    facts.total_bytes, facts.heap_bytes = int(total), int(heap)
 
 
 def _key(reader: Reader, facts: TableFacts) -> None:
@@ -246,7 +251,8 @@ def _sample(reader: Reader, facts: TableFacts, bound: int) -> None:
         return
     if not stats:
         facts.needs["pg_stats correlation"] = f"ANALYZE {facts.qualified} (no statistics yet)"
-    rows = facts.rows if facts.rows and facts.rows > 0 else facts.heap_bytes / PAGE * 100
+    # Never analyzed: as many rows as the narrowest rows fit in its pages, so the sample stays within BOUND.
+    rows = facts.rows if facts.rows and facts.rows > 0 else facts.heap_bytes / PAGE * ROWS_PER_PAGE_AT_MOST
     percent = min(100.0, max(0.001, 100.0 * 2 * bound / max(rows, 1.0)))
     query = sql.SQL(
         "SELECT tableoid::oid, ctid, {column}::text FROM {table} TABLESAMPLE SYSTEM ({percent}) "

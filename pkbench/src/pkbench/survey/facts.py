@@ -66,7 +66,7 @@ class TableFacts:
     name: str
     partition_strategy: str | None
     partitions: int
-    # From pg_class's relpages, without opening the table: what the sample's percentage is sized from.
+    # From pg_class's relpages until the table's size is read: what the sample's percentage is sized from.
     heap_bytes: int
     rows: float | None
     total_bytes: int | None = None
