@@ -281,6 +281,9 @@ def test_a_table_locked_by_ddl_is_left_after_one_wait(server: EmbeddedCluster) -
         (("--watch", "soon"), "--watch 'soon': expected a duration such as 60s or 2m"),
         (("--server-memory", "lots"), "--server-memory 'lots': expected a size"),
         (("--runs", "/nonexistent"), "--runs /nonexistent: no folder of runs there"),
+        (("--out", "x.md"), "--out writes the json or md output: give --format json or --format md"),
+        (("--fail-above", "1GB"), "--fail-above sizes the random-keys check: give --fail-on random-keys"),
+        (("--table", "other.v4", "--schema", "public"), "--table other.v4 is not in --schema public"),
     ],
 )
 def test_bad_input_is_one_line(server: EmbeddedCluster, args: tuple[str, ...], message: str) -> None:

@@ -83,6 +83,8 @@ def _table_option(table: str | None, schema: str | None) -> tuple[str | None, st
     type=click.Choice(["terminal", "json", "md"]),
     default="terminal",
     show_default=True,
+    help="terminal: a table and a line per table; json: the versioned document docs/inspect.md describes; "
+    "md: markdown to paste into a ticket.",
 )
 @click.option("--out", type=click.Path(path_type=Path), help="Write the json or md output to this file.")
 @click.option(
@@ -109,6 +111,10 @@ def inspect(**arguments: Any) -> None:
 
     Example: pkbench inspect --dsn postgresql://monitor@db/app --format md
     """
+    if arguments["out"] is not None and arguments["output_format"] == "terminal":
+        raise PkbenchError("--out writes the json or md output: give --format json or --format md")
+    if arguments["fail_above"] is not None and "random-keys" not in arguments["fail_on"]:
+        raise PkbenchError("--fail-above sizes the random-keys check: give --fail-on random-keys")
     watch = _seconds(arguments["watch"]) if arguments["watch"] else None
     wal_bytes = sizing.parse_bytes(arguments["wal_size"], "--wal")
     above = sizing.parse_bytes(arguments["fail_above"], "--fail-above") if arguments["fail_above"] else 0
