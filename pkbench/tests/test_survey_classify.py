@@ -190,7 +190,8 @@ def test_tables_are_placed_in_their_tier_and_ranked_by_what_switching_saves() ->
         "random UUIDs (v4) from gen_random_uuid(), primary key index 600 MiB, 4.7\u00d7 shared buffers"
         in (busy.summary)
     )
-    assert f"ran at {first.ratio:.2f}\u00d7 bigint's rate" in busy.summary
+    assert f"v4 against bigint: slower {first.ratio:.2f}\u00d7 (" in busy.summary
+    assert first.speed == "slower" and first.work == "heavier" and first.costs
     assert shown[2].status == "fine" and "baseline" in shown[2].summary
     assert shown[3].status == "not placed" and "composite" in shown[3].summary
     assert report.failures(shown, ["random-keys"], 0) == [
@@ -201,9 +202,12 @@ def test_tables_are_placed_in_their_tier_and_ranked_by_what_switching_saves() ->
 
 
 def test_a_cell_not_resolved_costs_nothing_and_says_so() -> None:
-    cell = placement.committed_cell(placement.RUNS_DIR, "page-cache", "uuid-v7")
-    assert placement.penalty(cell) == 0
-    assert "not resolved to \u00b110%" in placement.cell_words("uuid-v7", cell)
+    answer = placement.committed_answer(placement.RUNS_DIR, "page-cache", "uuid-v7")
+    assert answer is not None and answer.speed == "unresolved"
+    assert placement.penalty(answer) == 0
+    assert "rate not resolved to \u00b110%" in placement.answer_words("uuid-v7", answer)
+    assert placement.committed_answer(placement.RUNS_DIR, "page-cache", "bigint") is None
+    assert placement.answer_words("bigint", None) == "bigint is the baseline every cell is measured against"
 
 
 def test_an_integer_key_near_its_end_is_flagged() -> None:

@@ -1,10 +1,10 @@
-"""Each surveyed table placed in a condition of the committed which-key table and given that condition's
-measured cell for its key, in words, with the run it comes from; and the tables ranked by what switching
-would save.
+"""Each surveyed table placed in a condition of the committed which-key table and given what the table's rule
+says of its key there, in words, with the run it comes from; and the tables ranked by what switching would
+save.
 
-The committed cells are read through one function, `committed_cell`, over evidence.advice: the rule that
-reads a cell from a run lives there, not here. A table's condition is its key index's memory tier (what a
-random key's inserts pay for); a partitioned table's layout row is given beside it.
+The committed table is read through one function, `committed_answer`, over evidence.advice's: how a cell is
+read from a run and what the rule makes of it live there, not here. A table's condition is its key index's
+memory tier (what a random key's inserts pay for); a partitioned table's layout row is given beside it.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pkbench.evidence import advice, advice_rows
+from pkbench.evidence import advice, advice_rows, decision
+from pkbench.evidence.cell import BASELINE, TIMES
 from pkbench.survey import classify
 from pkbench.survey.facts import ServerFacts, TableFacts
 from pkbench.text import binary_size
@@ -24,46 +25,35 @@ RUNS_DIR = Path(__file__).resolve().parents[3] / "docs" / "reproductions"
 LAYOUT_CONDITIONS = {"range": "range-partitioned", "hash": "hash-partitioned"}
 # A uuid key compared, besides bigint, with the UUID that keeps it a UUID.
 UUID_ALTERNATIVE = "uuid-v7"
-TIMES = advice.TIMES
 
 
 @functools.cache
-def committed_cell(runs_dir: Path, condition: str, strategy: str) -> advice.Cell:
-    """The committed which-key table's cell for STRATEGY under CONDITION, from the runs in RUNS_DIR."""
-    sources, conditions = advice_rows.committed(runs_dir)
-    wanted = [c for c in conditions if c.key == condition]
-    table = advice.build(runs_dir, sources, conditions=wanted)
-    return table.cells.get(condition, {}).get(strategy, advice.Cell("not measured"))
+def committed_answer(runs_dir: Path, condition: str, strategy: str) -> decision.Answer | None:
+    """What the committed which-key table under RUNS_DIR says of STRATEGY against bigint under CONDITION;
+    None for bigint itself and a key no committed run measured there."""
+    return advice.committed_answer(condition, strategy, runs_dir)
 
 
 def _heading(strategy: str) -> str:
     return next((c.heading for c in advice_rows.COLUMNS if c.strategy == strategy), strategy)
 
 
-def cell_words(strategy: str, cell: advice.Cell) -> str:
-    """A committed cell in a sentence: how STRATEGY ran against bigint there, and the run it comes from."""
+def answer_words(strategy: str, answer: decision.Answer | None) -> str:
+    """An answer in a sentence: how STRATEGY compares with bigint there, and the run it comes from."""
     name = _heading(strategy)
-    if cell.kind == "not measured":
+    if strategy == BASELINE:
+        return "bigint is the baseline every cell is measured against"
+    if answer is None:
         return f"no committed run measured {name} here"
-    cited = f" [{cell.run}]"
-    if cell.kind == "baseline":
-        return f"bigint is the baseline every cell is measured against{cited}"
-    if cell.precise and cell.resolved and cell.ratio is not None and cell.kind == "verdict":
-        wal = f" with {cell.work.ratio:.2f}{TIMES} the WAL per transaction" if cell.work is not None else ""
-        return (
-            f"{name} ran at {cell.ratio:.2f}{TIMES} bigint's rate ({cell.low:.2f}\u2013{cell.high:.2f})"
-            f"{wal}{cited}"
-        )
-    word = cell.word()
-    return f"{name} against bigint: {word}{', ' if word else ''}{cell.figures()}{cited}"
+    return f"{name} against bigint: {answer.decided()} [{answer.cell.run}]"
 
 
-def penalty(cell: advice.Cell) -> float:
-    """The extra time an insert takes against bigint's where the cell states the key slower (1/ratio - 1),
-    else 0: a cell not resolved to the precision rule costs nothing it can show."""
-    if cell.kind == "verdict" and cell.resolved and cell.precise and cell.better is False and cell.ratio:
-        return 1 / cell.ratio - 1
-    return 0.0
+def penalty(answer: decision.Answer | None) -> float:
+    """The extra time an insert takes against bigint's where the rule finds the key slower (1/ratio - 1),
+    else 0."""
+    if answer is None or answer.speed != "slower" or not answer.cell.ratio:
+        return 0.0
+    return 1 / answer.cell.ratio - 1
 
 
 @dataclass(frozen=True)
@@ -78,10 +68,11 @@ class Placement:
     high: float | None
     wal_ratio: float | None
     penalty: float
-    # Measured, tight enough for the precision rule, and stated (a difference that holds in its run).
-    measured: bool = False
-    precise: bool = False
-    resolved: bool = False
+    # The rule's reading (evidence.decision): the rate faster, slower, level or unresolved; the WAL heavier,
+    # lighter, similar, unresolved or not measured; whether the key costs here (slower or heavier).
+    speed: str | None = None
+    work: str | None = None
+    costs: bool = False
     alternative: str | None = None
 
 
@@ -200,26 +191,27 @@ def entry(facts: TableFacts, server: ServerFacts, memory: int | None, runs_dir: 
 
 
 def _placement(runs_dir: Path, condition: str, strategy: str) -> Placement:
-    cell = committed_cell(runs_dir, condition, strategy)
+    found = committed_answer(runs_dir, condition, strategy)
+    cell = found.cell if found is not None else None
     label = advice_rows.BY_KEY[condition].label
     alternative = None
-    if strategy not in ("bigint", UUID_ALTERNATIVE):
-        other = committed_cell(runs_dir, condition, UUID_ALTERNATIVE)
-        alternative = cell_words(UUID_ALTERNATIVE, other) if other.measured else None
+    if strategy not in (BASELINE, UUID_ALTERNATIVE):
+        other = committed_answer(runs_dir, condition, UUID_ALTERNATIVE)
+        alternative = answer_words(UUID_ALTERNATIVE, other) if other is not None else None
     return Placement(
         condition,
         label,
         strategy,
-        cell_words(strategy, cell),
-        cell.run,
-        cell.ratio,
-        cell.low,
-        cell.high,
-        cell.work.ratio if cell.work is not None else None,
-        penalty(cell),
-        cell.measured and cell.kind != "baseline",
-        cell.precise,
-        cell.resolved,
+        answer_words(strategy, found),
+        cell.run if cell is not None else None,
+        cell.ratio if cell is not None else None,
+        cell.low if cell is not None else None,
+        cell.high if cell is not None else None,
+        cell.work.ratio if cell is not None and cell.work is not None else None,
+        penalty(found),
+        found.speed if found is not None else None,
+        found.work if found is not None else None,
+        found.costs if found is not None else False,
         alternative,
     )
 
@@ -267,12 +259,12 @@ def _judge(found: Entry, strategy: str | None, runs_dir: Path | None) -> None:
         return
     first = found.placements[0]
     found.summary = f"{found.kind_words}{where}: in that condition {first.words}"
-    if first.penalty > 0:
+    if first.costs:
         found.status = "costs"
         found.saving = found.inserts_per_s * first.penalty if found.inserts_per_s is not None else None
     elif found.range_used is not None and found.range_used >= classify.RANGE_FLAG:
         found.status = "flagged"
-    elif first.measured and not first.precise and not first.resolved:
+    elif first.speed == "unresolved":
         found.status = "not resolved"
     else:
         found.status = "fine"
@@ -295,11 +287,14 @@ def _where(found: Entry) -> str:
 
 def ranked(entries: list[Entry]) -> list[Entry]:
     """Tables that cost first, by what switching would save (insert rate x the cell's penalty; a table
-    whose insert rate is not known after those whose is), then flagged, fine and not placed."""
+    whose insert rate is not known after those whose is; then by the penalty, then by the WAL written over
+    bigint's), then flagged, not resolved, fine and not placed."""
     order = {"costs": 0, "flagged": 1, "not resolved": 2, "fine": 3, "not placed": 4}
 
-    def key(e: Entry) -> tuple[int, int, float, float, str]:
-        first = e.placements[0].penalty if e.placements else 0.0
-        return (order[e.status], e.saving is None, -(e.saving or 0.0), -first, e.table)
+    def key(e: Entry) -> tuple[int, int, float, float, float, str]:
+        first = e.placements[0] if e.placements else None
+        penalty = first.penalty if first is not None else 0.0
+        wal = first.wal_ratio or 0.0 if first is not None else 0.0
+        return (order[e.status], e.saving is None, -(e.saving or 0.0), -penalty, -wal, e.table)
 
     return sorted(entries, key=key)
