@@ -50,6 +50,8 @@ CREATE INDEX ON order_items (order_id);
 CREATE TABLE payments (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, order_id uuid REFERENCES orders);
 CREATE TABLE hidden (id uuid PRIMARY KEY DEFAULT gen_random_uuid());
 CREATE TABLE "Mixed Case" ("Key" serial PRIMARY KEY);
+CREATE SCHEMA private;
+CREATE TABLE private.secrets (id uuid PRIMARY KEY DEFAULT gen_random_uuid());
 """
 FILL = f"""
 INSERT INTO v7 (data) SELECT 'x' FROM generate_series(1, {SMALL_ROWS});
@@ -74,6 +76,7 @@ CREATE ROLE monitor LOGIN;
 GRANT pg_read_all_stats TO monitor;
 GRANT SELECT ON ALL TABLES IN SCHEMA public TO monitor;
 REVOKE SELECT ON hidden FROM monitor;
+GRANT SELECT ON private.secrets TO monitor;
 """
 
 
@@ -148,6 +151,7 @@ def test_every_kind_of_key_is_named_read_only(server: EmbeddedCluster) -> None:
         "order_items": "bigint",
         "payments": "bigint",
         "hidden": "uuid-v4",
+        "private.secrets": "uuid-v4",
         "Mixed Case": "integer",
     }, {name: (t["values"], t["unknown"]) for name, t in tables.items()}
     assert tables["v4"]["generator"] == "gen_random_uuid()"
@@ -221,6 +225,8 @@ def test_a_role_with_only_pg_read_all_stats_and_select_gets_unknown_cells(server
     assert hidden["unknown"]["values"] == "SELECT on public.hidden (id)"
     assert hidden["kind"] == "uuid-v4", "the generator still names the key"
     assert tables["counters"]["range_used"] == pytest.approx(0.71, abs=0.001)
+    # SELECT on a table in a schema the role may not use is not enough: it says so.
+    assert tables["private.secrets"]["unknown"]["values"] == "USAGE on schema private"
     shown = cli_in_process("inspect", "--dsn", _dsn(server, "monitor"), "--table", "hidden")
     assert shown.returncode == 0, shown.stderr
     assert "unknown (needs SELECT on public.hidden (id))" in shown.stdout

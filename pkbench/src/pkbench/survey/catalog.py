@@ -221,14 +221,17 @@ def _inserts(reader: Reader, server: ServerFacts, facts: TableFacts) -> None:
 
 def _privileged(reader: Reader, facts: TableFacts, figure: str) -> bool:
     """Whether the role may read the key's (leading) column; else the figure needs SELECT on it."""
-    (allowed,) = reader.one(
-        "SELECT has_column_privilege(%s, %s, 'SELECT')",
+    (schema, allowed) = reader.one(
+        "SELECT has_schema_privilege(%s, 'USAGE'), has_column_privilege(%s, %s, 'SELECT')",
+        facts.schema,
         facts.oid,
         facts.key_columns[0],
     )
-    if not allowed:
+    if not schema:
+        facts.needs[figure] = f"USAGE on schema {facts.schema}"
+    elif not allowed:
         facts.needs[figure] = f"SELECT on {facts.qualified} ({facts.key_columns[0]})"
-    return bool(allowed)
+    return bool(schema and allowed)
 
 
 def _sample(reader: Reader, facts: TableFacts, bound: int) -> None:
