@@ -19,6 +19,7 @@ FLOORS = (
     "cli",  # the front door: click commands, the one error boundary, the console
     "run",  # planning and orchestration: options and plan, the runner, paired rounds, sweeps
     "report",  # report.html, comparison.html, sweep.html
+    "survey",  # pkbench inspect: a live server's keys read-only, each placed in the which-key table
     "evidence",  # what the documents say from the committed runs: the generated blocks, the which-key table
     "summary",  # what one run writes about itself: summary.md, summary.csv, the console's tables, sweep.md
     "scenario",  # scenario files, the built-in ones, the studies' published figures

@@ -12,6 +12,8 @@ EXIT_STRATEGY_FAILED = 3
 EXIT_STRATEGY_SKIPPED = 4
 # pkbench compare --fail-on-regression: a resolved change for the worse beyond the percentage given.
 EXIT_REGRESSION = 5
+# pkbench inspect --fail-on: the survey ran, and a table failed the check asked for.
+EXIT_FINDINGS = 6
 # Ctrl-C or SIGTERM.
 EXIT_INTERRUPTED = 130
 

@@ -1,7 +1,8 @@
 """The command line: thin commands over the library, and the one place errors become a line on stderr.
 
 The commands live by job: `run` in run.py; list, report, reproductions and compare (over the catalog and
-results directories) in results.py; docs in docs.py; the exit codes and the one way to fail in exit.py.
+results directories) in results.py; docs in docs.py; inspect (a read-only survey of a server's keys) in
+inspect.py; the exit codes and the one way to fail in exit.py.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pkbench import __version__
 from pkbench.cli import advise
 from pkbench.cli.docs import docs
 from pkbench.cli.exit import EXIT_INTERRUPTED, fail
+from pkbench.cli.inspect import inspect
 from pkbench.cli.results import compare, list_, report, reproductions_
 from pkbench.cli.run import options_for, run
 from pkbench.errors import PkbenchError, first_line
@@ -29,7 +31,7 @@ def cli() -> None:
     """
 
 
-for command in (run, list_, report, reproductions_, compare, docs, advise.command(options_for)):
+for command in (run, list_, report, reproductions_, compare, docs, advise.command(options_for), inspect):
     cli.add_command(command)
 
 
