@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
-from pkbench.evidence.advice import BASELINE, PRECISION, TIMES, Cell, Table, build
+from pkbench.evidence.advice import Table, build
+from pkbench.evidence.cell import BASELINE, PRECISION, TIMES, Cell
 from pkbench.evidence.advice_rows import Column, committed
 
 # Okabe-Ito colours, told apart with the commonest colour blindness; one per key, in the table's order.

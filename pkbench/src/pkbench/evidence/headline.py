@@ -8,7 +8,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from pkbench.evidence.advice import PRECISION, TIMES, Cell, Table, build
+from pkbench.evidence.advice import Table, build
+from pkbench.evidence.cell import PRECISION, TIMES, Cell
 from pkbench.evidence.advice_rows import Column, Condition, committed
 
 
