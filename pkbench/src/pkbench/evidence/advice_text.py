@@ -290,29 +290,6 @@ def page_lines(runs_dir: Path, sources: Sources | None = None, link_from: Path |
     ]
 
 
-def readme_lines(runs_dir: Path, link_from: Path, advice: Path) -> list[str]:
-    """The README's short table: the conditions people ask about most, for bigint, v4, v4 as text and v7."""
-    sources, conditions = committed(runs_dir)
-    table = build(runs_dir, sources, conditions=conditions)
-    rule_link = f"{os.path.relpath(advice.parent / 'statistics.md', link_from)}#which-key-the-decision-rule"
-    return [
-        *decision(table, link_from),
-        "",
-        *table_lines(table, link_from, asked_only=True, columns=README_COLUMNS),
-        "",
-        "Each cell: the key's rate (or size) over bigint's, its 95% interval, its WAL per transaction over "
-        "bigint's in the same window and the committed run it comes from; a rate whose interval reaches "
-        f"further than \u00b1{PRECISION:.0%} says so instead of giving a ratio, unless its direction holds; "
-        "in bold, a difference the run states, one that holds among the rates and WAL this table cites from "
-        "that key's run (5% familywise). The sentences above follow one rule "
-        f"([statistics.md]({rule_link})): a key is held against bigint where it is slower or writes "
-        f"{HEAVIER:.2f}{TIMES} its WAL or more. Every "
-        "condition, the sequential prefixes, striped keys and v7 made with a counter, and the rules that "
-        "follow: "
-        f"[{os.path.relpath(advice, link_from)}]({os.path.relpath(advice, link_from)}).",
-    ]
-
-
 def _cite(table: Table, found: Sequence[Answer], link_from: Path) -> str:
     return "; ".join(
         f"{a.condition.label}: {a.decided()}, {table.link(str(a.cell.run), link_from)}" for a in found

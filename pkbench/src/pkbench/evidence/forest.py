@@ -15,8 +15,8 @@ from html import escape
 from pathlib import Path
 
 from pkbench.evidence.advice import Table, build
-from pkbench.evidence.cell import BASELINE, PRECISION, TIMES, Cell
 from pkbench.evidence.advice_rows import Column, committed
+from pkbench.evidence.cell import BASELINE, PRECISION, TIMES, Cell
 
 # Okabe-Ito colours, told apart with the commonest colour blindness; one per key, in the table's order.
 COLOURS = ("#D55E00", "#E69F00", "#0072B2", "#56B4E9", "#009E73", "#CC79A7", "#999999", "#000000")

@@ -50,6 +50,26 @@ def port_cost(path: Path) -> list[str]:
     )
 
 
+def public_ids(path: Path) -> list[str]:
+    """The which-key answer where ids are shown to the public: store a v7, show its façade; what the mapping
+    costs per call beside making the v7, from BENCHMARKS.md's newest raw output (links from the repository's
+    root, where the README shows it)."""
+    ns = {name: value for name, value, _ in benchmark_rows(path.read_text())}
+    try:
+        v7, to_public, to_v7 = ns["uuid_generate_v7"], ns["uuid_v7_to_public"], ns["uuid_public_to_v7"]
+    except KeyError as missing:
+        raise PkbenchError(
+            f"the newest `bash sequuid/bench/run` in {path.name} has no row {missing}"
+        ) from None
+    return [
+        "- ids shown to the public: store **uuid-v7** (its cells above) and show its façade, "
+        "`uuid_v7_to_public(id, key)`, a v4-looking id that hides when the row was made (sequuid 1.5, the "
+        f"port, sequuid-py): {to_public:,} ns a call, {to_public / v7:.2f}{TIMES} making the v7; "
+        f"`uuid_public_to_v7`, the way back, {to_v7:,} ns "
+        "([public ids](sequuid/docs/public-ids.md), [the run](sequuid/BENCHMARKS.md))."
+    ]
+
+
 # The newest `bench/cores` run: its header line (clients, server, cores) and its table of calls per second.
 RAW_CORES_RUN = re.compile(r"```\n\$ bash sequuid/bench/cores[^\n]*\n(?P<body>.*?)```", re.S)
 CORES_HEADER = re.compile(

@@ -283,6 +283,7 @@ FILE_TABLES: dict[str, FileTable] = {
     "sequuid-per-call": sequuid_benchmarks.per_call,
     "sequuid-port-cost": sequuid_benchmarks.port_cost,
     "sequuid-cores": sequuid_benchmarks.on_many_cores,
+    "public-ids": sequuid_benchmarks.public_ids,
 }
 # From a directory of several runs: a `pkbench run --calibrate N` directory (its A/A runs in aa-1 ... aa-N),
 # one run of each design in paired/ and interleaved/ (or a folder of those per scenario), or two runs back to
@@ -307,9 +308,6 @@ CALIBRATION_TABLES: dict[str, FileTable] = {
     "advice": lambda source: advice_text.page_lines(source),
     # The README's first screen: the decision in a few lines, from the same cells.
     "which-key-short": lambda source: headline.block(source, source.parents[2]),
-    "which-key": lambda source: advice_text.readme_lines(
-        source, source.parents[2], source.parent / "advice.md"
-    ),
     # statistics.md beside the folder: the which-key rule worked through committed cells.
     "decision-examples": lambda source: decision_examples.lines(source, source.parent),
 }
