@@ -202,7 +202,7 @@ def test_tables_are_placed_in_their_tier_and_ranked_by_what_switching_saves() ->
 
 
 def test_a_cell_not_resolved_costs_nothing_and_says_so() -> None:
-    answer = placement.committed_answer(placement.RUNS_DIR, "page-cache", "uuid-v7")
+    answer = placement.committed_answer(placement.RUNS_DIR, "one-writer", "uuid-v7")
     assert answer is not None and answer.speed == "unresolved"
     assert placement.penalty(answer) == 0
     assert "rate not resolved to \u00b110%" in placement.answer_words("uuid-v7", answer)

@@ -200,7 +200,9 @@ def _work(
 ) -> Work | None:
     """The WAL per transaction verdict of the same window, when the run judged one."""
     found = _verdict(verdicts, WORK_METRIC, window, strategy)
-    if found is None or found.ratio is None:
+    # A ratio of 0 is a server that wrote no WAL for either key (the router of the sharded scenario, whose
+    # shards write it): no figure of the key's work, not a key that writes none.
+    if found is None or found.ratio is None or found.ratio <= 0:
         return None
     holds = holding.get((found.metric, found.workload), False) and found.low is not None
     ranged = found.rounds if found.method == "range of rounds" else None
