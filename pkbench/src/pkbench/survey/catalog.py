@@ -39,7 +39,7 @@ def survey(connection: ConnectionInfo, options: Options) -> tuple[ServerFacts, l
         tables = _tables(reader, options)
         if options.table is not None and not tables:
             where = f"{options.schema}.{options.table}" if options.schema else options.table
-            raise PkbenchError(f"--table {where}: no such table in database {server.database}")
+            raise PkbenchError(f"{options.table_option} {where}: no such table in database {server.database}")
         for facts in tables:
             _read_table(reader, server, facts, options)
         extensions.wal(reader, server, [t for t in tables if t.blocked is None], options.wal_bytes)

@@ -32,6 +32,8 @@ class Options:
     sample_rows: int = SAMPLE_ROWS
     wal_bytes: int = WAL_BYTES
     watch_s: float | None = None
+    # The option that named the table, for the line that says it is not there.
+    table_option: str = "--table"
 
 
 @dataclass(frozen=True)
