@@ -28,7 +28,6 @@ from pkbench.run import advise_like_text as like_text
 from pkbench.run import advise_outcome as outcome
 from pkbench.run import runner
 from pkbench.run.options import Options
-from pkbench.scenario import file as scenario_file
 from pkbench.server import connection, sizing
 from pkbench.survey import shape as table_shape
 
@@ -252,7 +251,7 @@ def _advise_like(
     chosen = (
         [s.strip() for s in strategies.split(",") if s.strip()]
         if strategies
-        else list(dict.fromkeys([*like_plan.DEFAULT_STRATEGIES[:2], *([shape.strategy] if shape.strategy else []), *like_plan.DEFAULT_STRATEGIES[2:]]))
+        else like_plan.default_strategies(shape.strategy)
     )
     if BASELINE not in chosen:
         chosen.insert(0, BASELINE)
@@ -269,20 +268,31 @@ def _advise_like(
         rows,
     )
     replica = like_plan.replica(shape)
-    out.mkdir(parents=True)
-    (out / "replica.toml").write_text(like_plan.replica_toml(shape, scaling, replica, chosen))
+    files = {like_plan.REPLICA: like_plan.replica_toml(shape, scaling, replica, chosen)}
     if switch_why is None:
-        (out / "switch.toml").write_text(like_plan.switch_toml(shape, scaling, replica))
+        files[like_plan.SWITCH] = like_plan.switch_toml(shape, scaling, replica)
     plan = like_plan.make_plan(seconds, out, chosen, shape, scaling, switch_why is None, common)
-    # Both runs' options and scenario files are checked before the first starts: a bad name fails now.
-    runs = [(plan.parts[0], lambda spent: plan.arguments(plan.parts[0], out, spent))]
+    replica_part = plan.parts[0]
+    runs: list[tuple[planner.Part, Callable[[float], list[str]]]] = [
+        (replica_part, lambda spent: plan.arguments(replica_part, out, spent))
+    ]
     if switch_why is None:
         runs.append((plan.parts[1], lambda _: like_plan.switch_arguments(plan, out)))
-    for part, words in runs:
-        options_for(words(0.0))
-        scenario_file.load(part.scenario)
+    out.mkdir(parents=True)
+    for part, _ in runs:
+        Path(part.scenario).write_text(files[part.name])
+    # Both runs' scenario files and options are checked before the first starts: a bad name fails now, and
+    # leaves no folder behind.
+    try:
+        for _, words in runs:
+            options_for(words(0.0))
+    except PkbenchError:
+        shutil.rmtree(out)
+        raise
     like_plan.record(out, shape, scaling)
-    reporter.info(f"pkbench advise --like {shape.table}: {len(runs)} run(s) in {out}, {_time(seconds)} in all")
+    reporter.info(
+        f"pkbench advise --like {shape.table}: {len(runs)} run(s) in {out}, {_time(seconds)} in all"
+    )
     reporter.info(f"  {like_plan.in_words(shape, scaling, memory.source)}")
     for note in scaling.notes:
         reporter.info(f"  {note}")

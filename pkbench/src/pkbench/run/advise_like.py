@@ -42,8 +42,14 @@ WINDOW = "insert"
 CONDITION = "like"
 # bigint is every cell's baseline; v4 and v7 the random and the time-ordered uuid.
 DEFAULT_STRATEGIES = ("bigint", "uuid-v4", "uuid-v7")
+def default_strategies(own: str | None) -> list[str]:
+    """bigint, v4, the table's own kind of key where a strategy makes it, and v7."""
+    return list(dict.fromkeys([*DEFAULT_STRATEGIES[:2], *([own] if own else []), *DEFAULT_STRATEGIES[2:]]))
+
+
 # The switch's table starts with random v4 keys and names sequuid's uuid_generate_v7 (the migrate scenario's).
 SWITCH_STRATEGY = "uuid-v4-to-v7"
+V7 = "uuid_generate_v7()"
 # A shared_buffers below this leaves a few clients' backends too few buffers to pin.
 LEAST_SHARED_BUFFERS = 2 * sizing.MIB
 # The replica's server, as the wal scenario's: one window is one stretch after a checkpoint.
@@ -104,14 +110,16 @@ def scale(
         # More rows than load in the time, rather than a shared_buffers too small to run clients.
         factor = min(1.0, LEAST_SHARED_BUFFERS / shared_buffers)
         notes.append(
-            f"a shared_buffers of {_size(LEAST_SHARED_BUFFERS)} at least takes {round(whole * factor):,} rows, "
+            f"a shared_buffers of {_size(LEAST_SHARED_BUFFERS)} at least takes "
+            f"{round(whole * factor):,} rows, "
             f"more than load in the time allowed ({load_rows:,}): the load takes longer"
         )
     wanted_buffers = shared_buffers * factor
     buffers = max(LEAST_SHARED_BUFFERS, _round_up(wanted_buffers, 8192))
     if buffers > wanted_buffers + 8192:
         notes.append(
-            f"shared_buffers is {_size(buffers)}, the least the replica runs with, not {_size(wanted_buffers)}: "
+            f"shared_buffers is {_size(buffers)}, the least the replica runs with, not "
+            f"{_size(wanted_buffers)}: "
             "its key index is a smaller share of it than yours"
         )
     cap: int | None = None
@@ -205,10 +213,11 @@ def in_words(shape: TableShape, scaling: Scaling, memory_words: str) -> str:
     )
     return (
         f"The replica of {shape.table} was scaled by {shown}: {scaling.rows:,} of its {shape.rows:,} rows, "
-        f"shared_buffers {_size(scaling.shared_buffers_bytes)} for its server's {_size(shape.shared_buffers)}, "
-        f"{memory}. Your key index ({_size(shape.index_bytes)}) is {scaling.table_tier.over_shared_buffers:.2f}{TIMES} "
-        f"shared_buffers{over_memory}, {scaling.table_tier.words}; the replica's "
-        f"{scaling.replica_tier.over_shared_buffers:.2f}{TIMES}{replica_over_memory}, {scaling.replica_tier.words}."
+        f"shared_buffers {_size(scaling.shared_buffers_bytes)} for its server's "
+        f"{_size(shape.shared_buffers)}, {memory}. Your key index ({_size(shape.index_bytes)}) is "
+        f"{scaling.table_tier.over_shared_buffers:.2f}{TIMES} shared_buffers{over_memory}, "
+        f"{scaling.table_tier.words}; the replica's {scaling.replica_tier.over_shared_buffers:.2f}{TIMES}"
+        f"{replica_over_memory}, {scaling.replica_tier.words}."
     )
 
 
@@ -217,6 +226,11 @@ def in_words(shape: TableShape, scaling: Scaling, memory_words: str) -> str:
 
 def quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
+
+
+def _text(width: int) -> str:
+    """SQL for a random text of WIDTH characters (md5's hex repeated: its bytes are its characters)."""
+    return f"left(repeat(md5(random()::text), {math.ceil(width / 32)}), {width})"
 
 
 def _base_type(type_name: str) -> str:
@@ -228,7 +242,7 @@ def column_value(column: Column) -> tuple[str, str, str | None]:
     and what it stands for where the replica cannot make its type (None: its own type)."""
     base = _base_type(column.type)
     text_width = max(1, column.width - 1)
-    text = f"left(repeat(md5(random()::text), {math.ceil(text_width / 32)}), {text_width})"
+    text = _text(text_width)
     stands: str | None = None
     type_name = column.type
     if column.typtype != "b" or column.category == "A":
@@ -246,10 +260,12 @@ def column_value(column: Column) -> tuple[str, str, str | None]:
     elif base in ("text", "character varying", "character", "varchar", "bpchar"):
         value = text
     elif base == "bytea":
-        value = f"decode(left(repeat(md5(random()::text), {math.ceil(text_width / 16)}), {2 * text_width}), 'hex')"
+        hex_text = f"left(repeat(md5(random()::text), {math.ceil(text_width / 16)}), {2 * text_width})"
+        value = f"decode({hex_text}, 'hex')"
     elif base in ("json", "jsonb"):
         inner = max(1, text_width - 10)
-        value = f"json_build_object('v', left(repeat(md5(random()::text), {math.ceil(inner / 32)}), {inner}))::{base}"
+        inner_text = f"left(repeat(md5(random()::text), {math.ceil(inner / 32)}), {inner})"
+        value = f"json_build_object('v', {inner_text})::{base}"
     elif base.startswith(TIME_TYPES):
         # A time column rises with the rows where pg_stats says it does (created_at), else lands anywhere.
         rising = column.correlation is None or column.correlation > 0.5
@@ -311,7 +327,7 @@ class Replica:
         parts = [f"WITH p AS ({parent} RETURNING {self.key} AS ref)"]
         for number, (name, ratio, other, _) in enumerate(self.children, 1):
             whole, part = math.floor(ratio), ratio - math.floor(ratio)
-            data = f", left(repeat(md5(random()::text), {math.ceil(other / 32)}), {other})" if other > 0 else ""
+            data = f", {_text(other)}" if other > 0 else ""
             columns = "ref, data" if other > 0 else "ref"
             parts.append(
                 f"c{number} AS (INSERT INTO {name} ({columns}) SELECT p.ref{data} FROM p "
@@ -353,7 +369,8 @@ def replica(shape: TableShape) -> Replica:
             continue
         include = f" INCLUDE ({', '.join(index.include)})" if index.include else ""
         where = f" WHERE {index.predicate}" if index.predicate else ""
-        indexes.append(f"CREATE INDEX ON records USING {index.method} ({', '.join(index.keys)}){include}{where}")
+        keys = ", ".join(index.keys)
+        indexes.append(f"CREATE INDEX ON records USING {index.method} ({keys}){include}{where}")
         if index.unique:
             said.append(f"index {index.name} is rebuilt without UNIQUE (the replica's values may repeat)")
     children = tuple(
@@ -443,7 +460,8 @@ def _header(shape: TableShape, scaling: Scaling, name: str, description: str, st
 
 
 def replica_toml(shape: TableShape, scaling: Scaling, replica_: Replica, strategies: Sequence[str]) -> str:
-    """The scenario that measures each key on the replica: its load, then inserts of a row and its children."""
+    """The scenario that measures each key on the replica: its load, then a row and its children inserted
+    at a time."""
     description = f"each key on a replica of {shape.table}'s shape, scaled by {scaling.factor:.4g}"
     script = replica_.insert("1") + ";"
     return "\n\n".join(
@@ -485,11 +503,11 @@ def switch_toml(shape: TableShape, scaling: Scaling, replica_: Replica) -> str:
         *_steps(replica_, cascade=True),
         _step("density", "before-switch", indexes=["records_pkey"]),
         _figures("before-switch-default", replica_),
-        _step("sql", "switch-default", statements=[f"ALTER TABLE records ALTER COLUMN {key} SET DEFAULT uuid_generate_v7()"]),
+        _step("sql", "switch-default", statements=[f"ALTER TABLE records ALTER COLUMN {key} SET DEFAULT {V7}"]),
         _figures("after-switch-default", replica_),
         _step("sql", "checkpoint-before-rewrite", statements=["CHECKPOINT"]),
         _figures("before-rewrite-keys", replica_),
-        _step("sql", "rewrite-keys", statements=[f"UPDATE records SET {key} = uuid_generate_v7()"]),
+        _step("sql", "rewrite-keys", statements=[f"UPDATE records SET {key} = {V7}"]),
         _figures("after-rewrite-keys", replica_),
         _step("density", "after-rewrite", indexes=["records_pkey"]),
     ]
@@ -504,7 +522,9 @@ def can_switch(shape: TableShape) -> str | None:
     """Why the switch is not measured for SHAPE's key (None: it is): the migrate scenario's steps switch a
     random uuid column to v7."""
     if shape.key.type != "uuid":
-        return f"its key is {shape.key.type}: the switch measured here is a uuid column's, from random v4 to v7"
+        return (
+            f"its key is {shape.key.type}: the switch measured here is a uuid column's, from random v4 to v7"
+        )
     if shape.kind not in classify.RANDOM_KINDS:
         return f"its keys are {shape.kind_words}, not random: there is no random key to switch from"
     return None
@@ -617,4 +637,6 @@ def _round_up(size: float, step: int) -> int:
 def _size(size: float | None) -> str:
     if size is None:
         return "not known"
-    return f"{size / 1024**3:,.1f} GB" if size >= 1024**3 else f"{size / sizing.MIB:,.0f} MB" if size >= sizing.MIB else f"{size / 1024:,.0f} kB"
+    if size >= 1024**3:
+        return f"{size / 1024**3:,.1f} GB"
+    return f"{size / sizing.MIB:,.0f} MB" if size >= sizing.MIB else f"{size / 1024:,.0f} kB"

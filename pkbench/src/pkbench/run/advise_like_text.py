@@ -118,7 +118,8 @@ def gain_line(table: advice.Table, shape: TableShape) -> str | None:
     mine, seven = row[own], row["uuid-v7"]
     if mine.ratio is None or seven.ratio is None:
         return None
-    said = f"the gain: on the replica v7 ran at {seven.ratio / mine.ratio:.2f}{TIMES} the rate of your key's kind"
+    rate = seven.ratio / mine.ratio
+    said = f"the gain: on the replica v7 ran at {rate:.2f}{TIMES} the rate of your key's kind"
     if mine.work is not None and seven.work is not None and mine.work.ratio:
         said += f" with {seven.work.ratio / mine.work.ratio:.2f}{TIMES} its WAL per insert"
     return said + " (the ratio of the two cells' estimates against bigint; their intervals are in the table)"

@@ -42,7 +42,8 @@ def survey(connection: ConnectionInfo, options: Options) -> tuple[ServerFacts, l
             raise PkbenchError(f"{options.table_option} {where}: no such table in database {server.database}")
         for facts in tables:
             _read_table(reader, server, facts, options)
-        extensions.wal(reader, server, [t for t in tables if t.blocked is None], options.wal_bytes)
+        if options.extension_figures:
+            extensions.wal(reader, server, [t for t in tables if t.blocked is None], options.wal_bytes)
     if options.watch_s:
         _watch(connection, tables, options.watch_s)
     return server, tables
@@ -61,9 +62,12 @@ def _read_table(reader: Reader, server: ServerFacts, facts: TableFacts, options:
         ("insert rate", lambda: _inserts(reader, server, facts)),
         ("values", lambda: _sample(reader, facts, options.sample_rows)),
         ("range used", lambda: _largest(reader, facts)),
-        ("leaf density", lambda: extensions.leaf_density(reader, server, facts)),
-        ("cached share", lambda: extensions.cached(reader, server, facts)),
     ]
+    if options.extension_figures:
+        stages += [
+            ("leaf density", lambda: extensions.leaf_density(reader, server, facts)),
+            ("cached share", lambda: extensions.cached(reader, server, facts)),
+        ]
     for figure, stage in stages:
         # A table whose lock another session holds (DDL under way) is left after the first wait
         # for it, not waited on once more for each figure.

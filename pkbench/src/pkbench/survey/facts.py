@@ -34,6 +34,9 @@ class Options:
     watch_s: float | None = None
     # The option that named the table, for the line that says it is not there.
     table_option: str = "--table"
+    # Whether to read the figures of pg_walinspect, pgstattuple and pg_buffercache, which read the WAL, the
+    # whole key index and every shared buffer: a reader that needs only the table's shape leaves them.
+    extension_figures: bool = True
 
 
 @dataclass(frozen=True)

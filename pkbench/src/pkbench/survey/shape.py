@@ -101,8 +101,9 @@ def read(connection: ConnectionInfo, like: str) -> TableShape:
     """The shape of the table --like names, read-only; one line where it is not a table with one key column
     the role may read."""
     schema, name = split_name(like)
-    # The WAL's full-page images are no part of a shape: none of it is read.
-    server, tables = catalog.survey(connection, Options(schema, name, wal_bytes=0, table_option="--like"))
+    # The WAL, the key index's pages and the shared buffers are no part of a shape: none of them is read.
+    options = Options(schema, name, table_option="--like", extension_figures=False)
+    server, tables = catalog.survey(connection, options)
     if len(tables) > 1:
         schemas = ", ".join(t.schema for t in tables)
         raise PkbenchError(f"--like {like}: a table of that name is in schemas {schemas}; give SCHEMA.TABLE")
@@ -206,10 +207,10 @@ def _indexes(reader: Reader, facts: TableFacts) -> tuple[Index, ...]:
                ARRAY(SELECT DISTINCT a.attname FROM pg_attribute a
                       WHERE a.attrelid = i.indrelid
                         AND (a.attnum = ANY(i.indkey::int2[])
-                             OR a.attnum IN (SELECT d.refobjsubid FROM pg_depend d
-                                              WHERE d.classid = 'pg_class'::regclass AND d.objid = i.indexrelid
-                                                AND d.refclassid = 'pg_class'::regclass
-                                                AND d.refobjid = i.indrelid))
+                             OR a.attnum IN (
+                                 SELECT d.refobjsubid FROM pg_depend d
+                                  WHERE d.classid = 'pg_class'::regclass AND d.objid = i.indexrelid
+                                    AND d.refclassid = 'pg_class'::regclass AND d.refobjid = i.indrelid))
                       ORDER BY 1),
                EXISTS (SELECT 1 FROM unnest(i.indclass::oid[]) oc JOIN pg_opclass o ON o.oid = oc
                         WHERE NOT o.opcdefault),
