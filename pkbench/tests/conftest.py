@@ -299,7 +299,8 @@ def assert_nothing_left(server_tmpdir: Path) -> None:
 # What pkbench may send a server it only reads: its read-only transaction, its settings, its reads and
 # savepoints (a continuation line of a statement starts with white space).
 READ_ONLY_STATEMENT = re.compile(
-    r"^(BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY|SET LOCAL|SELECT|WITH|SAVEPOINT|RELEASE|ROLLBACK)\b|^\s"
+    r"^(BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY|SET LOCAL|SELECT|WITH|SAVEPOINT|"
+    r"RELEASE|ROLLBACK)\b|^\s"
 )
 
 

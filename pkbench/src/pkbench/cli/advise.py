@@ -29,6 +29,7 @@ from pkbench.run import advise_outcome as outcome
 from pkbench.run import runner
 from pkbench.run.options import Options
 from pkbench.server import connection, sizing
+from pkbench.strategies.catalog import Catalog
 from pkbench.survey import shape as table_shape
 
 ADVICE_FILE = "advice.md"
@@ -255,6 +256,8 @@ def _advise_like(
     )
     if BASELINE not in chosen:
         chosen.insert(0, BASELINE)
+    # A name no strategy has fails now, in one line, not as a run that did not finish.
+    Catalog().select(chosen)
     switch_why = like_plan.can_switch(shape)
     load_s = min(planner.MEMORY_LOAD_S, seconds / 4)
     scaling = like_plan.scale(
@@ -307,7 +310,9 @@ def _advise_like(
             runner.execute(options, reporter)
         except PkbenchError as e:
             reporter.warning(f"{part.name} did not finish ({first_line(str(e))})")
-    columns = [next((c for c in advice_rows.COLUMNS if c.strategy == s), advice_rows.Column(s, s)) for s in chosen]
+    columns = [
+        next((c for c in advice_rows.COLUMNS if c.strategy == s), advice_rows.Column(s, s)) for s in chosen
+    ]
     table = advice.build(out, like_plan.sources(), columns, [like_plan.condition(shape, scaling)])
     lines = like_text.document(out, shape, scaling, replica, plan, table, memory.source, switch_why)
     (out / ADVICE_FILE).write_text("\n".join(lines) + "\n")

@@ -34,6 +34,7 @@ from pkbench.run.advise import MEMORY_ROUNDS, MEMORY_WINDOW_S, Part, Plan
 from pkbench.server import sizing
 from pkbench.survey import classify
 from pkbench.survey.shape import ROW_OVERHEAD_BYTES, Column, Index, TableShape
+from pkbench.text import binary_size
 
 REPLICA = "replica"
 SWITCH = "switch"
@@ -42,6 +43,8 @@ WINDOW = "insert"
 CONDITION = "like"
 # bigint is every cell's baseline; v4 and v7 the random and the time-ordered uuid.
 DEFAULT_STRATEGIES = ("bigint", "uuid-v4", "uuid-v7")
+
+
 def default_strategies(own: str | None) -> list[str]:
     """bigint, v4, the table's own kind of key where a strategy makes it, and v7."""
     return list(dict.fromkeys([*DEFAULT_STRATEGIES[:2], *([own] if own else []), *DEFAULT_STRATEGIES[2:]]))
@@ -158,14 +161,17 @@ def scale(
             f"the replica's key index is {replica_tier.words} where yours is {table_tier.words}: its cells "
             "answer for the replica's tier"
         )
-    return Scaling(factor, replica_rows, buffers, cap, replica_memory, table_tier, replica_tier, load_rows, tuple(notes))
+    return Scaling(
+        factor, replica_rows, buffers, cap, replica_memory, table_tier, replica_tier, load_rows, tuple(notes)
+    )
 
 
 def row_bytes(shape: TableShape) -> int:
     """Bytes a row of the table takes with its indexes, and its children's rows with theirs."""
     own = shape.total_bytes / max(shape.rows, 1)
     children = sum(
-        per_parent(shape, c.rows) * (c.other_bytes + ROW_OVERHEAD_BYTES + 2 * (shape.key.width + INDEX_ENTRY_OVERHEAD))
+        per_parent(shape, c.rows)
+        * (c.other_bytes + ROW_OVERHEAD_BYTES + 2 * (shape.key.width + INDEX_ENTRY_OVERHEAD))
         for c in shape.children
     )
     return max(1, math.ceil(own + children))
@@ -202,12 +208,12 @@ def in_words(shape: TableShape, scaling: Scaling, memory_words: str) -> str:
         else "this machine's memory, not capped"
     )
     over_memory = (
-        f" and {scaling.table_tier.over_memory:.2f}{TIMES} memory ({memory_words})"
+        f" and {_ratio(scaling.table_tier.over_memory)} memory ({memory_words})"
         if scaling.table_tier.over_memory is not None
         else f" (memory: {memory_words})"
     )
     replica_over_memory = (
-        f" and {scaling.replica_tier.over_memory:.2f}{TIMES}"
+        f" and {_ratio(scaling.replica_tier.over_memory)}"
         if scaling.replica_tier.over_memory is not None
         else ""
     )
@@ -215,8 +221,8 @@ def in_words(shape: TableShape, scaling: Scaling, memory_words: str) -> str:
         f"The replica of {shape.table} was scaled by {shown}: {scaling.rows:,} of its {shape.rows:,} rows, "
         f"shared_buffers {_size(scaling.shared_buffers_bytes)} for its server's "
         f"{_size(shape.shared_buffers)}, {memory}. Your key index ({_size(shape.index_bytes)}) is "
-        f"{scaling.table_tier.over_shared_buffers:.2f}{TIMES} shared_buffers{over_memory}, "
-        f"{scaling.table_tier.words}; the replica's {scaling.replica_tier.over_shared_buffers:.2f}{TIMES}"
+        f"{_ratio(scaling.table_tier.over_shared_buffers)} shared_buffers{over_memory}, "
+        f"{scaling.table_tier.words}; the replica's {_ratio(scaling.replica_tier.over_shared_buffers)}"
         f"{replica_over_memory}, {scaling.replica_tier.words}."
     )
 
@@ -374,7 +380,8 @@ def replica(shape: TableShape) -> Replica:
         if index.unique:
             said.append(f"index {index.name} is rebuilt without UNIQUE (the replica's values may repeat)")
     children = tuple(
-        (f"child_{n}", per_parent(shape, c.rows), c.other_bytes, c.indexed) for n, c in enumerate(shape.children, 1)
+        (f"child_{n}", per_parent(shape, c.rows), c.other_bytes, c.indexed)
+        for n, c in enumerate(shape.children, 1)
     )
     for (name, ratio, other, indexed), child in zip(children, shape.children, strict=True):
         said.append(
@@ -398,8 +405,10 @@ def _left_out(index: Index, shape: TableShape, as_text: set[str], renamed: set[s
     if set(index.columns) & renamed:
         return "it reads a column renamed on the replica"
     touched = sorted(set(index.columns) & as_text)
-    plain = index.method == "btree" and index.predicate is None and all(
-        k.strip('"') in {c.name for c in shape.columns} | {shape.key.name} for k in index.keys
+    plain = (
+        index.method == "btree"
+        and index.predicate is None
+        and all(k.strip('"') in {c.name for c in shape.columns} | {shape.key.name} for k in index.keys)
     )
     if touched and not plain:
         return f"it reads {', '.join(touched)}, which the replica stores otherwise"
@@ -431,7 +440,9 @@ def _step(kind: str, name: str, **fields: object) -> str:
     return "\n".join(lines)
 
 
-def _header(shape: TableShape, scaling: Scaling, name: str, description: str, strategies: Sequence[str]) -> list[str]:
+def _header(
+    shape: TableShape, scaling: Scaling, name: str, description: str, strategies: Sequence[str]
+) -> list[str]:
     settings = {**SETTINGS, "shared_buffers": f"{scaling.shared_buffers_bytes // 1024}kB"}
     return [
         f"# Written by `pkbench advise --like {shape.table}`: {description}.",
@@ -464,19 +475,22 @@ def replica_toml(shape: TableShape, scaling: Scaling, replica_: Replica, strateg
     at a time."""
     description = f"each key on a replica of {shape.table}'s shape, scaled by {scaling.factor:.4g}"
     script = replica_.insert("1") + ";"
-    return "\n\n".join(
-        [
-            "\n".join(_header(shape, scaling, "like", description, strategies)),
-            *_steps(replica_, cascade=False),
-            _step(
-                "pgbench",
-                WINDOW,
-                description="inserts of a row and its children, as the application makes them",
-                wal_inspect=["records_pkey"],
-                scripts=[{"name": "insert", "weight": 1, "sql": script}],
-            ),
-        ]
-    ) + "\n"
+    return (
+        "\n\n".join(
+            [
+                "\n".join(_header(shape, scaling, "like", description, strategies)),
+                *_steps(replica_, cascade=False),
+                _step(
+                    "pgbench",
+                    WINDOW,
+                    description="inserts of a row and its children, as the application makes them",
+                    wal_inspect=["records_pkey"],
+                    scripts=[{"name": "insert", "weight": 1, "sql": script}],
+                ),
+            ]
+        )
+        + "\n"
+    )
 
 
 CHANGES = ("switch-default", "rewrite-keys")
@@ -503,7 +517,9 @@ def switch_toml(shape: TableShape, scaling: Scaling, replica_: Replica) -> str:
         *_steps(replica_, cascade=True),
         _step("density", "before-switch", indexes=["records_pkey"]),
         _figures("before-switch-default", replica_),
-        _step("sql", "switch-default", statements=[f"ALTER TABLE records ALTER COLUMN {key} SET DEFAULT {V7}"]),
+        _step(
+            "sql", "switch-default", statements=[f"ALTER TABLE records ALTER COLUMN {key} SET DEFAULT {V7}"]
+        ),
         _figures("after-switch-default", replica_),
         _step("sql", "checkpoint-before-rewrite", statements=["CHECKPOINT"]),
         _figures("before-rewrite-keys", replica_),
@@ -511,7 +527,12 @@ def switch_toml(shape: TableShape, scaling: Scaling, replica_: Replica) -> str:
         _figures("after-rewrite-keys", replica_),
         _step("density", "after-rewrite", indexes=["records_pkey"]),
     ]
-    return "\n\n".join(["\n".join(_header(shape, scaling, "like-switch", description, [SWITCH_STRATEGY])), *steps]) + "\n"
+    return (
+        "\n\n".join(
+            ["\n".join(_header(shape, scaling, "like-switch", description, [SWITCH_STRATEGY])), *steps]
+        )
+        + "\n"
+    )
 
 
 def _figures(name: str, replica_: Replica) -> str:
@@ -555,12 +576,23 @@ def make_plan(
     # The switch loads one random key's table, then rewrites it: about twice a load.
     switch_per_row = 3 * seconds_per_row(shape, [SWITCH_STRATEGY])
     width = row_bytes(shape)
-    memory = ("--memory-limit", f"{scaling.memory_cap_bytes // sizing.MIB}MB") if scaling.memory_cap_bytes else ()
+    memory = (
+        ("--memory-limit", f"{scaling.memory_cap_bytes // sizing.MIB}MB") if scaling.memory_cap_bytes else ()
+    )
     parts = [
         Part(
             REPLICA,
             str(out / "replica.toml"),
-            ("--paired", "--rounds", str(MEMORY_ROUNDS), "--duration", str(MEMORY_WINDOW_S), *memory, "--strategies", ",".join(strategies)),
+            (
+                "--paired",
+                "--rounds",
+                str(MEMORY_ROUNDS),
+                "--duration",
+                str(MEMORY_WINDOW_S),
+                *memory,
+                "--strategies",
+                ",".join(strategies),
+            ),
             ((CONDITION, WINDOW, TPS),),
             least_s(scaling.rows, len(strategies), per_row),
             len(strategies),
@@ -589,7 +621,14 @@ def make_plan(
 def switch_arguments(plan: Plan, out: Path) -> list[str]:
     """`pkbench run`'s arguments for the switch: one pass of its steps (no rounds to add)."""
     part = next(p for p in plan.parts if p.name == SWITCH)
-    return [part.scenario, *part.arguments, *_one_pass(plan.common), "--no-report", "--out", str(out / SWITCH)]
+    return [
+        part.scenario,
+        *part.arguments,
+        *_one_pass(plan.common),
+        "--no-report",
+        "--out",
+        str(out / SWITCH),
+    ]
 
 
 # Options of paired rounds, which a pass of the switch's steps has none of.
@@ -635,8 +674,9 @@ def _round_up(size: float, step: int) -> int:
 
 
 def _size(size: float | None) -> str:
-    if size is None:
-        return "not known"
-    if size >= 1024**3:
-        return f"{size / 1024**3:,.1f} GB"
-    return f"{size / sizing.MIB:,.0f} MB" if size >= sizing.MIB else f"{size / 1024:,.0f} kB"
+    return binary_size(size) if size is not None else "not known"
+
+
+def _ratio(ratio: float) -> str:
+    """A ratio to two decimals, or to two significant digits below 0.1 (a small index's share)."""
+    return f"{ratio:.2f}{TIMES}" if ratio >= 0.1 else f"{ratio:.2g}{TIMES}"

@@ -102,6 +102,8 @@ def _signed(size: float) -> str:
 
 
 def _duration(seconds: float) -> str:
+    if seconds < 10:
+        return f"{seconds:,.2f} s"
     if seconds < 120:
         return f"{seconds:,.0f} s"
     if seconds < 7200:

@@ -258,7 +258,8 @@ def _children(reader: Reader, facts: TableFacts) -> tuple[ChildShape, ...]:
     (its heap's bytes a row, less the foreign key's width and a tuple's overhead)."""
     rows = reader.all(
         f"""
-        SELECT con.conrelid::regclass::text,
+        SELECT (SELECT format('%%I.%%I', n.nspname, c.relname) FROM pg_class c
+                  JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = con.conrelid),
                ARRAY(SELECT a.attname FROM unnest(con.conkey) WITH ORDINALITY k(n, o)
                        JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.n ORDER BY k.o),
                (SELECT CASE WHEN bool_and(l.reltuples >= 0) THEN sum(l.reltuples) END
