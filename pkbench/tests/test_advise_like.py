@@ -280,7 +280,7 @@ def test_a_table_s_replica_is_measured_and_its_switch_costed_reading_the_server_
     written = (out / "advice.md").read_text()
     assert written.startswith("# Which key for public.orders? Measured on a replica of its shape")
     assert "The replica of public.orders was scaled by 1/2: 300 of its 600 rows" in written
-    assert "child_1 stands for public.order_items (order_id): 2.00 rows per row" in written
+    assert "child_1 stands for order_items (order_id): 2.00 rows per row" in written
     assert "column status: order_status stored as text of its width" in written
     row = next(line for line in written.splitlines() if line.startswith("| v4 |"))
     assert "(" in row or "not resolved" in row, row

@@ -200,14 +200,28 @@ def _children(reader: Reader, facts: TableFacts) -> None:
                        JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.n ORDER BY k.o),
                (SELECT coalesce(sum(pg_total_relation_size(t.relid)), 0) FROM {leaves_sql("con.conrelid")} t),
                EXISTS (SELECT 1 FROM pg_index x
-                        WHERE x.indrelid = con.conrelid AND x.indkey[0] = con.conkey[1])
+                        WHERE x.indrelid = con.conrelid AND x.indkey[0] = con.conkey[1]),
+               (SELECT CASE WHEN bool_and(l.reltuples >= 0) THEN sum(l.reltuples) END
+                  FROM {leaves_sql("con.conrelid")} t JOIN pg_class l ON l.oid = t.relid),
+               (SELECT coalesce(sum(l.relpages), 0) FROM {leaves_sql("con.conrelid")} t
+                  JOIN pg_class l ON l.oid = t.relid)
           FROM pg_constraint con
          WHERE con.contype = 'f' AND con.confrelid = %s AND con.conparentid = 0
          ORDER BY 1, con.conname
         """,
         facts.oid,
     )
-    facts.children = [Child(name, tuple(cols), int(size), indexed) for name, cols, size, indexed in rows]
+    facts.children = [
+        Child(
+            name,
+            tuple(cols),
+            int(size),
+            indexed,
+            float(tuples) if tuples is not None else None,
+            int(pages) * PAGE,
+        )
+        for name, cols, size, indexed, tuples, pages in rows
+    ]
 
 
 def _inserts(reader: Reader, server: ServerFacts, facts: TableFacts) -> None:

@@ -62,6 +62,9 @@ class Child:
     columns: tuple[str, ...]
     total_bytes: int
     indexed: bool
+    # Its rows by its statistics (None: never analyzed) and its heap's bytes, all partitions.
+    rows: float | None = None
+    heap_bytes: int = 0
 
 
 @dataclass

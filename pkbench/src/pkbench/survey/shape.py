@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pkbench.errors import PkbenchError
 from pkbench.server.connection import ConnectionInfo
 from pkbench.survey import catalog, classify, placement
-from pkbench.survey.facts import PAGE, Options, Reader, TableFacts, leaves_sql, read_only
+from pkbench.survey.facts import Options, Reader, TableFacts, read_only
 
 # A heap tuple's header and its line pointer: what a row takes besides its columns.
 ROW_OVERHEAD_BYTES = 28
@@ -121,7 +121,7 @@ def read(connection: ConnectionInfo, like: str) -> TableShape:
     with read_only(connection) as reader:
         columns = _columns(reader, facts)
         indexes = _indexes(reader, facts)
-        children = _children(reader, facts)
+    children = _children(facts)
     key = next(c for c in columns if c.name == facts.key_columns[0])
     rows = _rows(facts, columns)
     return TableShape(
@@ -253,32 +253,15 @@ def _indexes(reader: Reader, facts: TableFacts) -> tuple[Index, ...]:
     return tuple(found)
 
 
-def _children(reader: Reader, facts: TableFacts) -> tuple[ChildShape, ...]:
-    """One child per foreign key that references the table: its rows, and the bytes of its other columns
-    (its heap's bytes a row, less the foreign key's width and a tuple's overhead)."""
-    rows = reader.all(
-        f"""
-        SELECT (SELECT format('%%I.%%I', n.nspname, c.relname) FROM pg_class c
-                  JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = con.conrelid),
-               ARRAY(SELECT a.attname FROM unnest(con.conkey) WITH ORDINALITY k(n, o)
-                       JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.n ORDER BY k.o),
-               (SELECT CASE WHEN bool_and(l.reltuples >= 0) THEN sum(l.reltuples) END
-                  FROM {leaves_sql("con.conrelid")} t JOIN pg_class l ON l.oid = t.relid),
-               (SELECT coalesce(sum(l.relpages), 0) FROM {leaves_sql("con.conrelid")} t
-                  JOIN pg_class l ON l.oid = t.relid),
-               EXISTS (SELECT 1 FROM pg_index x
-                        WHERE x.indrelid = con.conrelid AND x.indkey[0] = con.conkey[1])
-          FROM pg_constraint con
-         WHERE con.contype = 'f' AND con.confrelid = %s AND con.conparentid = 0
-         ORDER BY 1, con.conname
-        """,
-        facts.oid,
-    )
+def _children(facts: TableFacts) -> tuple[ChildShape, ...]:
+    """One child per foreign key that references the table (as the survey read them): its rows, and the
+    bytes of its other columns (its heap's bytes a row, less the foreign key's width and a tuple's
+    overhead)."""
     key_width = 16 if facts.key_types and facts.key_types[0] == "uuid" else 8
     found = []
-    for table, columns, tuples, pages, indexed in rows:
-        count = float(tuples) if tuples is not None else 0.0
-        per_row = int(pages) * PAGE / count if count > 0 else 0.0
+    for child in facts.children:
+        count = child.rows or 0.0
+        per_row = child.heap_bytes / count if count > 0 else 0.0
         other = max(0, round(per_row - ROW_OVERHEAD_BYTES - key_width)) if per_row else 0
-        found.append(ChildShape(table, tuple(columns), count, other, bool(indexed)))
+        found.append(ChildShape(child.name, child.columns, count, other, child.indexed))
     return tuple(found)
