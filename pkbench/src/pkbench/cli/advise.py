@@ -97,7 +97,9 @@ def command(options_for: OptionsFor) -> click.Command:
         rounds until its cells are within ±10% or its share of the budget ends, prints the table and writes
         it to DIR/advice.md beside the runs, saying for each cell which happened. The memory tiers are sized
         to the server's shared_buffers and memory; a run that would not fit the disk is not started.
-        Options after `--` go to every `pkbench run` (--warmup 0, --rounds 5).
+        Options after `--` go to every `pkbench run` (--warmup 0, --rounds 5). With --like SCHEMA.TABLE,
+        each key is measured on a replica of that table of the --dsn server, which is only read, and the cost
+        of switching its key to v7 beside (docs/advise-like.md).
 
         \b
         Example:

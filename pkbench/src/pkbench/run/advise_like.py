@@ -199,7 +199,8 @@ def load_rows(shape: TableShape, seconds: float, strategies: Sequence[str]) -> i
 def in_words(shape: TableShape, scaling: Scaling, memory_words: str) -> str:
     """How the replica was scaled, in a sentence."""
     f = scaling.factor
-    shown = f"1/{1 / f:,.0f}" if 0 < f < 1 else f"{f:g}"
+    # 1/25 where f is the inverse of a whole number, else f itself.
+    shown = f"1/{round(1 / f):,}" if 0 < f < 1 and abs(1 / f - round(1 / f)) < 0.01 else f"{f:.3g}"
     memory = (
         f"memory capped at {_size(scaling.memory_cap_bytes)}"
         if scaling.memory_cap_bytes is not None
@@ -679,4 +680,6 @@ def _size(size: float | None) -> str:
 
 def _ratio(ratio: float) -> str:
     """A ratio to two decimals, or to two significant digits below 0.1 (a small index's share)."""
+    if ratio < 0.001:
+        return f"under 0.001{TIMES}"
     return f"{ratio:.2f}{TIMES}" if ratio >= 0.1 else f"{ratio:.2g}{TIMES}"
