@@ -14,8 +14,10 @@ from conftest import READ_ONLY_STATEMENT, cli_in_process, pkbench_statements, ru
 
 from pkbench.run import advise_like as like
 from pkbench.scenario import file as scenario_file
+from pkbench.server import connection
 from pkbench.server.builds import find_pgbench, find_server_bindir
 from pkbench.server.embedded import EmbeddedCluster
+from pkbench.survey import shape as table_shape
 from pkbench.survey.shape import ChildShape, Column, Index, TableShape, split_name
 
 GB = 1024**3
@@ -242,6 +244,10 @@ INSERT INTO orders (email, note) SELECT md5(i::text) || '@example.com', CASE WHE
   FROM generate_series(1, 600) i;
 INSERT INTO order_items (order_id, sku) SELECT id, 'sku-' || n FROM orders, generate_series(1, 2) n;
 ANALYZE;
+CREATE ROLE monitor LOGIN;
+GRANT pg_read_all_stats TO monitor;
+GRANT SELECT ON order_items TO monitor;
+GRANT SELECT (id, email, status, created_at) ON orders TO monitor;
 """
 
 
@@ -309,3 +315,18 @@ def test_a_table_it_cannot_replicate_is_one_line(source: EmbeddedCluster, tmp_pa
         done = cli_in_process("advise", "--like", *words, "--dsn", dsn, "--out", str(tmp_path / "x"))
         assert done.returncode != 0 and done.stderr.count("\n") == 1 and said in done.stderr, done.stderr
         assert not (tmp_path / "x").exists()
+
+
+def test_a_role_with_only_pg_read_all_stats_and_select_reads_the_shape(source: EmbeddedCluster) -> None:
+    """The shape needs no more than inspect does: a column the role may not read is assumed, and said."""
+    info = connection.resolve(source.connection.conninfo(user="monitor"))
+    shape = table_shape.read(info, "orders")
+    assert (shape.table, shape.kind, shape.rows) == ("public.orders", "uuid-v4", 600)
+    widths = {c.name: c.width_known for c in shape.columns}
+    assert widths == {"email": True, "status": True, "note": False, "created_at": True}
+    assert [i.keys for i in shape.indexes] == [("email",)]
+    assert [(c.table, c.columns, c.rows, c.indexed) for c in shape.children] == [
+        ("order_items", ("order_id",), 1200, True)
+    ]
+    said = like.replica(shape).said
+    assert any(s.startswith("column note: its width is not in pg_stats") for s in said)
