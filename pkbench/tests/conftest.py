@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -293,3 +294,19 @@ def assert_nothing_left(server_tmpdir: Path) -> None:
         time.sleep(0.2)  # orphaned backends notice their postmaster is gone and exit on their own
     assert processes_mentioning(str(server_tmpdir)) == [], "no postgres or pgbench left"
     assert list(server_tmpdir.iterdir()) == [], "the temporary clusters are removed"
+
+
+# What pkbench may send a server it only reads: its read-only transaction, its settings, its reads and
+# savepoints (a continuation line of a statement starts with white space).
+READ_ONLY_STATEMENT = re.compile(
+    r"^(BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY|SET LOCAL|SELECT|WITH|SAVEPOINT|"
+    r"RELEASE|ROLLBACK)\b|^\s"
+)
+
+
+def pkbench_statements(cluster: EmbeddedCluster, log_start: int) -> list[str]:
+    """The statements pkbench sent CLUSTER since its log was LOG_START bytes long, from a server that logs
+    every statement (log_statement = all) with log_line_prefix '%a|%u|'."""
+    log = cluster.log_path.read_bytes()[log_start:].decode(errors="replace")
+    ours = [line.split("|", 2)[2] for line in log.splitlines() if line.startswith("pkbench|")]
+    return [re.sub(r"^LOG:\s+statement:\s+", "", s) for s in ours if "statement:" in s]

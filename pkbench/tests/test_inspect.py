@@ -5,14 +5,13 @@ an unchanged catalog, and a role with only pg_read_all_stats and SELECT."""
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
-from conftest import OTHER_MAJOR, cli_in_process
+from conftest import OTHER_MAJOR, READ_ONLY_STATEMENT, cli_in_process, pkbench_statements
 
 from pkbench.server.builds import find_pgbench, find_server_bindir, server_bindir
 from pkbench.server.embedded import EmbeddedCluster
@@ -202,15 +201,9 @@ def test_every_kind_of_key_is_named_read_only(server: EmbeddedCluster) -> None:
     assert "full-page image share" in tables["v4"]["unknown"]
     assert document["tables"][0]["table"] == "public.v4", "the table that costs comes first"
 
-    log = server.log_path.read_bytes()[log_start:].decode(errors="replace")
-    ours = [line.split("|", 2)[2] for line in log.splitlines() if line.startswith("pkbench|")]
-    statements = [re.sub(r"^LOG:\s+statement:\s+", "", s) for s in ours if "statement:" in s]
-    assert statements, log[-2000:]
-    reads = re.compile(
-        r"^(BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY|SET LOCAL|SELECT|WITH|SAVEPOINT|"
-        r"RELEASE|ROLLBACK)\b|^\s"
-    )
-    assert [s for s in statements if not reads.match(s)] == []
+    statements = pkbench_statements(server, log_start)
+    assert statements, server.log_path.read_text(errors="replace")[-2000:]
+    assert [s for s in statements if not READ_ONLY_STATEMENT.match(s)] == []
     assert statements[0].startswith("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
     assert any("TABLESAMPLE SYSTEM" in s for s in statements)
     assert _catalog(server) == before

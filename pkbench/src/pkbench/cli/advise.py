@@ -17,15 +17,20 @@ from rich.console import Console
 from rich.table import Table
 
 from pkbench.cli import arguments
+from pkbench.cli import inspect as inspect_cli
 from pkbench.cli.console import RichReporter
 from pkbench.errors import PkbenchError, first_line
 from pkbench.evidence import advice, advice_rows, advice_text
-from pkbench.evidence.cell import PRECISION
+from pkbench.evidence.cell import BASELINE, PRECISION
 from pkbench.run import advise as planner
+from pkbench.run import advise_like as like_plan
+from pkbench.run import advise_like_text as like_text
 from pkbench.run import advise_outcome as outcome
 from pkbench.run import runner
 from pkbench.run.options import Options
 from pkbench.server import connection, sizing
+from pkbench.strategies.catalog import Catalog
+from pkbench.survey import shape as table_shape
 
 ADVICE_FILE = "advice.md"
 # How `pkbench run WORDS` reads its words into options (cli.run.options_for), handed over by cli.main, which
@@ -48,6 +53,13 @@ def command(options_for: OptionsFor) -> click.Command:
     )
     @click.option(
         "--dsn", help="Measure this existing server, in schemas of its own, instead of an embedded cluster."
+    )
+    @click.option(
+        "--like",
+        metavar="SCHEMA.TABLE",
+        help="Measure each key on a replica of this table of the --dsn server (read only, as `pkbench "
+        "inspect` reads it), scaled to keep its key index's share of shared_buffers and memory, on an "
+        "embedded cluster; and what switching its key to v7 costs there.",
     )
     @click.option(
         "--server-memory",
@@ -85,7 +97,9 @@ def command(options_for: OptionsFor) -> click.Command:
         rounds until its cells are within ±10% or its share of the budget ends, prints the table and writes
         it to DIR/advice.md beside the runs, saying for each cell which happened. The memory tiers are sized
         to the server's shared_buffers and memory; a run that would not fit the disk is not started.
-        Options after `--` go to every `pkbench run` (--warmup 0, --rounds 5).
+        Options after `--` go to every `pkbench run` (--warmup 0, --rounds 5). With --like SCHEMA.TABLE,
+        each key is measured on a replica of that table of the --dsn server, which is only read, and the cost
+        of switching its key to v7 beside (docs/advise-like.md).
 
         \b
         Example:
@@ -94,6 +108,7 @@ def command(options_for: OptionsFor) -> click.Command:
             pkbench advise --dsn postgresql://bench@db.example/bench --budget 20m
             pkbench advise --dsn host=db --server-memory 64GB --disk-budget 20GB
             pkbench advise --resume pkbench-advice-20261127-010000
+            pkbench advise --like public.orders --dsn postgresql://monitor@db/app --server-memory 64GB
             pkbench advise --budget 10m -- --warmup 0 --sample-every 0
         """
         # click hands the options over by name; _advise's signature is where they are typed.
@@ -107,6 +122,7 @@ def _advise(
     budget: str,
     out: Path | None,
     dsn: str | None,
+    like: str | None,
     server_memory: str | None,
     disk_budget: str | None,
     strategies: str | None,
@@ -117,6 +133,25 @@ def _advise(
     resume: Path | None,
     run_arguments: tuple[str, ...],
 ) -> None:
+    if like is not None:
+        if resume is not None:
+            raise PkbenchError("--like measures a table's replica anew: give a new --out, not --resume")
+        if dsn is None:
+            raise PkbenchError(f"--like {like}: give --dsn, the server the table is read from")
+        if disk_budget is not None:
+            raise PkbenchError(
+                "--disk-budget sizes runs on the --dsn server; with --like they run on an embedded cluster"
+            )
+        if rows is not None and rows < 1:
+            raise PkbenchError("--rows: the replica needs at least one row")
+        common = [
+            *(["--pg", str(pg_major)] if pg_major is not None else []),
+            *(["--pg-bin", str(pg_bin)] if pg_bin is not None else []),
+            *(["--duration", str(duration)] if duration is not None else []),
+            *run_arguments,
+        ]
+        _advise_like(options_for, like, dsn, budget, out, server_memory, strategies, rows, common)
+        return
     reporter = RichReporter()
     if resume is not None:
         given = (out, strategies, rows, duration, server_memory, disk_budget)
@@ -192,6 +227,100 @@ def _advise(
     (out / ADVICE_FILE).write_text("\n".join(lines) + "\n")
     _print_table(table)
     click.echo(f"pkbench: advice in {out / ADVICE_FILE}", err=True)
+
+
+def _advise_like(
+    options_for: OptionsFor,
+    like: str,
+    dsn: str,
+    budget: str,
+    out: Path | None,
+    server_memory: str | None,
+    strategies: str | None,
+    rows: int | None,
+    common: list[str],
+) -> None:
+    """Each key on a replica of the table LIKE names, on an embedded cluster, and what a switch costs there;
+    the server DSN names is only read."""
+    reporter = RichReporter()
+    out = out or Path(f"pkbench-advice-like-{datetime.now():%Y%m%d-%H%M%S}")
+    if out.exists():
+        raise PkbenchError(f"--out {out}: already exists (give a new folder)")
+    seconds = arguments.duration(budget, "--budget")
+    assert seconds is not None
+    info = connection.resolve(dsn)
+    memory = inspect_cli.server_memory(server_memory, info)
+    shape = table_shape.read(info, like)
+    chosen = (
+        [s.strip() for s in strategies.split(",") if s.strip()]
+        if strategies
+        else like_plan.default_strategies(shape.strategy)
+    )
+    if BASELINE not in chosen:
+        chosen.insert(0, BASELINE)
+    # A name no strategy has fails now, in one line, not as a run that did not finish.
+    Catalog().select(chosen)
+    switch_why = like_plan.can_switch(shape)
+    load_s = min(planner.MEMORY_LOAD_S, seconds / 4)
+    scaling = like_plan.scale(
+        shape.rows,
+        shape.index_bytes,
+        shape.shared_buffers,
+        memory.bytes,
+        sizing.machine_memory_bytes(),
+        sizing.can_cap_memory(),
+        like_plan.load_rows(shape, load_s, chosen),
+        rows,
+    )
+    replica = like_plan.replica(shape)
+    files = {like_plan.REPLICA: like_plan.replica_toml(shape, scaling, replica, chosen)}
+    if switch_why is None:
+        files[like_plan.SWITCH] = like_plan.switch_toml(shape, scaling, replica)
+    plan = like_plan.make_plan(seconds, out, chosen, shape, scaling, switch_why is None, common)
+    replica_part = plan.parts[0]
+    runs: list[tuple[planner.Part, Callable[[float], list[str]]]] = [
+        (replica_part, lambda spent: plan.arguments(replica_part, out, spent))
+    ]
+    if switch_why is None:
+        runs.append((plan.parts[1], lambda _: like_plan.switch_arguments(plan, out)))
+    out.mkdir(parents=True)
+    for part, _ in runs:
+        Path(part.scenario).write_text(files[part.name])
+    # Both runs' scenario files and options are checked before the first starts: a bad name fails now, and
+    # leaves no folder behind.
+    try:
+        for _, words in runs:
+            options_for(words(0.0))
+    except PkbenchError:
+        shutil.rmtree(out)
+        raise
+    like_plan.record(out, shape, scaling)
+    reporter.info(
+        f"pkbench advise --like {shape.table}: {len(runs)} run(s) in {out}, {_time(seconds)} in all"
+    )
+    reporter.info(f"  {like_plan.in_words(shape, scaling, memory.source)}")
+    for note in scaling.notes:
+        reporter.info(f"  {note}")
+    if switch_why is not None:
+        reporter.info(f"  the switch's cost is not measured: {switch_why}")
+    started = time.monotonic()
+    for number, (part, words) in enumerate(runs, 1):
+        reporter.info(f"advise --like {number}/{len(runs)}: {part.name}: starting")
+        options = options_for(words(time.monotonic() - started))
+        _check_disk(plan, part)
+        try:
+            runner.execute(options, reporter)
+        except PkbenchError as e:
+            reporter.warning(f"{part.name} did not finish ({first_line(str(e))})")
+    columns = [
+        next((c for c in advice_rows.COLUMNS if c.strategy == s), advice_rows.Column(s, s)) for s in chosen
+    ]
+    table = advice.build(out, like_plan.sources(), columns, [like_plan.condition(shape, scaling)])
+    lines = like_text.document(out, shape, scaling, replica, plan, table, memory.source, switch_why)
+    (out / ADVICE_FILE).write_text("\n".join(lines) + "\n")
+    _print_table(table, f"Which key for {shape.table}? Each key against bigint on its replica")
+    for line in like_text.summary_lines(out, shape, scaling, table, switch_why, memory.source):
+        click.echo(line, err=True)
 
 
 def _server(dsn: str | None, server_memory: str | None) -> sizing.Server:
@@ -303,8 +432,11 @@ def _document(plan: planner.Plan, out: Path, table: advice.Table) -> list[str]:
     ]
 
 
-def _print_table(table: advice.Table) -> None:
-    shown = Table(title="Which key? Each key against bigint on this server (rate, or size, over bigint's)")
+def _print_table(
+    table: advice.Table,
+    title: str = "Which key? Each key against bigint on this server (rate, or size, over bigint's)",
+) -> None:
+    shown = Table(title=title)
     shown.add_column("condition")
     for column in table.columns:
         shown.add_column(column.heading)

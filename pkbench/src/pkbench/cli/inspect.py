@@ -28,7 +28,8 @@ def _seconds(text: str) -> float:
     return float(match.group(1)) * (60 if match.group(2) in ("m", "min") else 1)
 
 
-def _memory(given: str | None, info: connection.ConnectionInfo) -> report.Memory:
+def server_memory(given: str | None, info: connection.ConnectionInfo) -> report.Memory:
+    """The memory the server may use: --server-memory, else this machine's where the server runs here."""
     if given is not None:
         return report.Memory(sizing.parse_bytes(given, "--server-memory"), "given by --server-memory")
     host = info.params.get("host", "")
@@ -125,7 +126,7 @@ def inspect(**arguments: Any) -> None:
     if runs_dir is not None and not runs_dir.is_dir():
         runs_dir = None
     info = connection.resolve(arguments["dsn"])
-    memory = _memory(arguments["server_memory"], info)
+    memory = server_memory(arguments["server_memory"], info)
     options = facts.Options(schema, table, arguments["sample_rows"], wal_bytes, watch)
     server, tables = catalog.survey(info, options)
     entries = placement.ranked([placement.entry(t, server, memory.bytes, runs_dir) for t in tables])

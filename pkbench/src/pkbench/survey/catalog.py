@@ -39,10 +39,11 @@ def survey(connection: ConnectionInfo, options: Options) -> tuple[ServerFacts, l
         tables = _tables(reader, options)
         if options.table is not None and not tables:
             where = f"{options.schema}.{options.table}" if options.schema else options.table
-            raise PkbenchError(f"--table {where}: no such table in database {server.database}")
+            raise PkbenchError(f"{options.table_option} {where}: no such table in database {server.database}")
         for facts in tables:
             _read_table(reader, server, facts, options)
-        extensions.wal(reader, server, [t for t in tables if t.blocked is None], options.wal_bytes)
+        if options.extension_figures:
+            extensions.wal(reader, server, [t for t in tables if t.blocked is None], options.wal_bytes)
     if options.watch_s:
         _watch(connection, tables, options.watch_s)
     return server, tables
@@ -61,9 +62,12 @@ def _read_table(reader: Reader, server: ServerFacts, facts: TableFacts, options:
         ("insert rate", lambda: _inserts(reader, server, facts)),
         ("values", lambda: _sample(reader, facts, options.sample_rows)),
         ("range used", lambda: _largest(reader, facts)),
-        ("leaf density", lambda: extensions.leaf_density(reader, server, facts)),
-        ("cached share", lambda: extensions.cached(reader, server, facts)),
     ]
+    if options.extension_figures:
+        stages += [
+            ("leaf density", lambda: extensions.leaf_density(reader, server, facts)),
+            ("cached share", lambda: extensions.cached(reader, server, facts)),
+        ]
     for figure, stage in stages:
         # A table whose lock another session holds (DDL under way) is left after the first wait
         # for it, not waited on once more for each figure.
@@ -196,14 +200,28 @@ def _children(reader: Reader, facts: TableFacts) -> None:
                        JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.n ORDER BY k.o),
                (SELECT coalesce(sum(pg_total_relation_size(t.relid)), 0) FROM {leaves_sql("con.conrelid")} t),
                EXISTS (SELECT 1 FROM pg_index x
-                        WHERE x.indrelid = con.conrelid AND x.indkey[0] = con.conkey[1])
+                        WHERE x.indrelid = con.conrelid AND x.indkey[0] = con.conkey[1]),
+               (SELECT CASE WHEN bool_and(l.reltuples >= 0) THEN sum(l.reltuples) END
+                  FROM {leaves_sql("con.conrelid")} t JOIN pg_class l ON l.oid = t.relid),
+               (SELECT coalesce(sum(l.relpages), 0) FROM {leaves_sql("con.conrelid")} t
+                  JOIN pg_class l ON l.oid = t.relid)
           FROM pg_constraint con
          WHERE con.contype = 'f' AND con.confrelid = %s AND con.conparentid = 0
          ORDER BY 1, con.conname
         """,
         facts.oid,
     )
-    facts.children = [Child(name, tuple(cols), int(size), indexed) for name, cols, size, indexed in rows]
+    facts.children = [
+        Child(
+            name,
+            tuple(cols),
+            int(size),
+            indexed,
+            float(tuples) if tuples is not None else None,
+            int(pages) * PAGE,
+        )
+        for name, cols, size, indexed, tuples, pages in rows
+    ]
 
 
 def _inserts(reader: Reader, server: ServerFacts, facts: TableFacts) -> None:

@@ -32,6 +32,11 @@ class Options:
     sample_rows: int = SAMPLE_ROWS
     wal_bytes: int = WAL_BYTES
     watch_s: float | None = None
+    # The option that named the table, for the line that says it is not there.
+    table_option: str = "--table"
+    # Whether to read the figures of pg_walinspect, pgstattuple and pg_buffercache, which read the WAL, the
+    # whole key index and every shared buffer: a reader that needs only the table's shape leaves them.
+    extension_figures: bool = True
 
 
 @dataclass(frozen=True)
@@ -57,6 +62,9 @@ class Child:
     columns: tuple[str, ...]
     total_bytes: int
     indexed: bool
+    # Its rows by its statistics (None: never analyzed) and its heap's bytes, all partitions.
+    rows: float | None = None
+    heap_bytes: int = 0
 
 
 @dataclass
