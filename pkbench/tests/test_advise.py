@@ -125,7 +125,7 @@ def test_the_plan_fits_the_budget_and_leaves_out_what_this_server_cannot_run() -
 def test_what_a_run_answers_follows_its_machine_and_commit_setting(tmp_path: Path) -> None:
     plan = advise.make_plan(5, ["bigint", "uuid-v4"], 2, HERE)
     shutil.copytree(RUNS / "war-default", tmp_path / "war")
-    assert set(advise.sources(tmp_path, plan)) == {
+    assert set(outcome.sources(tmp_path, plan)) == {
         "few-cores",
         "durable",
         "one-table",
@@ -137,7 +137,7 @@ def test_what_a_run_answers_follows_its_machine_and_commit_setting(tmp_path: Pat
     data["machine"]["cores"] = 16
     data["server"]["settings"]["synchronous_commit"] = "off"
     path.write_text(json.dumps(data))
-    found = advise.sources(tmp_path, plan)
+    found = outcome.sources(tmp_path, plan)
     assert {"many-cores", "asynchronous"} <= set(found) and not {"few-cores", "durable"} & set(found)
     table = advice.build(tmp_path, found)
     assert table.cells["many-cores"]["uuid-v4"].run == "war"
@@ -153,7 +153,7 @@ def test_each_speed_cell_says_whether_it_was_decided_and_what_more_would_take(tm
         if (verdict["strategy"], verdict["metric"]) == ("uuid-v7", "tps"):
             verdict.update(ratio=1.0, low=0.85, high=1.18, resolved=False, better=None, p_value=0.9)
     path.write_text(json.dumps(data))
-    table = advice.build(tmp_path, advise.sources(tmp_path, plan))
+    table = advice.build(tmp_path, outcome.sources(tmp_path, plan))
     lines = outcome.precision_lines(plan, table, tmp_path)
     (few,) = [line for line in lines if line.startswith("- many clients on few cores")]
     rounds = data["rounds"]["count"]

@@ -13,6 +13,7 @@ import pytest
 from conftest import READ_ONLY_STATEMENT, cli_in_process, pkbench_statements, run_cli
 
 from pkbench.run import advise_like as like
+from pkbench.run import replica as replica_of
 from pkbench.scenario import file as scenario_file
 from pkbench.server import connection
 from pkbench.server.builds import find_pgbench, find_server_bindir
@@ -96,7 +97,7 @@ def _shape(**more: object) -> TableShape:
 def test_the_replica_keeps_the_key_index_s_share_of_shared_buffers_and_memory() -> None:
     # 100M rows whose 4 GB key index is half of 8 GB of shared_buffers, on a 64 GB server: 4M rows load in
     # the time, so f = 1/25, and shared_buffers and the memory cap shrink by it.
-    scaled = like.scale(100_000_000, 4 * GB, 8 * GB, 64 * GB, 256 * GB, True, 4_000_000)
+    scaled = replica_of.scale(100_000_000, 4 * GB, 8 * GB, 64 * GB, 256 * GB, True, 4_000_000)
     assert scaled.factor == pytest.approx(0.04) and scaled.rows == 4_000_000
     assert scaled.shared_buffers_bytes == pytest.approx(8 * GB * 0.04, rel=1e-4)
     assert scaled.memory_cap_bytes is not None
@@ -105,32 +106,34 @@ def test_the_replica_keeps_the_key_index_s_share_of_shared_buffers_and_memory() 
     assert scaled.replica_tier.over_shared_buffers == pytest.approx(0.5, rel=1e-3)
     assert scaled.notes == ()
     # Beyond RAM: a 100 GB index on the same server keeps its tier under a cap of f times the memory.
-    beyond = like.scale(1_000_000_000, 100 * GB, 8 * GB, 64 * GB, 256 * GB, True, 4_000_000)
+    beyond = replica_of.scale(1_000_000_000, 100 * GB, 8 * GB, 64 * GB, 256 * GB, True, 4_000_000)
     assert beyond.table_tier.condition == beyond.replica_tier.condition == "beyond-ram"
     assert beyond.replica_tier.over_memory == pytest.approx(100 / 64, rel=0.05)
     # Without root there is no cap: the replica's memory is this machine's, and the words say the tier moved.
-    uncapped = like.scale(1_000_000_000, 100 * GB, 8 * GB, 64 * GB, 256 * GB, False, 4_000_000)
+    uncapped = replica_of.scale(1_000_000_000, 100 * GB, 8 * GB, 64 * GB, 256 * GB, False, 4_000_000)
     assert uncapped.memory_cap_bytes is None and uncapped.replica_tier.condition == "page-cache"
     assert any("needs root" in n for n in uncapped.notes)
     assert any("where yours is beyond RAM" in n for n in uncapped.notes)
     # A memory not known is said; a small table is measured at its own size.
-    small = like.scale(1000, 64 * 1024, 128 * MB, None, 256 * GB, True, 4_000_000)
+    small = replica_of.scale(1000, 64 * 1024, 128 * MB, None, 256 * GB, True, 4_000_000)
     assert small.factor == 1 and small.rows == 1000 and small.memory_cap_bytes is None
     assert any("give --server-memory" in n for n in small.notes)
     # --rows gives the replica's rows; a shared_buffers too small to run is floored, and said.
-    given = like.scale(1_000_000, 40 * MB, 128 * MB, 64 * GB, 256 * GB, True, 4_000_000, rows_given=1000)
-    assert given.rows == 1000 and given.shared_buffers_bytes == like.LEAST_SHARED_BUFFERS
+    given = replica_of.scale(
+        1_000_000, 40 * MB, 128 * MB, 64 * GB, 256 * GB, True, 4_000_000, rows_given=1000
+    )
+    assert given.rows == 1000 and given.shared_buffers_bytes == replica_of.LEAST_SHARED_BUFFERS
     assert any("the least the replica runs with" in n for n in given.notes)
     # Rather than a shared_buffers below the least, more rows than load in the time, said.
-    floored = like.scale(1_000_000_000, 40 * GB, 128 * MB, None, 256 * GB, True, 1_000_000)
-    assert floored.shared_buffers_bytes == like.LEAST_SHARED_BUFFERS
+    floored = replica_of.scale(1_000_000_000, 40 * GB, 128 * MB, None, 256 * GB, True, 1_000_000)
+    assert floored.shared_buffers_bytes == replica_of.LEAST_SHARED_BUFFERS
     assert floored.rows == pytest.approx(1_000_000_000 / 64, rel=1e-3)
     assert any("the load takes longer" in n for n in floored.notes)
 
 
 def test_the_shape_becomes_a_replica_that_says_what_it_stands_in_for() -> None:
     shape = _shape()
-    replica = like.replica(shape)
+    replica = replica_of.replica(shape)
     schema = replica.schema()
     assert schema[0] == (
         'CREATE TABLE records ("id" {key_type} PRIMARY KEY {key_default}, "email" text, '
@@ -170,8 +173,10 @@ def test_the_shape_becomes_a_replica_that_says_what_it_stands_in_for() -> None:
 
 def test_the_scenario_files_load_and_the_switch_is_a_random_uuid_key_s() -> None:
     shape = _shape()
-    scaled = like.scale(shape.rows, shape.index_bytes, shape.shared_buffers, 64 * GB, 256 * GB, True, 200_000)
-    replica = like.replica(shape)
+    scaled = replica_of.scale(
+        shape.rows, shape.index_bytes, shape.shared_buffers, 64 * GB, 256 * GB, True, 200_000
+    )
+    replica = replica_of.replica(shape)
     loaded = scenario_file.parse(
         like.replica_toml(shape, scaled, replica, ["bigint", "uuid-v4", "uuid-v7"]), "replica.toml"
     )
@@ -195,9 +200,13 @@ def test_the_scenario_files_load_and_the_switch_is_a_random_uuid_key_s() -> None
         "rewrite-keys",
         "after-rewrite-keys",
     ]
-    assert like.can_switch(shape) is None
-    assert "not random" in str(like.can_switch(_shape(kind="uuid-v7", kind_words="time-ordered UUIDs (v7)")))
-    assert "its key is bigint" in str(like.can_switch(_shape(key=_column("id", "bigint", 8, category="N"))))
+    assert replica_of.can_switch(shape) is None
+    assert "not random" in str(
+        replica_of.can_switch(_shape(kind="uuid-v7", kind_words="time-ordered UUIDs (v7)"))
+    )
+    assert "its key is bigint" in str(
+        replica_of.can_switch(_shape(key=_column("id", "bigint", 8, category="N")))
+    )
     common = ["--rounds", "2", "--warmup", "0"]
     plan = like.make_plan(600, Path("out"), ["bigint", "uuid-v4"], shape, scaled, True, common)
     # The replica's share leaves the switch its least time; the switch runs one pass, without rounds.
@@ -328,5 +337,5 @@ def test_a_role_with_only_pg_read_all_stats_and_select_reads_the_shape(source: E
     assert [(c.table, c.columns, c.rows, c.indexed) for c in shape.children] == [
         ("order_items", ("order_id",), 1200, True)
     ]
-    said = like.replica(shape).said
+    said = replica_of.replica(shape).said
     assert any(s.startswith("column note: its width is not in pg_stats") for s in said)

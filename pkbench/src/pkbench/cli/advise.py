@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import os
 import shutil
-import tempfile
 import time
 from collections.abc import Callable
 from datetime import datetime
@@ -21,7 +20,7 @@ from pkbench.cli import inspect as inspect_cli
 from pkbench.cli.console import RichReporter
 from pkbench.errors import PkbenchError, first_line
 from pkbench.evidence import advice, advice_rows, advice_text
-from pkbench.evidence.cell import BASELINE, PRECISION
+from pkbench.evidence.cell import PRECISION
 from pkbench.run import advise as planner
 from pkbench.run import advise_like as like_plan
 from pkbench.run import advise_like_text as like_text
@@ -29,7 +28,6 @@ from pkbench.run import advise_outcome as outcome
 from pkbench.run import runner
 from pkbench.run.options import Options
 from pkbench.server import connection, sizing
-from pkbench.strategies.catalog import Catalog
 from pkbench.survey import shape as table_shape
 
 ADVICE_FILE = "advice.md"
@@ -222,7 +220,7 @@ def _advise(
         measured = _run_part(options_for, reporter, plan, part, out, dsn, number, spent)
         # A part measured before --resume took its planned share, as far as this budget knows.
         spent += time.monotonic() - started if measured else plan.share_s(part)
-    table = advice.build(out, planner.sources(out, plan))
+    table = advice.build(out, outcome.sources(out, plan))
     lines = _document(plan, out, table)
     (out / ADVICE_FILE).write_text("\n".join(lines) + "\n")
     _print_table(table)
@@ -250,76 +248,36 @@ def _advise_like(
     assert seconds is not None
     info = connection.resolve(dsn)
     memory = inspect_cli.server_memory(server_memory, info)
-    shape = table_shape.read(info, like)
-    chosen = (
-        [s.strip() for s in strategies.split(",") if s.strip()]
-        if strategies
-        else like_plan.default_strategies(shape.strategy)
+    chosen = [s.strip() for s in strategies.split(",") if s.strip()] if strategies else None
+    prepared = like_plan.prepare(
+        options_for, table_shape.read(info, like), memory.bytes, seconds, out, chosen, rows, common
     )
-    if BASELINE not in chosen:
-        chosen.insert(0, BASELINE)
-    # A name no strategy has fails now, in one line, not as a run that did not finish.
-    Catalog().select(chosen)
-    switch_why = like_plan.can_switch(shape)
-    load_s = min(planner.MEMORY_LOAD_S, seconds / 4)
-    scaling = like_plan.scale(
-        shape.rows,
-        shape.index_bytes,
-        shape.shared_buffers,
-        memory.bytes,
-        sizing.machine_memory_bytes(),
-        sizing.can_cap_memory(),
-        like_plan.load_rows(shape, load_s, chosen),
-        rows,
-    )
-    replica = like_plan.replica(shape)
-    files = {like_plan.REPLICA: like_plan.replica_toml(shape, scaling, replica, chosen)}
-    if switch_why is None:
-        files[like_plan.SWITCH] = like_plan.switch_toml(shape, scaling, replica)
-    plan = like_plan.make_plan(seconds, out, chosen, shape, scaling, switch_why is None, common)
-    replica_part = plan.parts[0]
-    runs: list[tuple[planner.Part, Callable[[float], list[str]]]] = [
-        (replica_part, lambda spent: plan.arguments(replica_part, out, spent))
-    ]
-    if switch_why is None:
-        runs.append((plan.parts[1], lambda _: like_plan.switch_arguments(plan, out)))
-    out.mkdir(parents=True)
-    for part, _ in runs:
-        Path(part.scenario).write_text(files[part.name])
-    # Both runs' scenario files and options are checked before the first starts: a bad name fails now, and
-    # leaves no folder behind.
-    try:
-        for _, words in runs:
-            options_for(words(0.0))
-    except PkbenchError:
-        shutil.rmtree(out)
-        raise
-    like_plan.record(out, shape, scaling)
     reporter.info(
-        f"pkbench advise --like {shape.table}: {len(runs)} run(s) in {out}, {_time(seconds)} in all"
+        f"pkbench advise --like {prepared.shape.table}: {len(prepared.plan.parts)} run(s) in {out}, "
+        f"{_time(seconds)} in all"
     )
-    reporter.info(f"  {like_plan.in_words(shape, scaling, memory.source)}")
-    for note in scaling.notes:
+    reporter.info(f"  {like_text.in_words(prepared.shape, prepared.scaling, memory.source)}")
+    for note in prepared.scaling.notes:
         reporter.info(f"  {note}")
-    if switch_why is not None:
-        reporter.info(f"  the switch's cost is not measured: {switch_why}")
-    started = time.monotonic()
-    for number, (part, words) in enumerate(runs, 1):
-        reporter.info(f"advise --like {number}/{len(runs)}: {part.name}: starting")
-        options = options_for(words(time.monotonic() - started))
-        _check_disk(plan, part)
-        try:
-            runner.execute(options, reporter)
-        except PkbenchError as e:
-            reporter.warning(f"{part.name} did not finish ({first_line(str(e))})")
-    columns = [
-        next((c for c in advice_rows.COLUMNS if c.strategy == s), advice_rows.Column(s, s)) for s in chosen
-    ]
-    table = advice.build(out, like_plan.sources(), columns, [like_plan.condition(shape, scaling)])
-    lines = like_text.document(out, shape, scaling, replica, plan, table, memory.source, switch_why)
+    if prepared.switch_why is not None:
+        reporter.info(f"  the switch's cost is not measured: {prepared.switch_why}")
+    table = like_plan.measure(prepared, options_for, runner.execute, reporter)
+    measured = outcome.part_lines(prepared.plan, prepared.plan.parts[0], table, out)
+    lines = like_text.document(
+        out,
+        prepared.shape,
+        prepared.scaling,
+        prepared.replica,
+        table,
+        memory.source,
+        prepared.switch_why,
+        measured,
+    )
     (out / ADVICE_FILE).write_text("\n".join(lines) + "\n")
-    _print_table(table, f"Which key for {shape.table}? Each key against bigint on its replica")
-    for line in like_text.summary_lines(out, shape, scaling, table, switch_why, memory.source):
+    _print_table(table, f"Which key for {prepared.shape.table}? Each key against bigint on its replica")
+    for line in like_text.summary_lines(
+        out, prepared.shape, prepared.scaling, table, prepared.switch_why, memory.source
+    ):
         click.echo(line, err=True)
 
 
@@ -333,22 +291,6 @@ def _server(dsn: str | None, server_memory: str | None) -> sizing.Server:
     return sizing.Server(
         planner.wal_shared_buffers(), sizing.machine_memory_bytes(), can_cap=sizing.can_cap_memory()
     )
-
-
-def _check_disk(plan: planner.Plan, part: planner.Part) -> None:
-    """Stop before a part whose estimate does not fit: in the free space of the embedded cluster's
-    directory, or with --dsn in the disk budget (less what earlier parts keep when their schemas stay)."""
-    needed = plan.disk_bytes(part)
-    if plan.disk_budget_bytes is None:
-        directory = Path(tempfile.gettempdir())
-        sizing.check_disk(
-            part.name, needed, sizing.free_bytes(directory), f"{directory} (the cluster's directory) free"
-        )
-        return
-    kept = 0
-    if "--keep" in plan.common:
-        kept = sum(plan.disk_bytes(p) for p in plan.parts[: plan.parts.index(part)])
-    sizing.check_disk(part.name, needed, plan.disk_budget_bytes - kept, "--disk-budget left")
 
 
 def _say_plan(reporter: RichReporter, plan: planner.Plan, out: Path) -> None:
@@ -388,7 +330,7 @@ def _run_part(
         reporter.info(f"{heading}: measured already")
         return False
     options = options_for([*plan.arguments(part, out, spent_s), *(["--dsn", dsn] if dsn else [])])
-    _check_disk(plan, part)
+    planner.check_disk(plan, part)
     directory = out / part.name
     if state == "interrupted":
         reporter.info(f"{heading}: resuming the interrupted run")
@@ -413,7 +355,7 @@ def _document(plan: planner.Plan, out: Path, table: advice.Table) -> list[str]:
         "results.json, summary.md and time series). Run again with `pkbench advise --resume` after an "
         "interruption.",
         "",
-        *advice_text.page_lines(out, planner.sources(out, plan), link_from=out),
+        *advice_text.page_lines(out, outcome.sources(out, plan), link_from=out),
         "",
         "Each speed cell was measured until it was decided (its 95% interval within "
         f"±{PRECISION:.0%} of its estimate, or a direction its interval holds with its WAL beside), "

@@ -18,15 +18,15 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import tempfile
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from pkbench import results
 from pkbench.errors import PkbenchError
-from pkbench.evidence.advice_rows import LOAD, SIZE, TPS, Figure, Source
+from pkbench.evidence.advice_rows import LOAD, SIZE, TPS, Figure
 from pkbench.evidence.cell import PRECISION
-from pkbench.results import RunResult
 from pkbench.scenario import file as scenario_file
 from pkbench.server import sizing
 
@@ -362,36 +362,17 @@ def state(out: Path, part: Part) -> str:
     return "interrupted" if results.load(directory).incomplete else "done"
 
 
-def sources(out: Path, plan: Plan) -> dict[str, list[Source]]:
-    """Which window of which part's run answers each row, from what each run recorded of its machine and
-    server: its cores, its commit setting and whether its data outgrew a memory cap."""
-    found: dict[str, list[Source]] = {}
-    for part in plan.parts:
-        directory = out / part.name
-        if not (directory / "results.json").is_file():
-            continue
-        run = results.load(directory)
-        for row, source in _answers(part, run):
-            found.setdefault(row, []).append(source)
-    return found
-
-
-def _answers(part: Part, run: RunResult) -> list[tuple[str, Source]]:
-    """Each row PART's run answers, with the window and figure that answer it."""
-    return [(_row(row, run), Source(part.name, window, figure)) for row, window, figure in part.answers]
-
-
-def _row(row: str, run: RunResult) -> str:
-    """ROW, or for a key of ALTERNATIVES the one RUN's machine and server give."""
-    if row == "clients":
-        cores = run.machine.get("cores")
-        if not (isinstance(cores, int) and cores >= MANY_CORES):
-            return "few-cores"
-        return "many-cores-durable" if _durable(run) else "many-cores"
-    if row == "commit":
-        return "durable" if _durable(run) else "asynchronous"
-    return row
-
-
-def _durable(run: RunResult) -> bool:
-    return str((run.server.get("settings") or {}).get("synchronous_commit", "on")) != "off"
+def check_disk(plan: Plan, part: Part) -> None:
+    """Stop before a part whose estimate does not fit: in the free space of the embedded cluster's
+    directory, or with --dsn in the disk budget (less what earlier parts keep when their schemas stay)."""
+    needed = plan.disk_bytes(part)
+    if plan.disk_budget_bytes is None:
+        directory = Path(tempfile.gettempdir())
+        sizing.check_disk(
+            part.name, needed, sizing.free_bytes(directory), f"{directory} (the cluster's directory) free"
+        )
+        return
+    kept = 0
+    if "--keep" in plan.common:
+        kept = sum(plan.disk_bytes(p) for p in plan.parts[: plan.parts.index(part)])
+    sizing.check_disk(part.name, needed, plan.disk_budget_bytes - kept, "--disk-budget left")

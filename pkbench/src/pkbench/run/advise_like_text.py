@@ -5,15 +5,15 @@ to v7 cost on the replica beside what it gains there."""
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from pkbench import results
 from pkbench.evidence import advice, decision
 from pkbench.evidence.cell import BASELINE, PRECISION, TIMES, Cell
-from pkbench.run import advise_like as like
-from pkbench.run import advise_outcome as outcome
-from pkbench.run.advise import Plan
+from pkbench.run import replica as like
+from pkbench.run.replica import size_words
 from pkbench.survey.shape import TableShape
 from pkbench.text import binary_size
 
@@ -140,12 +140,13 @@ def document(
     shape: TableShape,
     scaling: like.Scaling,
     replica: like.Replica,
-    plan: Plan,
     table: advice.Table,
     memory_words: str,
     switch_why: str | None,
+    measured: Sequence[str],
 ) -> list[str]:
-    """advice.md's lines."""
+    """advice.md's lines; MEASURED says how each cell's rounds ended (run.advise_outcome's lines for the
+    replica's run)."""
     row = table.conditions[0] if table.conditions else None
     lines = [
         f"# Which key for {shape.table}? Measured on a replica of its shape",
@@ -165,7 +166,7 @@ def document(
         "",
         "## The replica",
         "",
-        like.in_words(shape, scaling, memory_words),
+        in_words(shape, scaling, memory_words),
         "",
         *(f"- {note}." for note in scaling.notes),
         *(f"- {said}." for said in replica.said),
@@ -197,22 +198,13 @@ def document(
         f"±{PRECISION:.0%} of its estimate, or a direction its interval holds with its WAL beside), "
         "or its run's share of the budget ended:",
         "",
-        *outcome.precision_lines(plan, table, out),
-        "",
-        *_stopped(out, plan),
+        *measured,
         "",
         "## What a switch to v7 would cost",
         "",
         *_switch_lines(out, shape, scaling, table, switch_why),
     ]
     return lines
-
-
-def _stopped(out: Path, plan: Plan) -> list[str]:
-    """How the replica's run ended its rounds, with the share of the budget it had."""
-    replica = next(p for p in plan.parts if p.name == like.REPLICA)
-    alone = Plan(plan.share_s(replica), [replica], common=plan.common)
-    return outcome.stopped_lines(out, alone)
 
 
 def _switch_lines(
@@ -244,7 +236,46 @@ def summary_lines(
 ) -> list[str]:
     """What the command prints after the table: the scaling and the switch's cost beside the gain."""
     return [
-        like.in_words(shape, scaling, memory_words),
+        in_words(shape, scaling, memory_words),
         *_switch_lines(out, shape, scaling, table, switch_why),
         f"pkbench: advice in {os.path.join(out, 'advice.md')}",
     ]
+
+
+def in_words(shape: TableShape, scaling: like.Scaling, memory_words: str) -> str:
+    """How the replica was scaled, in a sentence."""
+    f = scaling.factor
+    # 1/25 where f is the inverse of a whole number, else f itself.
+    shown = f"1/{round(1 / f):,}" if 0 < f < 1 and abs(1 / f - round(1 / f)) < 0.01 else f"{f:.3g}"
+    memory = (
+        f"memory capped at {size_words(scaling.memory_cap_bytes)}"
+        if scaling.memory_cap_bytes is not None
+        else f"this machine's memory ({size_words(scaling.replica_memory_bytes)}), not capped"
+        if scaling.replica_memory_bytes is not None
+        else "this machine's memory, not capped"
+    )
+    over_memory = (
+        f" and {_ratio(scaling.table_tier.over_memory)} memory ({memory_words})"
+        if scaling.table_tier.over_memory is not None
+        else f" (memory: {memory_words})"
+    )
+    replica_over_memory = (
+        f" and {_ratio(scaling.replica_tier.over_memory)}"
+        if scaling.replica_tier.over_memory is not None
+        else ""
+    )
+    return (
+        f"The replica of {shape.table} was scaled by {shown}: {scaling.rows:,} of its {shape.rows:,} rows, "
+        f"shared_buffers {size_words(scaling.shared_buffers_bytes)} for its server's "
+        f"{size_words(shape.shared_buffers)}, {memory}. Your key index ({size_words(shape.index_bytes)}) is "
+        f"{_ratio(scaling.table_tier.over_shared_buffers)} shared_buffers{over_memory}, "
+        f"{scaling.table_tier.words}; the replica's {_ratio(scaling.replica_tier.over_shared_buffers)}"
+        f"{replica_over_memory}, {scaling.replica_tier.words}."
+    )
+
+
+def _ratio(ratio: float) -> str:
+    """A ratio to two decimals, or to two significant digits below 0.1 (a small index's share)."""
+    if ratio < 0.001:
+        return f"under 0.001{TIMES}"
+    return f"{ratio:.2f}{TIMES}" if ratio >= 0.1 else f"{ratio:.2g}{TIMES}"

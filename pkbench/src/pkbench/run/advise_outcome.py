@@ -10,10 +10,10 @@ from pathlib import Path
 
 from pkbench import results
 from pkbench.evidence import advice
-from pkbench.evidence.advice_rows import CONDITIONS, LOAD
+from pkbench.evidence.advice_rows import CONDITIONS, LOAD, Source
 from pkbench.evidence.cell import PRECISION, Cell
 from pkbench.results import RunResult
-from pkbench.run.advise import ALTERNATIVES, MANY_CORES, STRATEGIES, Plan, parts, sources
+from pkbench.run.advise import ALTERNATIVES, MANY_CORES, STRATEGIES, Part, Plan, parts
 from pkbench.run.paired import LOAD_PARTS
 from pkbench.server import sizing
 
@@ -149,3 +149,45 @@ def stopped_lines(out: Path, plan: Plan) -> list[str]:
 
 def _minutes(seconds: float) -> str:
     return f"{seconds / 60:.1f} min"
+
+
+def sources(out: Path, plan: Plan) -> dict[str, list[Source]]:
+    """Which window of which part's run answers each row, from what each run recorded of its machine and
+    server: its cores, its commit setting and whether its data outgrew a memory cap."""
+    found: dict[str, list[Source]] = {}
+    for part in plan.parts:
+        directory = out / part.name
+        if not (directory / "results.json").is_file():
+            continue
+        run = results.load(directory)
+        for row, source in _answers(part, run):
+            found.setdefault(row, []).append(source)
+    return found
+
+
+def _answers(part: Part, run: RunResult) -> list[tuple[str, Source]]:
+    """Each row PART's run answers, with the window and figure that answer it."""
+    return [(_row(row, run), Source(part.name, window, figure)) for row, window, figure in part.answers]
+
+
+def _row(row: str, run: RunResult) -> str:
+    """ROW, or for a key of ALTERNATIVES the one RUN's machine and server give."""
+    if row == "clients":
+        cores = run.machine.get("cores")
+        if not (isinstance(cores, int) and cores >= MANY_CORES):
+            return "few-cores"
+        return "many-cores-durable" if _durable(run) else "many-cores"
+    if row == "commit":
+        return "durable" if _durable(run) else "asynchronous"
+    return row
+
+
+def _durable(run: RunResult) -> bool:
+    return str((run.server.get("settings") or {}).get("synchronous_commit", "on")) != "off"
+
+
+def part_lines(plan: Plan, part: Part, table: advice.Table, out: Path) -> list[str]:
+    """How each cell was decided and how PART's run ended its rounds, with the share of the budget it had:
+    one part of a plan said alone (`pkbench advise --like`'s replica)."""
+    alone = Plan(plan.share_s(part), [part], common=plan.common)
+    return [*precision_lines(plan, table, out), "", *stopped_lines(out, alone)]

@@ -269,3 +269,33 @@ def memory_tier(index_bytes: int, shared_buffers: int, memory: int | None) -> Ti
     if over_memory <= 1:
         return Tier("page-cache", "beyond shared buffers, within RAM", over_sb, over_memory)
     return Tier("beyond-ram", "beyond RAM", over_sb, over_memory)
+
+
+@dataclass(frozen=True)
+class KeyKind:
+    """What a table's key is, from its column types, its default and a sample of its values: its kind,
+    the kind of its leading column (where its inserts land), that in words, the generator that makes it
+    and what its values look like (None without a sample)."""
+
+    kind: str
+    leading: str
+    words: str
+    strategy: str | None
+    generator: str | None
+    values: Shape | None
+
+
+def key_kind(
+    key_types: Sequence[str], default: str | None, identity: str, sample: Sequence[Sequence[str]] | None
+) -> KeyKind:
+    lead_type = key_types[0] if key_types else None
+    values = [v for group in sample or [] for v in group]
+    found = shape(values, lead_type in TEXT_TYPES) if sample is not None else None
+    made_by, made = generator(default, identity) if lead_type is not None else (None, None)
+    whole = kind(key_types, made, found)
+    # A composite key's inserts land where its leading column puts them: it is placed by that column.
+    leading = kind(key_types[:1], made, found)
+    words, strategy = KINDS[leading]
+    if whole == "composite":
+        words = f"a composite key led by {words}"
+    return KeyKind(whole, leading, words, strategy, made_by, found)

@@ -124,18 +124,9 @@ class Entry:
 def entry(facts: TableFacts, server: ServerFacts, memory: int | None, runs_dir: Path | None) -> Entry:
     """FACTS classified, placed and put in words."""
     lead_type = facts.key_types[0] if facts.key_types else None
-    text = lead_type in classify.TEXT_TYPES
-    sample_values = [v for group in facts.sample or [] for v in group]
-    shape = classify.shape(sample_values, text) if facts.sample is not None else None
-    generator, made = (
-        classify.generator(facts.default, facts.identity) if lead_type is not None else (None, None)
-    )
-    kind = classify.kind(facts.key_types, made, shape)
-    # A composite key's inserts land where its leading column puts them: it is placed by that column.
-    leading = classify.kind(facts.key_types[:1], made, shape)
-    kind_words, strategy = classify.KINDS[leading]
-    if kind == "composite":
-        kind_words = f"a composite key led by {kind_words}"
+    key = classify.key_kind(facts.key_types, facts.default, facts.identity, facts.sample)
+    shape, generator, kind, leading = key.values, key.generator, key.kind, key.leading
+    kind_words, strategy = key.words, key.strategy
     ordering = (
         classify.rank_correlation(classify.ordered_keys(lead_type, facts.sample))
         if facts.sample is not None

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from pkbench.errors import PkbenchError
 from pkbench.server.connection import ConnectionInfo
-from pkbench.survey import catalog, classify, placement
+from pkbench.survey import catalog, classify
 from pkbench.survey.facts import Options, Reader, TableFacts, read_only
 
 # A heap tuple's header and its line pointer: what a row takes besides its columns.
@@ -108,7 +108,7 @@ def read(connection: ConnectionInfo, like: str) -> TableShape:
         schemas = ", ".join(t.schema for t in tables)
         raise PkbenchError(f"--like {like}: a table of that name is in schemas {schemas}; give SCHEMA.TABLE")
     facts = tables[0]
-    entry = placement.entry(facts, server, None, None)
+    key_kind = classify.key_kind(facts.key_types, facts.default, facts.identity, facts.sample)
     if "key" in facts.needs or facts.blocked is not None:
         raise PkbenchError(f"--like {facts.qualified}: its key was not read ({facts.needs.get('key')})")
     if not facts.key_columns:
@@ -132,10 +132,10 @@ def read(connection: ConnectionInfo, like: str) -> TableShape:
         facts.key_source or "primary key",
         facts.key_index or "",
         facts.index_bytes or 0,
-        entry.leading_kind,
-        entry.kind_words,
-        placement_strategy(entry.leading_kind),
-        entry.generator,
+        key_kind.leading,
+        key_kind.words,
+        placement_strategy(key_kind.leading),
+        key_kind.generator,
         rows,
         facts.heap_bytes,
         facts.total_bytes or facts.heap_bytes,
