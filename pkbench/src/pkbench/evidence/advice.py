@@ -242,13 +242,20 @@ def committed_answer(condition: str, key: str, runs_dir: Path) -> decision.Answe
     CONDITION (a key of evidence.advice_rows.CONDITIONS, merged rows included), by evidence.decision's rule:
     None where the cell holds no rate (bigint itself, the storage size, a key no committed run measured
     there). A condition or key the table does not have is an error naming it."""
-    sources, conditions = committed(runs_dir)
-    known = [c.key for c in conditions]
+    table = _committed_table(runs_dir)
+    known = [k for c in table.conditions for k in c.keys]
     if condition not in known:
         raise PkbenchError(f"condition {condition!r}: not a row of the which-key table ({', '.join(known)})")
     strategies = [c.strategy for c in COLUMNS]
     if key not in strategies:
         raise PkbenchError(f"key {key!r}: not a column of the which-key table ({', '.join(strategies)})")
-    table = build(runs_dir, sources, conditions=conditions)
     row = next(c for c in table.conditions if condition in c.keys)
     return decision.answer(row, key, table.cells[row.key][key])
+
+
+@functools.lru_cache(maxsize=4)
+def _committed_table(runs_dir: Path) -> Table:
+    """The table of the committed runs, built once per process: `pkbench inspect` asks it for every table
+    and condition of a database, and a build reads every committed run (about a second)."""
+    sources, conditions = committed(runs_dir)
+    return build(runs_dir, sources, conditions=conditions)

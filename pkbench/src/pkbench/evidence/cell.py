@@ -14,6 +14,9 @@ TIMES = "\u00d7"
 # A speed cell answers only when its 95% interval ends within this share of its estimate on both sides; a
 # wider one says how wide it got instead of printing a ratio it cannot back.
 PRECISION = 0.10
+# An interval reaching this share of its estimate or further is said in words, not printed: its bounds would
+# span an order of magnitude.
+TOO_WIDE = 1.0
 
 
 Kind = Literal["baseline", "verdict", "one round", "size", "not measured"]
@@ -41,7 +44,15 @@ class Work:
             return f"WAL {self.ratio:.2f}{TIMES} (one round: no interval)"
         if self.range_of is not None:
             return f"WAL {self.ratio:.2f}{TIMES} (no interval: the range of {self.range_of} rounds)"
-        return f"WAL {self.ratio:.2f}{TIMES} ({self.low:.2f}\u2013{self.high:.2f})"
+        return f"WAL {self.ratio:.2f}{TIMES} {self.interval_text()}"
+
+    def interval_text(self) -> str:
+        """`(1.21-2.10)`, or in words where the interval reaches past the estimate itself: such bounds would
+        span an order of magnitude and answer nothing."""
+        width = reach(self.ratio, self.low, self.high)
+        if width is not None and width >= TOO_WIDE:
+            return "(its interval too wide to quote)"
+        return f"({self.low:.2f}\u2013{self.high:.2f})"
 
 
 def reach(ratio: float | None, low: float | None, high: float | None) -> float | None:
@@ -120,21 +131,23 @@ class Cell:
             return self.width_words()
         interval = f"{self.low:.2f}\u2013{self.high:.2f}"
         # A direction the interval holds is shown with its ratio however wide the interval, and how wide.
-        wide = f"; \u00b1{self.reach_words()}, wider than \u00b1{PRECISION:.0%}" if not self.precise else ""
+        wide = f"; {self.reach_words()}, wider than \u00b1{PRECISION:.0%}" if not self.precise else ""
         return f"{self.ratio:.2f}{TIMES} ({interval}{wide})"
 
     def reach_words(self) -> str:
-        """How far the interval reaches from the estimate, after how many rounds: `18.2% after 3 rounds`."""
+        """How far the interval reaches from the estimate, after how many rounds: `±18.2% after 3 rounds`."""
         rounds = f"after {self.rounds} round{'' if self.rounds == 1 else 's'}"
         width = self.reach
         if width is None:
             return f"no interval {rounds}"
+        if width >= TOO_WIDE:
+            return f"an interval reaching past the estimate itself {rounds}"
         # Near the target a whole percent could read as the target itself: one decimal there.
         shown = f"{width:.1%}" if width < 2 * PRECISION else f"{width:.0%}"
-        return f"{shown} {rounds}"
+        return f"\u00b1{shown} {rounds}"
 
     def width_words(self) -> str:
         """Why a speed cell gives no ratio: the interval it reached, and after how many rounds."""
         if self.reach is None:
             return f"not resolved to \u00b1{PRECISION:.0%}: one round, no interval"
-        return f"not resolved to \u00b1{PRECISION:.0%}: \u00b1{self.reach_words()}"
+        return f"not resolved to \u00b1{PRECISION:.0%}: {self.reach_words()}"

@@ -99,7 +99,7 @@ class Answer:
         if work is None:
             return rate
         if self.work in ("heavier", "lighter"):
-            interval = f" ({work.low:.2f}\u2013{work.high:.2f})" if work.interval else ""
+            interval = f" {work.interval_text()}" if work.interval else ""
             return f"{rate}, {work.ratio:.2f}{TIMES} bigint's WAL per transaction{interval}"
         return f"{rate}, {work.figures()}"
 
