@@ -117,14 +117,22 @@ def test_the_counter_runs_ahead_of_a_clock_that_stands_behind_its_last_key(
     assert str(key)[14] == "7" and str(key)[19] in "89ab"
 
 
+# The clients' offsets are multiples of 10 s; a row's key time and its created_at are read apart by however
+# long the server took between them, which on a busy machine can cross any finer boundary.
+OFFSET_UNIT_MS = 10_000
+
+
 def _offset(schema: str) -> str:
-    """A row's key time minus the server's clock when it went in (ms), in 100 ms."""
-    return f"round(({schema}.pkbench_app_v7_ms(id) - extract(epoch FROM created_at) * 1000) / 100)"
+    """A row's key time minus the server's clock when it went in, in units of OFFSET_UNIT_MS."""
+    return (
+        f"round(({schema}.pkbench_app_v7_ms(id) - extract(epoch FROM created_at) * 1000) / {OFFSET_UNIT_MS})"
+    )
 
 
 def _offsets_seen(admin: psycopg.Connection[Any], schema: str) -> list[float]:
-    """The offsets of the rows of SCHEMA's table (ms, to 100 ms)."""
-    rows = admin.execute(f"SELECT DISTINCT {_offset(schema)} * 100 FROM {schema}.records").fetchall()
+    """The offsets of the rows of SCHEMA's table (ms, to the nearest OFFSET_UNIT_MS)."""
+    offsets = f"SELECT DISTINCT {_offset(schema)} * {OFFSET_UNIT_MS} FROM {schema}.records"
+    rows = admin.execute(offsets).fetchall()
     return sorted(float(r[0]) for r in rows)
 
 
