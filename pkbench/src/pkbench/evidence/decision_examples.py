@@ -58,7 +58,7 @@ def lines(runs_dir: Path, link_from: Path) -> list[str]:
                 f"{condition.label}, {strategy} {table.link(str(cell.run), link_from)}",
                 f"{cell.ratio:.2f}{TIMES} ({cell.low:.2f}\u2013{cell.high:.2f})",
                 f"{'yes' if recorded.familywise else 'no'} (of {everything})",
-                f"{'yes' if cell.resolved else 'no'} (of {cited})",
+                f"{'yes' if cell.holds else 'no'} (of {cited})",
                 cell.work.figures().removeprefix("WAL ") if cell.work is not None else "not measured",
                 found.speed,
                 found.work,

@@ -9,6 +9,7 @@ from datetime import datetime
 from pathlib import Path
 
 from pkbench import results
+from pkbench.analysis.verdict import CONFIDENCE
 from pkbench.evidence import advice
 from pkbench.evidence.advice_rows import CONDITIONS, LOAD, Source
 from pkbench.evidence.cell import PRECISION, Cell
@@ -76,7 +77,7 @@ def precision_lines(plan: Plan, table: advice.Table, out: Path | None = None) ->
             width = f"\u00b1{reach:.1%}" if reach is not None else "no interval"
             if reach is not None and reach <= PRECISION + 1e-9:
                 said.append(f"{column.heading} reached \u00b1{PRECISION:.0%} ({width} after {rounds})")
-            elif cell.resolved:
+            elif cell.holds:
                 said.append(
                     f"{column.heading} decided, {cell.word()}: its interval holds the direction ({width} "
                     f"after {rounds})"
@@ -95,10 +96,27 @@ def precision_lines(plan: Plan, table: advice.Table, out: Path | None = None) ->
     return lines
 
 
+# Rounds past which rounds_needed stops looking: a cell that needs more is as good as out of reach.
+MOST_ROUNDS = 1000
+
+
 def rounds_needed(rounds: int, reach: float, target: float = PRECISION) -> int:
-    """About how many rounds bring an interval that reached REACH after ROUNDS within TARGET: its width
-    falls as one over the square root of the rounds (slightly faster, as the t quantile shrinks too)."""
-    return max(rounds + 1, math.ceil(rounds * (reach / target) ** 2))
+    """About how many rounds in all bring a t interval on log ratios that reached REACH after ROUNDS within
+    TARGET: the rounds' scatter read back from the interval (its half-width over t(ROUNDS - 1) and the
+    square root of the rounds), and the first count whose t quantile and square root bring it within. The t
+    quantile falls with the rounds as well (4.30 at three, 2.78 at five), so three rounds at ±20% need about
+    five, where the square root alone would say twelve."""
+    from scipy import stats
+
+    if rounds < 2 or reach <= target:
+        return max(rounds + 1, 2)
+    quantile = (1 + CONFIDENCE) / 2
+    scatter = math.log1p(reach) * math.sqrt(rounds) / float(stats.t.ppf(quantile, rounds - 1))
+    wanted = math.log1p(target)
+    for count in range(rounds + 1, MOST_ROUNDS):
+        if float(stats.t.ppf(quantile, count - 1)) * scatter / math.sqrt(count) <= wanted:
+            return count
+    return MOST_ROUNDS
 
 
 def _more(cell: Cell, out: Path | None) -> str:
@@ -113,15 +131,19 @@ def _more(cell: Cell, out: Path | None) -> str:
 
 
 def _round_s(directory: Path) -> float | None:
-    """The seconds a round of the run in DIRECTORY took, its whole time over its rounds (its load
-    included, so an upper bound)."""
+    """The seconds a round of one stage of the run in DIRECTORY took: its whole time over the rounds of all
+    its stages (a memory tier is a stage of its own, each with its rounds), its loads included, so an upper
+    bound."""
     if not (directory / "results.json").is_file():
         return None
     run = results.load(directory)
-    if run.rounds is None or not run.rounds.count or run.finished_at is None:
+    if run.rounds is None or run.finished_at is None:
+        return None
+    rounds = sum(run.rounds.completed) or run.rounds.count
+    if not rounds:
         return None
     started, finished = datetime.fromisoformat(run.started_at), datetime.fromisoformat(run.finished_at)
-    return (finished - started).total_seconds() / run.rounds.count
+    return (finished - started).total_seconds() / rounds
 
 
 def stopped_lines(out: Path, plan: Plan) -> list[str]:
