@@ -183,7 +183,8 @@ def svg(table: Table) -> str:
         "Dot: the key's rate (left) or WAL per transaction (right) over bigint's in the same run; bar: its "
         f"95% interval; shaded: the rule's margin, within \u00b1{RATE_MARGIN:.0%} of bigint's rate.",
         "Filled dot: a figure the rule decides (level, slower, faster; WAL heavier, lighter, similar); "
-        "hollow: unresolved, which decides nothing; arrowhead: an interval beyond the axis. Log scales.",
+        "hollow: unresolved, deciding nothing.",
+        "Arrowhead: an interval beyond the axis. Log scales.",
         *_caption(table),
     ]
     if any(m.column.made_by_clients for m in keys.values()):
