@@ -11,10 +11,10 @@ from unittest import mock
 import pytest
 from conftest import cli_in_process, run_cli
 
+from pkbench.advise import outcome
+from pkbench.advise import plan as advise
 from pkbench.errors import PkbenchError
 from pkbench.evidence import advice
-from pkbench.run import advise
-from pkbench.run import advise_outcome as outcome
 from pkbench.server import sizing
 
 RUNS = Path(__file__).resolve().parents[1] / "docs" / "reproductions"

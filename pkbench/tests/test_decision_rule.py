@@ -8,11 +8,11 @@ import math
 
 import pytest
 
+from pkbench.advise import outcome as advise_outcome
 from pkbench.analysis import family, verdict
 from pkbench.evidence import advice_rows, advice_text, decision
 from pkbench.evidence.cell import Cell, Work
 from pkbench.results import Verdict
-from pkbench.run import advise_outcome
 
 ROWS = advice_rows.BY_KEY
 BASE = Cell("baseline", run="run", window="w")

@@ -9,12 +9,12 @@ from datetime import datetime
 from pathlib import Path
 
 from pkbench import results
+from pkbench.advise.plan import ALTERNATIVES, MANY_CORES, STRATEGIES, Part, Plan, parts
 from pkbench.analysis.verdict import CONFIDENCE
-from pkbench.evidence import advice
+from pkbench.evidence import advice, advice_text
 from pkbench.evidence.advice_rows import CONDITIONS, LOAD, Source
 from pkbench.evidence.cell import PRECISION, Cell
 from pkbench.results import RunResult
-from pkbench.run.advise import ALTERNATIVES, MANY_CORES, STRATEGIES, Part, Plan, parts
 from pkbench.run.paired import LOAD_PARTS
 from pkbench.server import sizing
 
@@ -213,3 +213,32 @@ def part_lines(plan: Plan, part: Part, table: advice.Table, out: Path) -> list[s
     one part of a plan said alone (`pkbench advise --like`'s replica)."""
     alone = Plan(plan.share_s(part), [part], common=plan.common)
     return [*precision_lines(plan, table, out), "", *stopped_lines(out, alone)]
+
+
+def document(plan: Plan, out: Path, table: advice.Table) -> list[str]:
+    """advice.md of a finished `pkbench advise`: its table and decision from the runs in OUT, how each cell
+    was decided, how each run ended its rounds, and why each row not measured is not."""
+    return [
+        "# Which key? Measured on this server",
+        "",
+        "Written by `pkbench advise` from the runs in this folder (each an ordinary `pkbench run`: its own "
+        "results.json, summary.md and time series). Run again with `pkbench advise --resume` after an "
+        "interruption.",
+        "",
+        *advice_text.page_lines(out, sources(out, plan), link_from=out),
+        "",
+        "Each speed cell was measured until it was decided (its 95% interval within "
+        f"±{PRECISION:.0%} of its estimate, or a direction its interval holds with its WAL beside), "
+        "or its run's share of the budget ended; the memory tiers went first, where the keys differ most:",
+        "",
+        *precision_lines(plan, table, out),
+        "",
+        "How each run ended its rounds:",
+        "",
+        *stopped_lines(out, plan),
+        "",
+        *([f"The {plan.sizing}.", ""] if any(p.name == "wal" for p in plan.parts) else []),
+        "Rows not measured here:",
+        "",
+        *not_measured_why(out, plan),
+    ]
