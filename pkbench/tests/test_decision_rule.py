@@ -5,6 +5,8 @@ zero variance, ties, repeated looks. Pure functions on constructed cells and ver
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 
@@ -12,7 +14,9 @@ from pkbench.advise import outcome as advise_outcome
 from pkbench.analysis import family, verdict
 from pkbench.evidence import advice_rows, advice_text, decision
 from pkbench.evidence.cell import Cell, Work
-from pkbench.results import Verdict
+from pkbench.reporting import Reporter
+from pkbench.results import RoundsRecord, Verdict
+from pkbench.run.paired import PairedRounds
 
 ROWS = advice_rows.BY_KEY
 BASE = Cell("baseline", run="run", window="w")
@@ -153,3 +157,18 @@ def test_rounds_needed_reads_the_t_quantile() -> None:
     # Already within: one more round, the least a look can add.
     assert advise_outcome.rounds_needed(4, 0.05) == 5
     assert advise_outcome.rounds_needed(1, 0.30) == 2
+
+
+def test_until_decided_stops_at_its_last_planned_look() -> None:
+    # A rate that stays level and wide never decides: the stage looks at the rounds asked for and after each
+    # round past them, and stops at its fifth look rather than looking on until its time is spent.
+    record = RoundsRecord("paired", requested=3, precision=0.10, until_decided=True)
+    rounds = PairedRounds({}, record, cast(Reporter, SimpleNamespace()), lambda _: None)
+    wide = verdict.ratio_verdict([80, 120, 100], [100, 100, 100], verdict.TPS)
+    metric = SimpleNamespace(key="tps", title="rate")
+    judged = SimpleNamespace(strategy="uuid-v7", workload="w", metric=metric, verdict=wide)
+    rounds.judged = [cast(Any, judged)]
+    windows = [cast(Any, SimpleNamespace(name="w"))]
+    looked = [rounds._enough(windows, number, 0.0, None) for number in range(3, 9)]
+    assert looked == [False, False, False, False, True, True]
+    assert record.stopped == "planned looks spent" and record.requested + family.PLANNED_LOOKS - 1 == 7
