@@ -157,6 +157,9 @@ def test_rounds_needed_reads_the_t_quantile() -> None:
     # Already within: one more round, the least a look can add.
     assert advise_outcome.rounds_needed(4, 0.05) == 5
     assert advise_outcome.rounds_needed(1, 0.30) == 2
+    # A 99% interval (a run's cells judged at one look's share) at ±20% holds a smaller scatter than a 95%
+    # one: fewer rounds bring it within ±10% at 99%.
+    assert advise_outcome.rounds_needed(3, 0.20, confidence=0.99) == 4
 
 
 def test_until_decided_stops_at_its_last_planned_look() -> None:

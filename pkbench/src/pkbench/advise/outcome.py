@@ -10,6 +10,7 @@ from pathlib import Path
 
 from pkbench import results
 from pkbench.advise.plan import ALTERNATIVES, MANY_CORES, STRATEGIES, Part, Plan, parts
+from pkbench.analysis import family
 from pkbench.analysis.verdict import CONFIDENCE
 from pkbench.evidence import advice, advice_text
 from pkbench.evidence.advice_rows import CONDITIONS, LOAD, Source
@@ -100,17 +101,20 @@ def precision_lines(plan: Plan, table: advice.Table, out: Path | None = None) ->
 MOST_ROUNDS = 1000
 
 
-def rounds_needed(rounds: int, reach: float, target: float = PRECISION) -> int:
+def rounds_needed(
+    rounds: int, reach: float, target: float = PRECISION, confidence: float = CONFIDENCE
+) -> int:
     """About how many rounds in all bring a t interval on log ratios that reached REACH after ROUNDS within
     TARGET: the rounds' scatter read back from the interval (its half-width over t(ROUNDS - 1) and the
     square root of the rounds), and the first count whose t quantile and square root bring it within. The t
     quantile falls with the rounds as well (4.30 at three, 2.78 at five), so three rounds at ±20% need about
-    five, where the square root alone would say twelve."""
+    five, where the square root alone would say twelve. CONFIDENCE is the interval's (a run made with
+    --until-decided judges its cells at one planned look's share of the 5%, analysis.family)."""
     from scipy import stats
 
     if rounds < 2 or reach <= target:
         return max(rounds + 1, 2)
-    quantile = (1 + CONFIDENCE) / 2
+    quantile = (1 + confidence) / 2
     scatter = math.log1p(reach) * math.sqrt(rounds) / float(stats.t.ppf(quantile, rounds - 1))
     wanted = math.log1p(target)
     for count in range(rounds + 1, MOST_ROUNDS):
@@ -124,10 +128,18 @@ def _more(cell: Cell, out: Path | None) -> str:
     reach = cell.reach
     if reach is None or cell.run is None or cell.rounds < 2:
         return ""
-    more = rounds_needed(cell.rounds, reach) - cell.rounds
-    per_round = _round_s(out / cell.run) if out is not None else None
+    run = out / cell.run if out is not None else None
+    looked = run is not None and (run / "results.json").is_file() and _until_decided(run)
+    confidence = 1 - family.LOOK_ALPHA if looked else CONFIDENCE
+    more = rounds_needed(cell.rounds, reach, confidence=confidence) - cell.rounds
+    per_round = _round_s(run) if run is not None else None
     took = f", some {math.ceil(more * per_round / 60)} min," if per_round is not None else ""
     return f"; about {more} more rounds{took} would bring it within \u00b1{PRECISION:.0%}"
+
+
+def _until_decided(directory: Path) -> bool:
+    record = results.load(directory).rounds
+    return record is not None and record.until_decided
 
 
 def _round_s(directory: Path) -> float | None:
