@@ -12,8 +12,8 @@ import psycopg
 import pytest
 from conftest import READ_ONLY_STATEMENT, cli_in_process, pkbench_statements, run_cli
 
-from pkbench.run import advise_like as like
-from pkbench.run import replica as replica_of
+from pkbench.advise import like
+from pkbench.advise import replica as replica_of
 from pkbench.scenario import file as scenario_file
 from pkbench.server import connection
 from pkbench.server.builds import find_pgbench, find_server_bindir

@@ -17,6 +17,7 @@ PACKAGE = SOURCE / "pkbench"
 # Top to bottom: a module may import its own floor and the floors below it, never one above.
 FLOORS = (
     "cli",  # the front door: click commands, the one error boundary, the console
+    "advise",  # pkbench advise: its plan of runs, running them, what they answer; --like's replica
     "run",  # planning and orchestration: options and plan, the runner, paired rounds, sweeps
     "report",  # report.html, comparison.html, sweep.html
     "survey",  # pkbench inspect: a live server's keys read-only, each placed in the which-key table

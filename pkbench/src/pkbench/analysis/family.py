@@ -23,6 +23,8 @@ from pkbench.analysis.verdict import (
     Precision,
     RatioVerdict,
     format_range,
+    interval_reach,
+    log_t_interval,
     resolving_digits,
 )
 from pkbench.results import Verdict
@@ -64,12 +66,18 @@ def holm(p_values: Sequence[float | None], alpha: float = FAMILYWISE_ALPHA) -> l
 
 def hold_together(verdicts: Sequence[Verdict], alpha: float = FAMILYWISE_ALPHA) -> list[bool]:
     """Whether each of VERDICTS, taken as one family, holds at familywise ``alpha``: its interval excludes 1
-    and Holm's step-down rejects it. A family with a verdict recorded without its p-value (results of an older
-    pkbench) cannot be ranked: each verdict then holds as its run recorded it."""
-    if any(v.p_value is None for v in verdicts):
+    and Holm's step-down rejects it. A verdict without a p-value (no test: a figure that was zero for both
+    strategies, as the WAL of a router that writes none, or a single round) is left out of the family and
+    holds nothing; it does not void the others' correction. Only where no verdict has one (results of an
+    older pkbench, which recorded none) does each hold as its run recorded it."""
+    tested = [i for i, v in enumerate(verdicts) if v.p_value is not None]
+    if not tested:
         return [v.holds for v in verdicts]
-    rejected = holm([v.p_value for v in verdicts], alpha)
-    return [holds and v.resolved for v, holds in zip(verdicts, rejected, strict=True)]
+    rejected = holm([verdicts[i].p_value for i in tested], alpha)
+    held = [False] * len(verdicts)
+    for index, holds in zip(tested, rejected, strict=True):
+        held[index] = holds and verdicts[index].resolved
+    return held
 
 
 def mark(verdicts: Sequence[Verdict]) -> list[Verdict]:
@@ -120,19 +128,58 @@ def families(verdicts: Sequence[Verdict]) -> list[Family]:
     return found
 
 
-def decided(verdicts: Mapping[str, RatioVerdict], target: float) -> Precision:
+# `--until-decided` looks at a stage's cited figures after every round from the rounds asked for on, and stops
+# at the first look that decides them: each look is a test, and a rule that stops where a test first passes
+# states a false direction more often than each test's 5% (docs/statistics.md, precision as a stopping rule).
+# So a stage plans at most PLANNED_LOOKS looks and spends the 5% across them in equal shares, a constant
+# boundary as in Pocock's design; by the union bound the chance that any look states a false direction stays
+# within 5%, however the looks correlate. A stage still undecided at its last planned look stops there, and
+# its run's cells are judged at the same share (evidence.advice). Five looks: advise's parts reach their
+# decisions within a few rounds of their first look, and a finer split would leave p-values of five rounds
+# short of the threshold.
+PLANNED_LOOKS = 5
+LOOK_ALPHA = FAMILYWISE_ALPHA / PLANNED_LOOKS
+
+
+def decided(
+    verdicts: Mapping[str, RatioVerdict], target: float, alpha: float = FAMILYWISE_ALPHA
+) -> Precision:
     """Whether every one of VERDICTS (the figures an answer cites: a window's rate and WAL per transaction)
-    is decided: its interval within ±``target`` of its estimate, or its direction holding among them at 5%
-    familywise (a difference the answer can state however wide it still is). `pkbench run --until-decided`
-    stops adding rounds there, not when every figure a window records is within ±``target``."""
+    is decided: its interval (at confidence 1 - ``alpha``) within ±``target`` of its estimate, or its
+    direction holding among them at familywise ``alpha`` (a difference the answer can state however wide it
+    still is). `pkbench run --until-decided` stops adding rounds there, at ``alpha`` = LOOK_ALPHA, not when
+    every figure a window records is within ±``target``."""
     names = list(verdicts)
-    held = holm([log_ratio_p_value(verdicts[name].per_round) for name in names])
+    held = holm([log_ratio_p_value(verdicts[name].per_round) for name in names], alpha)
     within: list[str] = []
     outside: list[str] = []
     for name, holds in zip(names, held, strict=True):
         verdict = verdicts[name]
         real = verdict.interval is not None and verdict.interval.method in CONFIDENCE_METHODS
-        width = verdict.half_width()
+        width = _reach_at(verdict, 1 - alpha)
         tight = real and width is not None and width <= target
         (within if tight or (real and holds and verdict.resolved) else outside).append(name)
     return Precision(not outside and bool(within), target, tuple(within), tuple(outside))
+
+
+def _reach_at(verdict: RatioVerdict, confidence: float) -> float | None:
+    """The verdict's interval reach at CONFIDENCE: its own where that is the confidence it was made at."""
+    interval = verdict.interval
+    if interval is None or interval.method != "t on log ratios":
+        return verdict.half_width()
+    if math.isclose(interval.confidence, confidence):
+        return verdict.half_width()
+    return interval_reach(verdict.ratio, log_t_interval(verdict.per_round, confidence=confidence))
+
+
+def widened(low: float, high: float, rounds: int, confidence: float, to: float) -> tuple[float, float]:
+    """A t interval on log ratios over ROUNDS, made at CONFIDENCE, at confidence TO instead: its standard
+    error read back from its width (a run records the interval, not its rounds' ratios)."""
+    from scipy import stats
+
+    if rounds < 2 or low <= 0 or high <= low:
+        return low, high
+    error = math.log(high / low) / (2 * float(stats.t.ppf((1 + confidence) / 2, rounds - 1)))
+    half = float(stats.t.ppf((1 + to) / 2, rounds - 1)) * error
+    centre = (math.log(low) + math.log(high)) / 2
+    return math.exp(centre - half), math.exp(centre + half)

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
-import shutil
-import time
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -15,16 +12,14 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from pkbench.advise import like as like_plan
+from pkbench.advise import like_text, outcome, session
+from pkbench.advise import plan as planner
 from pkbench.cli import arguments
 from pkbench.cli import inspect as inspect_cli
 from pkbench.cli.console import RichReporter
-from pkbench.errors import PkbenchError, first_line
-from pkbench.evidence import advice, advice_rows, advice_text
-from pkbench.evidence.cell import PRECISION
-from pkbench.run import advise as planner
-from pkbench.run import advise_like as like_plan
-from pkbench.run import advise_like_text as like_text
-from pkbench.run import advise_outcome as outcome
+from pkbench.errors import PkbenchError
+from pkbench.evidence import advice, advice_rows
 from pkbench.run import runner
 from pkbench.run.options import Options
 from pkbench.server import connection, sizing
@@ -204,7 +199,7 @@ def _advise(
             seconds,
             chosen,
             os.cpu_count() or 1,
-            _server(dsn, server_memory),
+            session.server(dsn, server_memory),
             embedded=dsn is None,
             common=common,
             disk_budget_bytes=budget_bytes,
@@ -214,14 +209,9 @@ def _advise(
             options_for([*plan.arguments(part, out), *(["--dsn", dsn] if dsn else [])])
         planner.write_plan(out, plan)
     _say_plan(reporter, plan, out)
-    spent = 0.0
-    for number, part in enumerate(plan.parts, 1):
-        started = time.monotonic()
-        measured = _run_part(options_for, reporter, plan, part, out, dsn, number, spent)
-        # A part measured before --resume took its planned share, as far as this budget knows.
-        spent += time.monotonic() - started if measured else plan.share_s(part)
+    session.run_parts(options_for, runner.execute, reporter, plan, out, dsn)
     table = advice.build(out, outcome.sources(out, plan))
-    lines = _document(plan, out, table)
+    lines = outcome.document(plan, out, table)
     (out / ADVICE_FILE).write_text("\n".join(lines) + "\n")
     _print_table(table)
     click.echo(f"pkbench: advice in {out / ADVICE_FILE}", err=True)
@@ -281,18 +271,6 @@ def _advise_like(
         click.echo(line, err=True)
 
 
-def _server(dsn: str | None, server_memory: str | None) -> sizing.Server:
-    """What the memory tiers are sized from: with --dsn the server's shared_buffers and --server-memory,
-    else the embedded cluster's shared_buffers (the wal scenario's) and this machine's memory, which it may
-    cap when run as root."""
-    if dsn is not None:
-        memory = sizing.parse_bytes(server_memory, "--server-memory") if server_memory is not None else None
-        return sizing.Server(sizing.read_shared_buffers(connection.resolve(dsn)), memory, can_cap=False)
-    return sizing.Server(
-        planner.wal_shared_buffers(), sizing.machine_memory_bytes(), can_cap=sizing.can_cap_memory()
-    )
-
-
 def _say_plan(reporter: RichReporter, plan: planner.Plan, out: Path) -> None:
     reporter.info(f"pkbench advise: {len(plan.parts)} run(s) in {out}, {_time(plan.budget_s)} in all")
     if any(p.name == "wal" for p in plan.parts):
@@ -310,68 +288,6 @@ def _say_plan(reporter: RichReporter, plan: planner.Plan, out: Path) -> None:
 
 def _time(seconds: float) -> str:
     return f"{seconds:,.0f} s" if seconds < 60 else f"{seconds / 60:,.1f} min"
-
-
-def _run_part(
-    options_for: OptionsFor,
-    reporter: RichReporter,
-    plan: planner.Plan,
-    part: planner.Part,
-    out: Path,
-    dsn: str | None,
-    number: int,
-    spent_s: float,
-) -> bool:
-    """Run PART with its share of what the parts before it left of the budget (SPENT_S taken); False where
-    it was measured already."""
-    state = planner.state(out, part)
-    heading = f"advise {number}/{len(plan.parts)}: {part.name}"
-    if state == "done":
-        reporter.info(f"{heading}: measured already")
-        return False
-    options = options_for([*plan.arguments(part, out, spent_s), *(["--dsn", dsn] if dsn else [])])
-    planner.check_disk(plan, part)
-    directory = out / part.name
-    if state == "interrupted":
-        reporter.info(f"{heading}: resuming the interrupted run")
-        options = dataclasses.replace(options, resume=directory, out=directory)
-    else:
-        reporter.info(f"{heading}: starting")
-        if directory.exists():
-            # A run stopped before it wrote any results: its folder (made here) holds nothing to keep.
-            shutil.rmtree(directory)
-    try:
-        runner.execute(options, reporter)
-    except PkbenchError as e:
-        reporter.warning(f"{part.name} did not finish ({first_line(str(e))}); its rows stay not measured")
-    return True
-
-
-def _document(plan: planner.Plan, out: Path, table: advice.Table) -> list[str]:
-    return [
-        "# Which key? Measured on this server",
-        "",
-        "Written by `pkbench advise` from the runs in this folder (each an ordinary `pkbench run`: its own "
-        "results.json, summary.md and time series). Run again with `pkbench advise --resume` after an "
-        "interruption.",
-        "",
-        *advice_text.page_lines(out, outcome.sources(out, plan), link_from=out),
-        "",
-        "Each speed cell was measured until it was decided (its 95% interval within "
-        f"±{PRECISION:.0%} of its estimate, or a direction its interval holds with its WAL beside), "
-        "or its run's share of the budget ended; the memory tiers went first, where the keys differ most:",
-        "",
-        *outcome.precision_lines(plan, table, out),
-        "",
-        "How each run ended its rounds:",
-        "",
-        *outcome.stopped_lines(out, plan),
-        "",
-        *([f"The {plan.sizing}.", ""] if any(p.name == "wal" for p in plan.parts) else []),
-        "Rows not measured here:",
-        "",
-        *outcome.not_measured_why(out, plan),
-    ]
 
 
 def _print_table(

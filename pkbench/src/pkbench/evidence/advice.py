@@ -157,7 +157,7 @@ def holding(run: RunResult, strategy: str, wanted: Figures) -> dict[tuple[str, s
         found = _verdict(run.verdicts, metric, window, strategy)
         if found is not None and found not in chosen:
             chosen.append(found)
-    held = family.hold_together(chosen)
+    held = family.hold_together(chosen, _alpha(run))
     return {(v.metric, v.workload): holds for v, holds in zip(chosen, held, strict=True)}
 
 
@@ -173,13 +173,15 @@ def _cell(run: RunResult, source: Source, strategy: str, cited: Figures) -> Cell
     if verdict is None or verdict.ratio is None:
         return Cell("not measured")
     ratio, low, high = verdict.ratio, verdict.low, verdict.high
+    if low is not None and high is not None and verdict.method == "t on log ratios":
+        low, high = _at_looks(run, low, high, verdict)
     if source.figure == LOAD:
         # Seconds per row over bigint's, turned into the load's rate: every speed cell reads the same way.
         ratio, low, high = 1 / ratio, (1 / high if high else None), (1 / low if low else None)
     interval = low is not None and high is not None
     held = holding(run, strategy, cited)
     holds = held.get((verdict.metric, verdict.workload), False) and interval
-    work = _work(run.verdicts, verdict.workload, strategy, held) if source.figure == TPS else None
+    work = _work(run, verdict.workload, strategy, held) if source.figure == TPS else None
     return Cell(
         "verdict" if interval else "one round",
         ratio,
@@ -195,18 +197,35 @@ def _cell(run: RunResult, source: Source, strategy: str, cited: Figures) -> Cell
     )
 
 
-def _work(
-    verdicts: Sequence[Verdict], window: str, strategy: str, holding: Mapping[tuple[str, str], bool]
-) -> Work | None:
+def _work(run: RunResult, window: str, strategy: str, holding: Mapping[tuple[str, str], bool]) -> Work | None:
     """The WAL per transaction verdict of the same window, when the run judged one."""
-    found = _verdict(verdicts, WORK_METRIC, window, strategy)
+    found = _verdict(run.verdicts, WORK_METRIC, window, strategy)
     # A ratio of 0 is a server that wrote no WAL for either key (the router of the sharded scenario, whose
     # shards write it): no figure of the key's work, not a key that writes none.
     if found is None or found.ratio is None or found.ratio <= 0:
         return None
     holds = holding.get((found.metric, found.workload), False) and found.low is not None
     ranged = found.rounds if found.method == "range of rounds" else None
-    return Work(found.ratio, found.low, found.high, holds, ranged)
+    low, high = found.low, found.high
+    if low is not None and high is not None and found.method == "t on log ratios":
+        low, high = _at_looks(run, low, high, found)
+    return Work(found.ratio, low, high, holds, ranged)
+
+
+def _alpha(run: RunResult) -> float:
+    """The familywise level RUN's cells are judged at: a run that stopped at the first look that decided
+    (--until-decided) spent the 5% across its planned looks, and its cells are judged at one look's share."""
+    looked = run.rounds is not None and run.rounds.until_decided
+    return family.LOOK_ALPHA if looked else family.FAMILYWISE_ALPHA
+
+
+def _at_looks(run: RunResult, low: float, high: float, verdict: Verdict) -> tuple[float, float]:
+    """A verdict's t interval at the confidence RUN's cells are judged at (the one recorded elsewhere)."""
+    confidence = verdict.confidence or 0.95
+    wanted = 1 - _alpha(run)
+    if abs(confidence - wanted) < 1e-12:
+        return low, high
+    return family.widened(low, high, verdict.rounds, confidence, wanted)
 
 
 def _verdict(verdicts: Sequence[Verdict], metric: str, window: str | None, strategy: str) -> Verdict | None:

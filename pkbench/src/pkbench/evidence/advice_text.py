@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from pkbench.errors import PkbenchError
 from pkbench.evidence.advice import Table, build, load
 from pkbench.evidence.advice_rows import CONDITIONS, FLEET_RUN, Condition, Sources, committed
-from pkbench.evidence.cell import PRECISION, TIMES, Cell
-from pkbench.evidence.decision import HEAVIER, Answer, decide
+from pkbench.evidence.cell import HEAVIER, PRECISION, RATE_MARGIN, TIMES, Cell
+from pkbench.evidence.decision import WITHIN, Answer, Decision, answer, decide, tally
+from pkbench.evidence.decision import Condition as Labelled
 from pkbench.summary import fleet
-from pkbench.summary.headline import SAME_WITHIN
 from pkbench.text import markdown_table
 
 
@@ -26,7 +25,9 @@ def _cell_text(table: Table, cell: Cell, link_from: Path, short: bool = False) -
     if cell.kind == "baseline":
         return f"baseline {cited}"
     word = cell.word()
-    shown = f"**{word}**" if cell.resolved else word
+    # Bold: what the rule counts for or against a key (a size that differs, a rate past the margin).
+    strong = cell.holds if cell.kind == "size" else word in ("slower", "faster")
+    shown = f"**{word}**" if strong else word
     figures = cell.figures() if not short else cell.figures().replace(" the size (one measurement)", "")
     return " ".join(part for part in (shown, figures, cited) if part)
 
@@ -106,37 +107,20 @@ READING = (
     "second of the window; rows per second of the load), for storage, its size. Speed cells give the ratio "
     "over the run's rounds (the load's: over its parts) and its 95% interval as the run recorded it: the "
     "geometric mean and Student's t on the log ratios, or in runs made before that the median and a "
-    "bootstrap; beside a window's rate, its WAL per transaction over bigint's in the same rounds. A speed "
-    f"cell whose interval reaches further than \u00b1{PRECISION:.0%} from its estimate and holds no "
-    "direction gives no ratio: it says how far the interval reached after how many rounds. "
-    "**Bold** words are a difference the run states: the interval excludes 1 and the difference "
-    "holds at 5% familywise (Holm) among the figures this table cites from that key's run, the rate and "
-    "the WAL per transaction of each window it reads (the figures a run also records, latencies and buffer "
-    "counts, are judged in a family of their own in the run's summary); a direction that holds is shown "
-    "with its ratio however wide its interval. *No difference resolved* means the interval includes 1; "
-    "*no difference resolved among its figures* that it excludes 1 on its own, but not beyond what chance "
-    "gives one of that many figures. A "
-    "size is one measurement at the end of the run, called the same within 3%. The keys of v7 made by "
-    "application servers are built by each pgbench client in SQL inside its statement (pgbench has no "
-    "clock), a cost an application pays in its own process: their rates carry it, their WAL does not. R1, "
-    "R2, ... link the run each cell comes from."
-)
-
-
-@dataclass(frozen=True)
-class Pair:
-    """Two keys the rules set against each other where both were measured under a condition."""
-
-    first: str
-    second: str
-
-
-PAIRS = (
-    Pair("uuid-v7", "uuid-v4"),
-    Pair("uuid-v4", "uuid-v4-text"),
-    Pair("uuid-v7", "seq-time"),
-    Pair("uuid-v7", "seq-seq-256"),
-    Pair("uuid-striped", "uuid-v7"),
+    "bootstrap; beside a window's rate, its WAL per transaction over bigint's in the same rounds. The words "
+    "are the decision rule's, against margins fixed before the runs "
+    "([statistics.md](statistics.md#which-key-the-decision-rule)): *level* means the interval lies within "
+    f"\u00b1{RATE_MARGIN:.0%} of bigint's rate; **slower** or **faster** that the difference holds at 5% "
+    "familywise (Holm) among the figures this table cites from that key's run (the rate and the WAL per "
+    "transaction of each window it reads) and its estimate reaches past the margin; *slower, within the "
+    "margin* (or faster) that it holds but the estimate stays within, a difference that rules nothing out; "
+    "*unresolved* that the interval reaches past the margin with no direction holding. A speed cell whose "
+    f"interval reaches further than \u00b1{PRECISION:.0%} from its estimate and holds no direction gives no "
+    "ratio: it says how far the interval reached after how many rounds. A size is one measurement at the "
+    "end of the run, called the same within 3%. The keys of v7 made by application servers are built by "
+    "each pgbench client in SQL inside its statement (pgbench has no clock), a cost an application pays in "
+    "its own process: their rates carry it, their WAL does not. R1, R2, ... link the run each cell comes "
+    "from."
 )
 
 
@@ -144,17 +128,15 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def _grouped(
-    found: Sequence[tuple[Condition, Cell, Cell | None]],
-) -> list[tuple[list[Condition], Cell, Cell | None]]:
+def _grouped(found: Sequence[tuple[Labelled, Cell]]) -> list[tuple[list[Labelled], Cell]]:
     """Conditions answered by the same window of the same run, together: one citation, not one per row."""
-    groups: dict[tuple[str | None, str | None], tuple[list[Condition], Cell, Cell | None]] = {}
-    for condition, cell, other in found:
-        groups.setdefault((cell.run, cell.window), ([], cell, other))[0].append(condition)
+    groups: dict[tuple[str | None, str | None], tuple[list[Labelled], Cell]] = {}
+    for condition, cell in found:
+        groups.setdefault((cell.run, cell.window), ([], cell))[0].append(condition)
     return list(groups.values())
 
 
-def _labels(conditions: Sequence[Condition]) -> str:
+def _labels(conditions: Sequence[Labelled]) -> str:
     return " / ".join(c.label for c in conditions)
 
 
@@ -162,104 +144,65 @@ def _short(cell: Cell) -> str:
     return cell.figures().replace(" (one measurement)", "")
 
 
-def rules(table: Table) -> list[str]:
-    """What the cells support, each rule citing the cells it rests on: each key against bigint, then keys
-    against each other where their intervals are apart."""
-    lines = []
-    for column in table.columns[1:]:
-        cells = [(c, table.cells[c.key][column.strategy]) for c in table.conditions]
-        measured = [(c, cell, None) for c, cell in cells if cell.measured]
-        if not measured:
-            continue
-        answered = [found for found in measured if found[1].states]
-        worse = [(cs, cell) for cs, cell, _ in _grouped(answered) if cell.resolved and not cell.better]
-        better = [(cs, cell) for cs, cell, _ in _grouped(answered) if cell.resolved and cell.better]
-        alike = [c.label for c, cell, _ in answered if not cell.resolved]
-        wide = [c.label for c, cell, _ in measured if not cell.states]
+# How the rules name each of the rule's words for a key's rate, in the order they are said.
+_SAID = (
+    ("slower", "slower than bigint"),
+    ("faster", "faster than bigint"),
+    ("slower, within the margin", f"slower than bigint, within \u00b1{RATE_MARGIN:.0%}"),
+    ("faster, within the margin", f"faster than bigint, within \u00b1{RATE_MARGIN:.0%}"),
+)
 
-        def cited(found: list[tuple[list[Condition], Cell]]) -> str:
+
+def rules(table: Table) -> list[str]:
+    """Each key against bigint, by the decision rule's words for its rate and its WAL, each condition
+    citing the cells it rests on; the counts are evidence.decision.tally's."""
+    lines = []
+    rate_rows = [c for c in table.conditions if _rate_row(table, c)]
+    for column in table.columns[1:]:
+        found = [
+            a
+            for c in rate_rows
+            if (a := answer(c, column.strategy, table.cells[c.key][column.strategy])) is not None
+        ]
+        sizes = [
+            (c, cell)
+            for c in table.conditions
+            if (cell := table.cells[c.key][column.strategy]).kind == "size" and cell.ratio is not None
+        ]
+        if not found and not sizes:
+            continue
+        counts = tally(found)
+
+        def cited(answers: Sequence[Answer]) -> str:
+            grouped = _grouped([(a.condition, a.cell) for a in answers])
             return "; ".join(
-                f"{_labels(cs)} ({_short(cell)}, {table.label(str(cell.run))})" for cs, cell in found
+                f"{_labels(cs)} ({_short(cell)}, {table.label(str(cell.run))})" for cs, cell in grouped
             )
 
-        parts = []
-        if worse:
-            parts.append(f"behind bigint in {cited(worse)}")
-        if better:
-            parts.append(f"ahead of bigint in {cited(better)}")
-        if alike:
-            parts.append(f"no difference from bigint resolved in {'; '.join(alike)}")
-        if wide:
-            parts.append(f"not resolved to \u00b1{PRECISION:.0%} in {'; '.join(wide)}")
+        parts = [
+            f"{said} in {cited(chosen)}"
+            for speed, said in _SAID
+            if (chosen := [a for a in found if a.speed == speed])
+        ]
+        if level := [a.condition.label for a in found if a.speed == "level"]:
+            parts.append(f"level with bigint (within \u00b1{RATE_MARGIN:.0%}) in {'; '.join(level)}")
+        if heavy := [a for a in found if a.work == "heavier" and a.speed != "slower"]:
+            parts.append(f"{HEAVIER:.2f}{TIMES} bigint's WAL per transaction or more in {cited(heavy)}")
+        if wide := [a.condition.label for a in found if a.speed == "unresolved"]:
+            parts.append(f"its rate unresolved in {'; '.join(wide)}")
+        parts += [
+            f"{cell.word()} in {c.label} ({_short(cell)}, {table.label(str(cell.run))})" for c, cell in sizes
+        ]
         lines.append(
-            f"- **{column.strategy}**, measured under {len(measured)} of {_plural(len(cells), 'condition')}: "
-            + "; ".join(parts)
-            + "."
+            f"- **{column.strategy}**, its rate measured under {counts.measured} of "
+            f"{_plural(len(rate_rows), 'condition')} (level or faster in {counts.level_or_better}, "
+            f"a cost in {counts.costs}): " + "; ".join(parts) + "."
         )
-    for pair in PAIRS:
-        line = _pair_rule(table, pair)
-        if line:
-            lines.append(line)
     return lines
 
 
-def _apart(mine: Cell, theirs: Cell) -> int:
-    """1 when MINE is ahead of THEIRS beyond both intervals (the better side for the figure), -1 when behind,
-    0 when their intervals overlap or a figure has none."""
-    if mine.ratio is None or theirs.ratio is None:
-        return 0
-    if mine.kind == "size" and theirs.kind == "size":
-        same = abs(mine.ratio - theirs.ratio) / max(mine.ratio, theirs.ratio) < SAME_WITHIN
-        return 0 if same else (1 if mine.ratio < theirs.ratio else -1)
-    if mine.low is None or mine.high is None or theirs.low is None or theirs.high is None:
-        return 0
-    if mine.low > theirs.high:
-        return 1
-    if mine.high < theirs.low:
-        return -1
-    return 0
-
-
-def _pair_rule(table: Table, pair: Pair) -> str | None:
-    """The two keys against each other under each condition where the same run measured both: only there do
-    their ratios to bigint share a baseline."""
-    both: list[tuple[Condition, Cell, Cell | None]] = []
-    for condition in table.conditions:
-        first, second = (
-            table.cells[condition.key].get(pair.first),
-            table.cells[condition.key].get(pair.second),
-        )
-        if first and second and first.answers and second.answers and first.run == second.run:
-            both.append((condition, first, second))
-    if not both:
-        return None
-    ahead: list[tuple[str, str]] = []
-    behind: list[tuple[str, str]] = []
-    overlap: list[tuple[str, str]] = []
-    for conditions, first, second in _grouped(both):
-        assert second is not None
-        side = _apart(first, second)
-        cited = (
-            f"{_labels(conditions)} ({pair.first} {_short(first)} against {pair.second} {_short(second)}, "
-            f"{table.label(str(first.run))})"
-        )
-        (ahead if side > 0 else behind if side < 0 else overlap).append((_labels(conditions), cited))
-    if ahead and not behind:
-        lead = f"**{pair.first} rather than {pair.second}**"
-    elif behind and not ahead:
-        lead = f"**{pair.second} rather than {pair.first}**"
-    elif ahead and behind:
-        lead = f"**{pair.first} or {pair.second}: it depends on the condition**"
-    else:
-        lead = f"**{pair.first} or {pair.second}: no order resolved**"
-    parts = [f"the same run measured both under {_plural(len(both), 'condition')}"]
-    if ahead:
-        parts.append(f"{pair.first} ahead in {'; '.join(c for _, c in ahead)}")
-    if behind:
-        parts.append(f"{pair.second} ahead in {'; '.join(c for _, c in behind)}")
-    if overlap:
-        parts.append(f"their intervals overlap in {'; '.join(label for label, _ in overlap)}")
-    return f"- {lead}: " + "; ".join(parts) + "."
+def _rate_row(table: Table, condition: Condition) -> bool:
+    return any(c.kind in ("verdict", "one round") for c in table.cells[condition.key].values())
 
 
 def page_lines(runs_dir: Path, sources: Sources | None = None, link_from: Path | None = None) -> list[str]:
@@ -282,9 +225,9 @@ def page_lines(runs_dir: Path, sources: Sources | None = None, link_from: Path |
         "",
         *run_lines(table, where),
         "",
-        "What follows from the table (generated from its cells; each condition is named with the figures and "
-        "the run it rests on). Two keys measured in the same run are set apart where their intervals do not "
-        "overlap (sizes: where they differ by 3% or more); elsewhere no order between them is resolved:",
+        "Each key by the same rule (generated from its cells; each condition is named with the figures and "
+        "the run it rests on). Keys are not ranked against each other but each against bigint, in the run "
+        "that measured both:",
         "",
         *rules(table),
     ]
@@ -296,7 +239,29 @@ def _cite(table: Table, found: Sequence[Answer], link_from: Path) -> str:
     )
 
 
-COSTS = f"slower than bigint, or writing {HEAVIER:.2f}{TIMES} its WAL per transaction or more"
+COSTS = (
+    f"slower than bigint past \u00b1{RATE_MARGIN:.0%}, or writing {HEAVIER:.2f}{TIMES} its WAL per "
+    "transaction or more"
+)
+
+
+def start_words(found: Decision) -> str:
+    """The key to start with as the rule and its counts name it (evidence.decision.tally): the README's
+    line and advice.md's sentence open with these words, `pkbench advise` and inspect quote them."""
+    counts = found.tally
+    if found.start is not None:
+        return (
+            f"start with **{found.start}**: in none of the {_plural(counts.measured, 'condition')} its rate "
+            f"was measured in is it {COSTS}, and its rate is level with bigint's or faster in "
+            f"{counts.level_or_better} of them"
+        )
+    if found.untested is not None:
+        return (
+            f"no key to start with can be named: **{found.untested}** costs nothing where it was measured, "
+            "but its rate was not resolved in the memory tiers where keys differ most "
+            f"({'; '.join(c.label for c in found.untested_tiers)})"
+        )
+    return f"no UUID key measured here is free of cost: each is {COSTS}, in a condition named below"
 
 
 def decision(table: Table, link_from: Path) -> list[str]:
@@ -311,9 +276,9 @@ def decision(table: Table, link_from: Path) -> list[str]:
         "measured against."
     ]
     start = found.start
+    said = start_words(found)
     if start is not None:
-        measured = [*found.start_answers, *found.unresolved]
-        works = [a.cell.work.ratio for a in measured if a.cell.work is not None and a.work != "unresolved"]
+        works = [a.cell.work.ratio for a in found.every if a.cell.work is not None and a.work != "unresolved"]
         work = (
             f"; its WAL per transaction {min(works):.2f}{TIMES}\u2013{max(works):.2f}{TIMES} bigint's"
             if works
@@ -321,20 +286,17 @@ def decision(table: Table, link_from: Path) -> list[str]:
         )
         sizes = [x for row in table.cells.values() for k, x in row.items() if k == start and x.kind == "size"]
         size = "".join(
-            f", and it takes {x.ratio:.2f}{TIMES} bigint's storage ({table.link(str(x.run), link_from)})"
+            f"; its one cost is storage: it takes {x.ratio:.2f}{TIMES} bigint's "
+            f"({table.link(str(x.run), link_from)})"
             for x in sizes[:1]
-            if x.ratio is not None
+            if x.ratio is not None and x.holds and not x.better
         )
         sentences.append(
-            f"Where the key must be a UUID, start with **{start}**, on its rate and its WAL per transaction: "
-            f"in none of the {_plural(len(measured), 'condition')} measured is it {COSTS}, and its rate is "
-            f"level with bigint's or faster in {len(found.start_answers)} of them "
-            f"({_cite(table, found.start_answers, link_from)}){work}{size}."
+            f"Where the key must be a UUID, {said} "
+            f"({_cite(table, [a for a in found.every if a.level_or_better], link_from)}){work}{size}."
         )
     else:
-        sentences.append(
-            f"No UUID key measured here is free of cost: each is {COSTS}, in a condition named below."
-        )
+        sentences.append(f"Where the key must be a UUID, {said}.")
     for key, costs in found.avoid.items():
         sentences.append(f"Avoid **{key}** where it is {COSTS}: {_cite(table, costs, link_from)}.")
     for condition, ahead in found.faster.items():
@@ -346,8 +308,13 @@ def decision(table: Table, link_from: Path) -> list[str]:
     if start is not None:
         if found.unresolved:
             sentences.append(
-                f"Not decided here, {start}'s rate reaching further than \u00b1{PRECISION:.0%} with no "
+                f"Not decided here, {start}'s rate reaching past \u00b1{RATE_MARGIN:.0%} of bigint's with no "
                 f"direction holding: {_cite(table, found.unresolved, link_from)}."
+            )
+        if within := [a for a in found.every if a.speed in WITHIN and not a.level_or_better]:
+            sentences.append(
+                f"A difference that holds, its estimate within \u00b1{RATE_MARGIN:.0%}, which rules nothing "
+                f"out: {_cite(table, within, link_from)}."
             )
         if found.not_measured:
             sentences.append(f"Not measured for {start}: {'; '.join(c.label for c in found.not_measured)}.")

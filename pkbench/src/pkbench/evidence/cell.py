@@ -1,6 +1,7 @@
 """One cell of the "which key?" table: a key's figure over bigint's under one condition, its interval, the
-run it comes from, and its WAL per transaction beside it; how it reads in words. evidence.advice reads cells
-from runs, evidence.decision decides from them."""
+run it comes from, and its WAL per transaction beside it; what the decision rule's margins make of its rate
+and its WAL, and how it reads in words. evidence.advice reads cells from runs, evidence.decision decides
+from them."""
 
 from __future__ import annotations
 
@@ -17,6 +18,22 @@ PRECISION = 0.10
 # An interval reaching this share of its estimate or further is said in words, not printed: its bounds would
 # span an order of magnitude.
 TOO_WIDE = 1.0
+# The practical margins, fixed before any run (docs/statistics.md, the decision rule). A rate within ±10% of
+# bigint's is one a DBA sizing a server does not plan around (a busy hour moves a server's rate more), and it
+# is the precision `pkbench advise` measures each cell to, so that a cell it decides is one the rule can
+# read: *level* is an interval within it, *slower*/*faster* a direction that holds with its estimate past it.
+RATE_MARGIN = PRECISION
+# WAL per transaction: a key whose interval's lower bound reaches 1.25x bigint's writes a quarter more WAL at
+# the least, where archiving, replication and checkpoint sizing start to notice; the time-ordered keys stay
+# below it in the committed runs and the random ones write several times it. *Lighter* is the inverse.
+HEAVIER = 1.25
+# A bound equal to a margin counts as reaching it.
+_EDGE = 1e-9
+
+Speed = Literal[
+    "faster", "slower", "faster, within the margin", "slower, within the margin", "level", "unresolved"
+]
+WorkSays = Literal["heavier", "lighter", "similar", "unresolved", "not measured"]
 
 
 Kind = Literal["baseline", "verdict", "one round", "size", "not measured"]
@@ -29,7 +46,8 @@ class Work:
     ratio: float
     low: float | None
     high: float | None
-    resolved: bool
+    # The difference holds among the figures the table cites from the key's run (analysis.family).
+    holds: bool
     # How many rounds the ratio is over, where its low and high are their range, no confidence interval
     # (too few rounds for the median's bootstrap, in runs of a pkbench that made one).
     range_of: int | None = None
@@ -54,6 +72,20 @@ class Work:
             return "(its interval too wide to quote)"
         return f"({self.low:.2f}\u2013{self.high:.2f})"
 
+    def says(self) -> WorkSays:
+        """*heavier* where the difference holds and the interval's lower bound reaches HEAVIER, *lighter*
+        where it holds and its upper bound reaches 1/HEAVIER, *similar* where the interval lies within
+        1/HEAVIER to HEAVIER, else *unresolved* (no interval, or one reaching past the margin, not beyond)."""
+        if not self.interval or self.low is None or self.high is None:
+            return "unresolved"
+        if self.holds and self.low >= HEAVIER - _EDGE:
+            return "heavier"
+        if self.holds and self.high <= 1 / HEAVIER + _EDGE:
+            return "lighter"
+        if self.low >= 1 / HEAVIER - _EDGE and self.high <= HEAVIER + _EDGE:
+            return "similar"
+        return "unresolved"
+
 
 def reach(ratio: float | None, low: float | None, high: float | None) -> float | None:
     """How far the interval reaches from the estimate, as a share of it (the wider side); None without one."""
@@ -71,7 +103,9 @@ class Cell:
     ratio: float | None = None
     low: float | None = None
     high: float | None = None
-    resolved: bool = False
+    # A speed: the interval excludes 1 and the difference holds among the figures the table cites from the
+    # key's run (analysis.family); a size: it differs from bigint's by SAME_WITHIN or more.
+    holds: bool = False
     better: bool | None = None
     run: str | None = None
     window: str | None = None
@@ -96,24 +130,36 @@ class Cell:
         width = self.reach
         return self.kind == "verdict" and width is not None and width <= PRECISION + 1e-9
 
-    @property
-    def states(self) -> bool:
-        """Measured, and either tight enough to say something or with a direction its interval holds."""
-        return self.measured and (self.precise or self.resolved)
+    def speed(self) -> Speed:
+        """What the rule makes of a speed cell's rate: *slower*/*faster* where the direction holds and the
+        estimate reaches past RATE_MARGIN; *slower, within the margin* (or faster) where it holds and the
+        estimate does not; *level* where the interval lies within the margin; else *unresolved* (no interval,
+        or one reaching past the margin with no direction holding)."""
+        if self.kind != "verdict" or self.ratio is None or self.low is None or self.high is None:
+            return "unresolved"
+        if self.holds:
+            if self.better:
+                return "faster" if self.ratio >= 1 + RATE_MARGIN - _EDGE else "faster, within the margin"
+            return "slower" if self.ratio <= 1 - RATE_MARGIN + _EDGE else "slower, within the margin"
+        return "level" if self.within_margin else "unresolved"
 
     @property
-    def answers(self) -> bool:
-        """Measured, and tight enough to say something: what the rules and the decision may rest on."""
-        return self.measured and self.precise
+    def within_margin(self) -> bool:
+        """Whether the rate's interval lies within ±RATE_MARGIN of bigint's."""
+        return (
+            self.kind == "verdict"
+            and self.low is not None
+            and self.high is not None
+            and self.low >= 1 - RATE_MARGIN - _EDGE
+            and self.high <= 1 + RATE_MARGIN + _EDGE
+        )
 
     def word(self) -> str:
+        """The rule's word for the cell: a size's, or its rate's (what evidence.decision reads)."""
         if self.kind == "size":
-            return "same size" if not self.resolved else "smaller" if self.better else "larger"
-        if not self.precise and not self.resolved:
-            return ""
-        if not self.resolved:
-            return "no difference resolved among its figures" if self.alone else "no difference resolved"
-        return "faster" if self.better else "slower"
+            return "same size" if not self.holds else "smaller" if self.better else "larger"
+        speed = self.speed()
+        return speed if speed != "unresolved" or self.precise else ""
 
     def figures(self) -> str:
         """The ratio and its interval, as `0.88x (0.83-0.91)` with the multiplication sign and an en dash, and
@@ -127,7 +173,7 @@ class Cell:
             return MISSING
         if self.kind == "size":
             return f"{self.ratio:.2f}{TIMES} the size (one measurement)"
-        if not self.precise and not self.resolved:
+        if not self.precise and not self.holds:
             return self.width_words()
         interval = f"{self.low:.2f}\u2013{self.high:.2f}"
         # A direction the interval holds is shown with its ratio however wide the interval, and how wide.

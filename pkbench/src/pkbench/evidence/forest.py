@@ -1,6 +1,10 @@
 """The "which key?" table as a picture: a forest plot, one row per condition, each key's rate over bigint's
-as a dot with its 95% interval as a bar on a log scale, the ±10% band drawn around 1, and its WAL per
-transaction over bigint's beside it. Made from the cells of evidence.advice, so a committed run changes it.
+as a dot with its 95% interval as a bar on a log scale, the rule's ±10% margin drawn around 1, and its WAL per
+transaction over bigint's beside it. Made from the cells of evidence.advice, so a committed run changes it;
+a dot is filled where the decision rule's word for its cell decides something (evidence.cell), hollow where
+it is *unresolved*, so the figure and the table say the same. Keys whose rate the rule leaves unresolved
+everywhere are named in the caption rather than drawn, and so is storage, one measurement with no
+interval.
 
 A small SVG writer of its own: every coordinate is formatted to one decimal and nothing depends on the
 clock, the locale or a library's version, so the same runs give the same bytes and `pkbench docs --check`
@@ -16,7 +20,7 @@ from pathlib import Path
 
 from pkbench.evidence.advice import Table, build
 from pkbench.evidence.advice_rows import Column, committed
-from pkbench.evidence.cell import BASELINE, PRECISION, TIMES, Cell
+from pkbench.evidence.cell import BASELINE, RATE_MARGIN, TIMES, Cell
 
 # Okabe-Ito colours, told apart with the commonest colour blindness; one per key, in the table's order.
 COLOURS = ("#D55E00", "#E69F00", "#0072B2", "#56B4E9", "#009E73", "#CC79A7", "#999999", "#000000")
@@ -62,15 +66,35 @@ def _tick(value: float) -> str:
     return f"{value:g}{TIMES}"
 
 
+def _drawn(cell: Cell) -> bool:
+    interval = cell.low is not None and cell.high is not None
+    return cell.kind == "verdict" and cell.ratio is not None and interval
+
+
+def undecided_keys(table: Table) -> list[str]:
+    """Keys measured with an interval somewhere whose rate the rule leaves unresolved in every condition:
+    left out of the figure (their bars would be the widest and decide nothing), named in its caption."""
+    found = []
+    for column in table.columns[1:]:
+        cells = [table.cells[c.key][column.strategy] for c in table.conditions]
+        drawn = [cell for cell in cells if _drawn(cell)]
+        if drawn and all(cell.speed() == "unresolved" for cell in drawn):
+            found.append(column.strategy)
+    return found
+
+
 def rows(table: Table) -> list[tuple[str, list[Mark]]]:
-    """The conditions with at least one key's rate measured with an interval, and those keys."""
+    """The conditions with at least one key's rate measured with an interval, and those keys (but the keys
+    the rule leaves unresolved everywhere)."""
     colours = {c.strategy: COLOURS[i % len(COLOURS)] for i, c in enumerate(table.columns[1:])}
+    left_out = set(undecided_keys(table))
     found = []
     for condition in table.conditions:
         marks = [
             Mark(column, colours[column.strategy], cell)
             for column in table.columns
             if column.strategy != BASELINE
+            and column.strategy not in left_out
             and (cell := table.cells[condition.key][column.strategy]).kind == "verdict"
             and cell.ratio is not None
             and cell.low is not None
@@ -91,7 +115,7 @@ def _bar(
     solid: bool,
 ) -> None:
     """A dot at the estimate and a bar over the interval, with an arrowhead where the interval leaves the
-    axis; a hollow dot for an estimate whose interval reaches further than the precision."""
+    axis; a hollow dot where the rule's word for the figure is *unresolved* (not SOLID)."""
     estimate, low, high = values
     left, right = span
     if low is not None and high is not None:
@@ -157,9 +181,11 @@ def svg(table: Table) -> str:
     bottom = top + sum(heights)
     notes = [
         "Dot: the key's rate (left) or WAL per transaction (right) over bigint's in the same run; bar: its "
-        f"95% interval; shaded: within \u00b1{PRECISION:.0%} of bigint's rate.",
-        f"Hollow dot: an interval reaching further than \u00b1{PRECISION:.0%}, which decides nothing; "
-        "arrowhead: an interval beyond the axis. Log scales.",
+        f"95% interval; shaded: the rule's margin, within \u00b1{RATE_MARGIN:.0%} of bigint's rate.",
+        "Filled dot: a figure the rule decides (level, slower, faster; WAL heavier, lighter, similar); "
+        "hollow: unresolved, deciding nothing.",
+        "Arrowhead: an interval beyond the axis. Log scales.",
+        *_caption(table),
     ]
     if any(m.column.made_by_clients for m in keys.values()):
         notes.append(
@@ -181,8 +207,8 @@ def svg(table: Table) -> str:
         label = f"{strategy}*" if mark.column.made_by_clients else strategy
         out.append(f"<text x='{x + 12}' y='{y}' font-size='11'>{escape(label)}</text>")
     x_low, x_high = (
-        _x(1 - PRECISION, RATE_AXIS, RATE_LEFT, RATE_RIGHT),
-        _x(1 + PRECISION, RATE_AXIS, RATE_LEFT, RATE_RIGHT),
+        _x(1 - RATE_MARGIN, RATE_AXIS, RATE_LEFT, RATE_RIGHT),
+        _x(1 + RATE_MARGIN, RATE_AXIS, RATE_LEFT, RATE_RIGHT),
     )
     out.append(
         f"<rect x='{_n(x_low)}' y='{_n(top)}' width='{_n(x_high - x_low)}' height='{_n(bottom - top)}' "
@@ -210,7 +236,7 @@ def svg(table: Table) -> str:
                 RATE_AXIS,
                 (RATE_LEFT, RATE_RIGHT),
                 mark.colour,
-                cell.precise,
+                cell.speed() != "unresolved",
             )
             if cell.work is not None and cell.work.ratio > 0:
                 work = cell.work
@@ -221,13 +247,32 @@ def svg(table: Table) -> str:
                     WAL_AXIS,
                     (WAL_LEFT, WAL_RIGHT),
                     mark.colour,
-                    True,
+                    work.says() != "unresolved",
                 )
         y += row_height
     for index, note in enumerate(notes):
         out.append(f"<text x='10' y='{_n(bottom + 32 + 14 * index)}' font-size='10'>{escape(note)}</text>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _caption(table: Table) -> list[str]:
+    """What the figure does not draw, said: storage (one measurement each, no interval) and the keys whose
+    rate the rule leaves unresolved everywhere."""
+    sizes = [
+        f"{strategy} {cell.ratio:.2f}{TIMES}"
+        for condition in table.conditions
+        for strategy, cell in table.cells[condition.key].items()
+        if cell.kind == "size" and cell.ratio is not None and strategy != BASELINE
+    ]
+    notes = []
+    if sizes:
+        notes.append(f"Not drawn, storage over bigint's (one measurement each): {', '.join(sizes)}.")
+    if left_out := undecided_keys(table):
+        notes.append(
+            f"Not drawn: {', '.join(left_out)}, whose rate no condition resolves (advice.md has their cells)."
+        )
+    return notes
 
 
 # Where the figure is committed, and the folder of runs it is drawn from, both from the repository's root.

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from pkbench.evidence.advice import Table, build
 from pkbench.evidence.advice_rows import committed
-from pkbench.evidence.cell import TIMES, Cell
-from pkbench.evidence.decision import HEAVIER, answer, decide
+from pkbench.evidence.cell import HEAVIER, RATE_MARGIN, TIMES, Cell
+from pkbench.evidence.decision import answer, decide
 
 
 def rounded(ratio: float) -> str:
@@ -39,14 +39,23 @@ def lines(table: Table, link_from: Path) -> list[str]:
     keys = [c.strategy for c in table.columns[1:] if not c.made_by_clients]
     found = decide(table.rows(), keys)
     out = ["- **bigint** where one database makes every key: every figure here is a ratio to it."]
+    counts = found.tally
     if found.start is not None:
-        rates = [a.cell.ratio for a in found.start_answers if a.cell.ratio is not None]
-        works = [a.cell.work.ratio for a in found.start_answers if a.cell.work is not None]
+        level = [a for a in found.every if a.level_or_better]
+        rates = [a.cell.ratio for a in level if a.cell.ratio is not None]
+        works = [a.cell.work.ratio for a in level if a.cell.work is not None]
         wal = f", {_span(works)} its WAL" if works else ""
         out.append(
-            f"- **{found.start}** where the key must be a UUID: slower than bigint, or writing "
-            f"{HEAVIER:.2f}{TIMES} its WAL or more, in none of the {_conditions(len(found.start_answers))} "
-            f"resolved ({_span(rates)} its rate{wal})."
+            f"- **{found.start}** where the key must be a UUID: slower than bigint past "
+            f"\u00b1{RATE_MARGIN:.0%}, or writing {HEAVIER:.2f}{TIMES} its WAL or more, in none of the "
+            f"{_conditions(counts.measured)} its rate was measured in; level with bigint or faster in "
+            f"{counts.level_or_better} ({_span(rates)} its rate{wal})."
+        )
+    elif found.untested is not None:
+        out.append(
+            f"- no UUID key to start with can be named from these runs: **{found.untested}** costs nothing "
+            "where it was measured, but its rate was not resolved in the memory tiers where keys differ "
+            f"most ({'; '.join(c.label for c in found.untested_tiers)})."
         )
     else:
         out.append(
@@ -56,7 +65,8 @@ def lines(table: Table, link_from: Path) -> list[str]:
     for key, costs in found.avoid.items():
         worst = min(costs, key=lambda a: (a.cell.ratio or 1, -(a.cell.work.ratio if a.cell.work else 0)))
         out.append(
-            f"- not **{key}**: slower than bigint, or writing {HEAVIER:.2f}{TIMES} its WAL or more, in "
+            f"- not **{key}**: slower than bigint past \u00b1{RATE_MARGIN:.0%}, or writing "
+            f"{HEAVIER:.2f}{TIMES} its WAL or more, in "
             f"{_conditions(len(costs))}, down to {rounded(worst.cell.ratio or 0)} bigint's rate"
             f"{_wal(worst.cell)}, {worst.condition.label} ({table.link(str(worst.cell.run), link_from)})."
         )
@@ -82,8 +92,10 @@ def lines(table: Table, link_from: Path) -> list[str]:
     if firsts:
         # "keys made by application servers, clocks 50 ms apart"; "v7 made by app servers, a counter"
         where = firsts[0][1].condition.label.partition(", ")[2]
+        # The rule's words and two digits, as advice.md says them: 0.98 rounded to 1.0 would read as level.
         said = ", ".join(
-            f"{rounded(a.cell.ratio or 0)} bigint's rate with {column.heading.partition(', ')[2]}"
+            f"{a.speed} ({a.cell.ratio or 0:.2f}{TIMES} bigint's rate) with "
+            f"{column.heading.partition(', ')[2]}"
             for column, a in firsts
         )
         out.append(

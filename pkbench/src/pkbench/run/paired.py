@@ -262,7 +262,8 @@ class PairedRounds:
                 for j in self.judged
                 if j.workload in names and j.metric.key in DECIDING_METRICS
             }
-            reached = family.decided(cited, target) if cited else None
+            # Each round from the rounds asked for on is a look, at its share of the 5% (family.LOOK_ALPHA).
+            reached = family.decided(cited, target, family.LOOK_ALPHA) if cited else None
             # t intervals hold from two rounds: only a bootstrap of the median needs five.
             done = reached is not None and reached.reached
         else:
@@ -272,6 +273,9 @@ class PairedRounds:
         self.record.unresolved = [figure for stage in self.unresolved.values() for figure in stage]
         if done:
             self.record.stopped = "precision reached"
+            return True
+        if self.record.until_decided and number - self.record.requested + 1 >= family.PLANNED_LOOKS:
+            self.record.stopped = "planned looks spent"
             return True
         if deadline is not None and time.monotonic() + per_round > deadline:
             self.record.stopped = "time spent (--max-time)"

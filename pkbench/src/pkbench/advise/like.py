@@ -12,7 +12,7 @@ shared_buffers and to memory as the table's does, and lands in the same memory t
 time the budget allows (MEMORY_LOAD_S at most, as advise's memory tiers), and 1 for a table that small;
 where a ratio cannot be kept (a cap needs root; a server holds at least LEAST_CAP_BYTES), the words say so.
 
-It runs as advise's parts do (run.advise.Plan: the same --precision, --until-decided and share of the
+It runs as advise's parts do (advise.plan.Plan: the same --precision, --until-decided and share of the
 budget). For a random uuid key, a second scenario (switch.toml) follows the migrate scenario's steps on
 the same replica: (a) the default switched to v7 for new rows, (b) the existing keys rewritten, the child
 tables' foreign keys following them (ON UPDATE CASCADE); each timed, with the WAL it wrote and the disk the
@@ -28,14 +28,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from pkbench.errors import PkbenchError, first_line
-from pkbench.evidence import advice
-from pkbench.evidence.advice_rows import COLUMNS, TPS, Column, Condition, Source
-from pkbench.evidence.cell import BASELINE
-from pkbench.reporting import Reporter
-from pkbench.run.advise import MEMORY_LOAD_S, MEMORY_ROUNDS, MEMORY_WINDOW_S, Part, Plan, check_disk
-from pkbench.run.options import Options
-from pkbench.run.replica import (
+from pkbench.advise.calls import Execute, OptionsFor, RunOptions
+from pkbench.advise.plan import MEMORY_LOAD_S, MEMORY_ROUNDS, MEMORY_WINDOW_S, Part, Plan, check_disk
+from pkbench.advise.replica import (
     BATCH_ROWS,
     CLIENTS,
     CONDITION,
@@ -59,6 +54,11 @@ from pkbench.run.replica import (
     scale,
     seconds_per_row,
 )
+from pkbench.errors import PkbenchError, first_line
+from pkbench.evidence import advice
+from pkbench.evidence.advice_rows import COLUMNS, TPS, Column, Condition, Source
+from pkbench.evidence.cell import BASELINE
+from pkbench.reporting import Reporter
 from pkbench.server import sizing
 from pkbench.strategies.catalog import Catalog
 from pkbench.survey.shape import TableShape
@@ -204,7 +204,7 @@ def make_plan(
     switch: bool,
     common: Sequence[str],
 ) -> Plan:
-    """The replica's part, and the switch's where it is measured, in a plan of run.advise's (its shares of
+    """The replica's part, and the switch's where it is measured, in a plan of advise.plan's (its shares of
     the budget, its arguments, its disk estimate)."""
     per_row = seconds_per_row(shape, strategies)
     # The switch loads one random key's table, then rewrites it: about twice a load.
@@ -328,7 +328,7 @@ class Prepared:
 
 
 def prepare(
-    options_for: Callable[[list[str]], Options],
+    options_for: OptionsFor[RunOptions],
     shape: TableShape,
     memory_bytes: int | None,
     budget_s: float,
@@ -377,8 +377,8 @@ def prepare(
 
 def measure(
     prepared: Prepared,
-    options_for: Callable[[list[str]], Options],
-    execute: Callable[[Options, Reporter], object],
+    options_for: OptionsFor[RunOptions],
+    execute: Execute[RunOptions],
     reporter: Reporter,
 ) -> advice.Table:
     """Run each part with its share of the budget through EXECUTE (run.runner.execute, which the command

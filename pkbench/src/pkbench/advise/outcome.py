@@ -9,11 +9,13 @@ from datetime import datetime
 from pathlib import Path
 
 from pkbench import results
-from pkbench.evidence import advice
+from pkbench.advise.plan import ALTERNATIVES, MANY_CORES, STRATEGIES, Part, Plan, parts
+from pkbench.analysis import family
+from pkbench.analysis.verdict import CONFIDENCE
+from pkbench.evidence import advice, advice_text
 from pkbench.evidence.advice_rows import CONDITIONS, LOAD, Source
 from pkbench.evidence.cell import PRECISION, Cell
 from pkbench.results import RunResult
-from pkbench.run.advise import ALTERNATIVES, MANY_CORES, STRATEGIES, Part, Plan, parts
 from pkbench.run.paired import LOAD_PARTS
 from pkbench.server import sizing
 
@@ -76,7 +78,7 @@ def precision_lines(plan: Plan, table: advice.Table, out: Path | None = None) ->
             width = f"\u00b1{reach:.1%}" if reach is not None else "no interval"
             if reach is not None and reach <= PRECISION + 1e-9:
                 said.append(f"{column.heading} reached \u00b1{PRECISION:.0%} ({width} after {rounds})")
-            elif cell.resolved:
+            elif cell.holds:
                 said.append(
                     f"{column.heading} decided, {cell.word()}: its interval holds the direction ({width} "
                     f"after {rounds})"
@@ -95,10 +97,30 @@ def precision_lines(plan: Plan, table: advice.Table, out: Path | None = None) ->
     return lines
 
 
-def rounds_needed(rounds: int, reach: float, target: float = PRECISION) -> int:
-    """About how many rounds bring an interval that reached REACH after ROUNDS within TARGET: its width
-    falls as one over the square root of the rounds (slightly faster, as the t quantile shrinks too)."""
-    return max(rounds + 1, math.ceil(rounds * (reach / target) ** 2))
+# Rounds past which rounds_needed stops looking: a cell that needs more is as good as out of reach.
+MOST_ROUNDS = 1000
+
+
+def rounds_needed(
+    rounds: int, reach: float, target: float = PRECISION, confidence: float = CONFIDENCE
+) -> int:
+    """About how many rounds in all bring a t interval on log ratios that reached REACH after ROUNDS within
+    TARGET: the rounds' scatter read back from the interval (its half-width over t(ROUNDS - 1) and the
+    square root of the rounds), and the first count whose t quantile and square root bring it within. The t
+    quantile falls with the rounds as well (4.30 at three, 2.78 at five), so three rounds at ±20% need about
+    five, where the square root alone would say twelve. CONFIDENCE is the interval's (a run made with
+    --until-decided judges its cells at one planned look's share of the 5%, analysis.family)."""
+    from scipy import stats
+
+    if rounds < 2 or reach <= target:
+        return max(rounds + 1, 2)
+    quantile = (1 + confidence) / 2
+    scatter = math.log1p(reach) * math.sqrt(rounds) / float(stats.t.ppf(quantile, rounds - 1))
+    wanted = math.log1p(target)
+    for count in range(rounds + 1, MOST_ROUNDS):
+        if float(stats.t.ppf(quantile, count - 1)) * scatter / math.sqrt(count) <= wanted:
+            return count
+    return MOST_ROUNDS
 
 
 def _more(cell: Cell, out: Path | None) -> str:
@@ -106,22 +128,34 @@ def _more(cell: Cell, out: Path | None) -> str:
     reach = cell.reach
     if reach is None or cell.run is None or cell.rounds < 2:
         return ""
-    more = rounds_needed(cell.rounds, reach) - cell.rounds
-    per_round = _round_s(out / cell.run) if out is not None else None
+    run = out / cell.run if out is not None else None
+    looked = run is not None and (run / "results.json").is_file() and _until_decided(run)
+    confidence = 1 - family.LOOK_ALPHA if looked else CONFIDENCE
+    more = rounds_needed(cell.rounds, reach, confidence=confidence) - cell.rounds
+    per_round = _round_s(run) if run is not None else None
     took = f", some {math.ceil(more * per_round / 60)} min," if per_round is not None else ""
     return f"; about {more} more rounds{took} would bring it within \u00b1{PRECISION:.0%}"
 
 
+def _until_decided(directory: Path) -> bool:
+    record = results.load(directory).rounds
+    return record is not None and record.until_decided
+
+
 def _round_s(directory: Path) -> float | None:
-    """The seconds a round of the run in DIRECTORY took, its whole time over its rounds (its load
-    included, so an upper bound)."""
+    """The seconds a round of one stage of the run in DIRECTORY took: its whole time over the rounds of all
+    its stages (a memory tier is a stage of its own, each with its rounds), its loads included, so an upper
+    bound."""
     if not (directory / "results.json").is_file():
         return None
     run = results.load(directory)
-    if run.rounds is None or not run.rounds.count or run.finished_at is None:
+    if run.rounds is None or run.finished_at is None:
+        return None
+    rounds = sum(run.rounds.completed) or run.rounds.count
+    if not rounds:
         return None
     started, finished = datetime.fromisoformat(run.started_at), datetime.fromisoformat(run.finished_at)
-    return (finished - started).total_seconds() / run.rounds.count
+    return (finished - started).total_seconds() / rounds
 
 
 def stopped_lines(out: Path, plan: Plan) -> list[str]:
@@ -191,3 +225,32 @@ def part_lines(plan: Plan, part: Part, table: advice.Table, out: Path) -> list[s
     one part of a plan said alone (`pkbench advise --like`'s replica)."""
     alone = Plan(plan.share_s(part), [part], common=plan.common)
     return [*precision_lines(plan, table, out), "", *stopped_lines(out, alone)]
+
+
+def document(plan: Plan, out: Path, table: advice.Table) -> list[str]:
+    """advice.md of a finished `pkbench advise`: its table and decision from the runs in OUT, how each cell
+    was decided, how each run ended its rounds, and why each row not measured is not."""
+    return [
+        "# Which key? Measured on this server",
+        "",
+        "Written by `pkbench advise` from the runs in this folder (each an ordinary `pkbench run`: its own "
+        "results.json, summary.md and time series). Run again with `pkbench advise --resume` after an "
+        "interruption.",
+        "",
+        *advice_text.page_lines(out, sources(out, plan), link_from=out),
+        "",
+        "Each speed cell was measured until it was decided (its 95% interval within "
+        f"±{PRECISION:.0%} of its estimate, or a direction its interval holds with its WAL beside), "
+        "or its run's share of the budget ended; the memory tiers went first, where the keys differ most:",
+        "",
+        *precision_lines(plan, table, out),
+        "",
+        "How each run ended its rounds:",
+        "",
+        *stopped_lines(out, plan),
+        "",
+        *([f"The {plan.sizing}.", ""] if any(p.name == "wal" for p in plan.parts) else []),
+        "Rows not measured here:",
+        "",
+        *not_measured_why(out, plan),
+    ]

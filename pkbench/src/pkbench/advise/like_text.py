@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pkbench import results
+from pkbench.advise import replica as like
+from pkbench.advise.replica import size_words
 from pkbench.evidence import advice, decision
 from pkbench.evidence.cell import BASELINE, PRECISION, TIMES, Cell
-from pkbench.run import replica as like
-from pkbench.run.replica import size_words
 from pkbench.survey.shape import TableShape
 from pkbench.text import binary_size
 
@@ -145,7 +145,7 @@ def document(
     switch_why: str | None,
     measured: Sequence[str],
 ) -> list[str]:
-    """advice.md's lines; MEASURED says how each cell's rounds ended (run.advise_outcome's lines for the
+    """advice.md's lines; MEASURED says how each cell's rounds ended (advise.outcome's lines for the
     replica's run)."""
     row = table.conditions[0] if table.conditions else None
     lines = [

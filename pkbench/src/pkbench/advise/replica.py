@@ -1,8 +1,8 @@
 """A user's table as `pkbench advise --like` measures it: how far its replica is scaled down so that its key
 index stands to shared_buffers and memory as the table's does (one factor, f: its rows, its shared_buffers and
 its memory cap f times the table's and its server's), the columns, indexes and child tables of the replica,
-and whether a switch of its key can be measured. run.advise_like writes the scenario files and the plan from
-these; run.advise_like_text the words.
+and whether a switch of its key can be measured. advise.like writes the scenario files and the plan from
+these; advise.like_text the words.
 """
 
 from __future__ import annotations

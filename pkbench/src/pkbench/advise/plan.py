@@ -27,7 +27,6 @@ from pkbench import results
 from pkbench.errors import PkbenchError
 from pkbench.evidence.advice_rows import LOAD, SIZE, TPS, Figure
 from pkbench.evidence.cell import PRECISION
-from pkbench.scenario import file as scenario_file
 from pkbench.server import sizing
 
 PLAN_FILE = "advise.json"
@@ -76,12 +75,6 @@ class Part:
     @property
     def rows(self) -> tuple[str, ...]:
         return tuple(r for row, _, _ in self.answers for r in ALTERNATIVES.get(row, (row,)))
-
-
-def wal_shared_buffers() -> int:
-    """The shared_buffers the wal scenario sets on the embedded cluster."""
-    setting = scenario_file.load("wal").settings.get("shared_buffers", "128MB")
-    return sizing.parse_bytes(str(setting), "the wal scenario's shared_buffers")
 
 
 def memory_part(strategies: Sequence[str], server: sizing.Server) -> tuple[Part, sizing.Tiers]:
