@@ -172,7 +172,7 @@ def test_the_decision_is_made_from_the_cells(tmp_path: Path) -> None:
     assert any(s.startswith("- Where the key must be a UUID, start with **uuid-v7**") for s in said)
     (avoid,) = [s for s in said if s.startswith("- Avoid **uuid-v4**")]
     v4 = recorded("war-default", "uuid-v4", "tps", "lookup-by-data")
-    assert f"{v4.ratio:.2f}\u00d7" in avoid and "[R1](reproductions/war-default)" in avoid
+    assert f"{v4.ratio:.2f}\u00d7" in avoid and "[war-default](reproductions/war-default)" in avoid
     # Made as fast as bigint, uuid-v4 is still to be avoided there for the WAL it writes, and the sentence
     # names that figure; with bigint's WAL as well, it no longer is.
     level = {"resolved": False, "better": None, "familywise": False, "p_value": 1.0}

@@ -70,7 +70,7 @@ def test_the_decision_is_a_few_rounded_lines_from_the_cells(tmp_path: Path) -> N
     assert "(1.0\u00d7 its rate, 1.0\u00d7\u20131.1\u00d7 its WAL)" in lines[1]
     (v4,) = [line for line in lines if line.startswith("- not **uuid-v4**")]
     assert "in 1 condition, down to 0.3\u00d7 bigint's rate and 26\u00d7 its WAL" in v4
-    assert "beyond RAM ([R1](runs/r1))" in v4
+    assert "beyond RAM ([r1](runs/r1))" in v4
     (cores,) = [line for line in lines if line.startswith("- except with many clients on many cores")]
     # the key that pulls ahead at the least WAL first
     assert cores.index("**uuid-striped** 1.4\u00d7") < cores.index("**uuid-v4** 1.5\u00d7")
@@ -84,6 +84,14 @@ def test_the_decision_is_a_few_rounded_lines_from_the_cells(tmp_path: Path) -> N
         "26\u00d7",
         "10\u00d7",
     ]
+
+
+def test_a_run_is_cited_by_its_folder_whatever_is_cited_before_it(tmp_path: Path) -> None:
+    first = table(tmp_path)
+    later = Table(first.cells, ["r0", *first.runs], first.runs_dir, COLUMNS, CONDITIONS)
+    for run in first.runs:
+        assert first.label(run) == later.label(run) == run
+        assert first.link(run, tmp_path) == later.link(run, tmp_path) == f"[{run}](runs/{run})"
 
 
 def test_the_figure_draws_a_row_per_condition_an_interval_per_key_and_the_band(tmp_path: Path) -> None:
