@@ -16,6 +16,7 @@ from pkbench.evidence import (
     decision_examples,
     designs,
     headline,
+    machines,
     reproductions_page,
     sequuid_benchmarks,
     work_by_count,
@@ -308,6 +309,8 @@ CALIBRATION_TABLES: dict[str, FileTable] = {
     "advice": lambda source: advice_text.page_lines(source),
     # The README's first screen: the decision in a few lines, from the same cells.
     "which-key-short": lambda source: headline.block(source, source.parents[2]),
+    # ... and the machines its figures were measured on, from the runs' records.
+    "which-key-machines": lambda source: machines.block(source),
     # statistics.md beside the folder: the which-key rule worked through committed cells.
     "decision-examples": lambda source: decision_examples.lines(source, source.parent),
 }
