@@ -70,6 +70,24 @@ def public_ids(path: Path) -> list[str]:
     ]
 
 
+def v7_cost(path: Path) -> list[str]:
+    """What a key made in the server costs it, for the application side's comparison (sequuid-py's README):
+    `uuid_generate_v7()` per call, C and the port, from BENCHMARKS.md's newest raw output."""
+    ns = {name: value for name, value, _ in benchmark_rows(path.read_text())}
+    try:
+        c, port, random = ns["uuid_generate_v7"], ns["plpgsql_port.v7"], ns["gen_random_uuid"]
+    except KeyError as missing:
+        raise PkbenchError(
+            f"the newest `bash sequuid/bench/run` in {path.name} has no row {missing}"
+        ) from None
+    return [
+        f"In the server, `uuid_generate_v7()` costs {c:,} ns of the backend's CPU a call in C, "
+        f"{port:,} ns in the PL/pgSQL port ({c / random:.2f}{TIMES} and {port / random:.2f}{TIMES} "
+        f"`gen_random_uuid()`, {random:,} ns), in sequuid's newest committed benchmark run "
+        "([BENCHMARKS.md](../sequuid/BENCHMARKS.md))."
+    ]
+
+
 # The newest `bench/cores` run: its header line (clients, server, cores) and its table of calls per second.
 RAW_CORES_RUN = re.compile(r"```\n\$ bash sequuid/bench/cores[^\n]*\n(?P<body>.*?)```", re.S)
 CORES_HEADER = re.compile(

@@ -285,6 +285,7 @@ FILE_TABLES: dict[str, FileTable] = {
     "sequuid-port-cost": sequuid_benchmarks.port_cost,
     "sequuid-cores": sequuid_benchmarks.on_many_cores,
     "public-ids": sequuid_benchmarks.public_ids,
+    "sequuid-v7-cost": sequuid_benchmarks.v7_cost,
 }
 # From a directory of several runs: a `pkbench run --calibrate N` directory (its A/A runs in aa-1 ... aa-N),
 # one run of each design in paired/ and interleaved/ (or a folder of those per scenario), or two runs back to
