@@ -25,6 +25,7 @@ from typing import Any
 import psycopg
 import pytest
 
+from pkbench.scenario import file as scenario_file
 from pkbench.server.builds import find_pgbench, find_server_build
 from pkbench.server.embedded import EmbeddedCluster
 
@@ -278,3 +279,16 @@ def test_the_survey_of_ones_own_database(fresh_venv: Path, clone: Path, own_serv
     url = f"postgresql://postgres@127.0.0.1:{own_server.port}/shop"
     said = _shell(survey, clone, {**env, "DATABASE_URL": url}).stdout
     assert "orders" in said, said
+
+
+def test_the_short_try_is_the_default_run_at_its_quick_preset() -> None:
+    """`./dev bench --scale quick` hands its arguments to `pkbench run`, whose default scenario has that
+    preset, smaller than the default run (the run itself takes minutes: it is not repeated here)."""
+    tries = [c for c in CODE_SPAN.findall(_section(README, NEXT_HEADING)) if "--scale quick" in c]
+    assert tries == ["./dev bench --scale quick", "pkbench run --pg 18 --scale quick"]
+    dev = (REPOSITORY / "dev").read_text()
+    assert re.search(r'^\s*bench\) setup bench; exec "\$VENV/bin/pkbench" run "\$@" ;;$', dev, re.M)
+    default = scenario_file.load("war")
+    quick = default.at_scale("quick")
+    assert quick.parameters["rows"] < default.at_scale(None).parameters["rows"]
+    assert quick.parameters["rounds"] < default.at_scale(None).parameters["rounds"]
