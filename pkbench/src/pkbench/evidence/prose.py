@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from pkbench.evidence import prose_claims
+from pkbench.evidence.prose_claims import NUMBERS
 
 DOCUMENTS = (
     "README.md",
@@ -61,10 +62,6 @@ CAPABILITY = re.compile(
     r"|checked (?:by|from|on|against|with)\b)",
     re.I,
 )
-NUMBERS = {
-    "no": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
-}  # fmt: skip
 PARAMETER_DEFAULT = re.compile(
     r"`(?P<parameter>[a-z_]+)` parameter, (?P<value>[\w.]+) in `?(?P<scenario>[a-z][a-z-]*)\b"
 )
