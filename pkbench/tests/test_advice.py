@@ -179,7 +179,7 @@ def test_the_decision_is_made_from_the_cells(tmp_path: Path) -> None:
     )
     (avoid,) = [s for s in said if s.startswith("- Avoid **uuid-v4**")]
     v4 = recorded("war-default", "uuid-v4", "tps", "lookup-by-data")
-    assert f"{v4.ratio:.2f}\u00d7" in avoid and "[R1](reproductions/war-default)" in avoid
+    assert f"{v4.ratio:.2f}\u00d7" in avoid and "[war-default](reproductions/war-default)" in avoid
     # Made as fast as bigint, uuid-v4 is still to be avoided there for the WAL it writes, and the sentence
     # names that figure; with bigint's WAL as well, it no longer is.
     level = {"resolved": False, "better": None, "familywise": False, "p_value": 1.0}
@@ -220,7 +220,7 @@ def test_a_size_is_said_beside_its_key_and_no_rule_ranks_two_keys() -> None:
     assert table.cells["storage-size"]["uuid-v7"].run != table.cells["storage-size"]["seq-time"].run
     rules = advice_text.rules(table)
     (v7,) = [r for r in rules if r.startswith("- **uuid-v7**,")]
-    assert "larger in storage size (1.18\u00d7 the size, R5)" in v7
+    assert "larger in storage size (1.18\u00d7 the size, war-default)" in v7
     assert not any("rather than" in r or "no order resolved" in r for r in rules)
 
 

@@ -210,7 +210,7 @@ def test_a_tiny_advice_fills_its_rows_and_resumes_without_measuring_again(tmp_pa
         line for line in written.splitlines() if line.startswith("| ") and "one table" in line.split("|")[1]
     )
     # bigint is the baseline and v7 has its verdict and interval; the keys not asked for are not measured.
-    assert "baseline [R1](war)" in row and "[R1](war)" in row.split("|")[5] and "(" in row.split("|")[5]
+    assert "baseline [war](war)" in row and "[war](war)" in row.split("|")[5] and "(" in row.split("|")[5]
     assert row.split("|")[3].strip() == "not measured"
     # Every speed cell measured says whether it reached ±10% or the budget ended first, and how wide it was.
     said = [line for line in written.splitlines() if line.startswith("- bulk load: v7 ")]

@@ -133,7 +133,7 @@ def test_the_contention_blocks_read_a_sweep_of_both_commit_modes_and_one_of_asyn
     full = evidence_tables.table("contention", runs / "contention-16-cores-async")
     assert full[0] == "**insert-async**" and not any(line.startswith("#") for line in full)
     (line,) = evidence_tables.table("contention-run", runs / "contention-16-cores-async")
-    assert "clients 16, 64, 128, one run each; 7 paired rounds" in line
+    assert "clients 16, 64, 128, one run each; 7 mixed rounds" in line
     assert "in any of its 210 windows" in line  # 3 points x 5 strategies x 2 windows x 7 rounds
     # Steal counted over every round's window: the both-modes run shared its host.
     (line,) = evidence_tables.table("contention-run", runs / "contention-16-cores")

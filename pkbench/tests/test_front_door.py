@@ -4,9 +4,11 @@ on what the tree contradicts. Pure file work: no server."""
 
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
 
-from pkbench.evidence import forest, headline, prose
+from pkbench.evidence import forest, headline, machines, prose
 from pkbench.evidence.advice import Cell, Table, Work
 from pkbench.evidence.advice_rows import Column, Condition
 
@@ -71,7 +73,7 @@ def test_the_decision_is_a_few_rounded_lines_from_the_cells(tmp_path: Path) -> N
     assert "(1.0\u00d7 its rate, 1.0\u00d7\u20131.1\u00d7 its WAL)" in lines[1]
     (v4,) = [line for line in lines if line.startswith("- not **uuid-v4**")]
     assert "in 1 condition, down to 0.3\u00d7 bigint's rate and 26\u00d7 its WAL" in v4
-    assert "beyond RAM ([R1](runs/r1))" in v4
+    assert "beyond RAM ([r1](runs/r1))" in v4
     (cores,) = [line for line in lines if line.startswith("- except with many clients on many cores")]
     # the key that pulls ahead at the least WAL first
     assert cores.index("**uuid-striped** 1.4\u00d7") < cores.index("**uuid-v4** 1.5\u00d7")
@@ -87,6 +89,14 @@ def test_the_decision_is_a_few_rounded_lines_from_the_cells(tmp_path: Path) -> N
         "26\u00d7",
         "10\u00d7",
     ]
+
+
+def test_a_run_is_cited_by_its_folder_whatever_is_cited_before_it(tmp_path: Path) -> None:
+    first = table(tmp_path)
+    later = Table(first.cells, ["r0", *first.runs], first.runs_dir, COLUMNS, CONDITIONS)
+    for run in first.runs:
+        assert first.label(run) == later.label(run) == run
+        assert first.link(run, tmp_path) == later.link(run, tmp_path) == f"[{run}](runs/{run})"
 
 
 def test_the_figure_draws_a_row_per_condition_an_interval_per_key_and_the_band(tmp_path: Path) -> None:
@@ -175,3 +185,22 @@ def test_a_capability_names_the_test_that_shows_it_and_fails_once_that_test_is_g
         )
         == []
     )
+
+
+def test_the_machine_sentence_is_read_from_the_cited_runs_records(tmp_path: Path) -> None:
+    """The main machine first; another machine with the rows it alone answers; a changed record changes it."""
+    committed_runs = Path(__file__).resolve().parents[1] / "docs" / "reproductions"
+    runs = tmp_path / "runs"
+    for name, source in (("r1", "war-default"), ("r2", "contention-16-cores-async/clients-64")):
+        (runs / name).mkdir(parents=True)
+        shutil.copy(committed_runs / source / "results.json", runs / name / "results.json")
+    memory, cores = table(tmp_path).cells["memory"], table(tmp_path).cells["cores"]
+    only = Table({"memory": memory, "cores": cores}, ["r1", "r2"], runs, COLUMNS, CONDITIONS[:2])
+    (said,) = machines.line(only)
+    assert said.startswith("Measured on 2 cores and 24 GiB (AMD EPYC), PostgreSQL 15.20 (1 run); ")
+    assert '; the row "many clients on many cores" on 16 cores and 126 GiB (Intel Xeon Processor), ' in said
+    assert "PostgreSQL 18.6 (1 run)." in said
+    recorded = json.loads((runs / "r2" / "results.json").read_text())
+    recorded["machine"]["cores"] = 64
+    (runs / "r2" / "results.json").write_text(json.dumps(recorded))
+    assert "on 64 cores" in machines.line(only)[0]

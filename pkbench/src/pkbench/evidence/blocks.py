@@ -30,7 +30,13 @@ from pkbench.evidence import forest, prose
 from pkbench.evidence import reproductions_page as reproductions
 from pkbench.evidence import tables as evidence_tables
 
-DOCUMENTS = ("README.md", "pkbench/README.md", "sequuid/README.md", "pkbench/docs/*.md")
+DOCUMENTS = (
+    "README.md",
+    "pkbench/README.md",
+    "sequuid/README.md",
+    "sequuid-py/README.md",
+    "pkbench/docs/*.md",
+)
 REPRODUCTIONS = Path("pkbench/docs/reproductions.md")
 # Markers stand on lines of their own, so a document can name them in running text.
 BLOCK = re.compile(

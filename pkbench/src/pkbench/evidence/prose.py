@@ -9,6 +9,8 @@ that the tree can contradict fails `pkbench docs --check`, as a stale generated 
   the count under pkbench/docs/reproductions, and a scenario said to have "no run committed" has none.
 - A capability sentence ("tested on", "drop-in", "passes", "checked") names the test that shows it, a test
   file or script that is there: a claim no test backs is not made.
+- Versions and counts (sequuid's version, its test schedules, a run's rounds, the PostgreSQL versions tested,
+  a cost per call) and pointers a reader cannot follow: evidence.prose_claims.
 
 Generated blocks and fenced code (but for quoted scenario files) are not prose and are left alone.
 """
@@ -23,6 +25,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from pkbench.evidence import prose_claims
+from pkbench.evidence.prose_claims import NUMBERS
 
 DOCUMENTS = (
     "README.md",
@@ -57,10 +62,6 @@ CAPABILITY = re.compile(
     r"|checked (?:by|from|on|against|with)\b)",
     re.I,
 )
-NUMBERS = {
-    "no": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
-}  # fmt: skip
 PARAMETER_DEFAULT = re.compile(
     r"`(?P<parameter>[a-z_]+)` parameter, (?P<value>[\w.]+) in `?(?P<scenario>[a-z][a-z-]*)\b"
 )
@@ -125,6 +126,7 @@ class Tree:
         self.root = root
         self.files = _files(root)
         self.runs, self.sweeps = _committed_runs(root)
+        self.recorded = prose_claims.Recorded(root)
         self._scenarios: dict[str, dict[str, Any] | None] = {}
 
     def exists(self, name: str) -> bool:
@@ -216,7 +218,7 @@ def _quoted_scenarios(tree: Tree, text: str) -> Iterator[tuple[int, str]]:
                     )
 
 
-def check_text(tree: Tree, text: str) -> list[str]:
+def check_text(tree: Tree, text: str, readme: Path | None = None) -> list[str]:
     """What the prose of TEXT states that TREE contradicts, one line each."""
     found = [f"line {line}: {why}" for line, why in _quoted_scenarios(tree, text)]
     runs, sweeps = tree.runs, tree.sweeps
@@ -254,7 +256,21 @@ def check_text(tree: Tree, text: str) -> list[str]:
             for test in tests:
                 if not tree.exists(test):
                     found.append(f"{where}: names the test {test}, which is not in the tree")
+    claims = prose_claims.check_text(tree.recorded, text, readme)
+    found += [f"line {line}: {why}" for line, why in claims]
     return found
+
+
+def _readme_above(root: Path, page: Path) -> Path | None:
+    """The README a page under a docs/ folder means by "the README": the nearest one above the folder."""
+    if "docs" not in page.relative_to(root).parts:
+        return None
+    for folder in page.parents:
+        if (folder / "README.md").is_file() and folder != page.parent:
+            return folder / "README.md"
+        if folder == root:
+            break
+    return None
 
 
 def check(root: Path) -> list[tuple[str, str]]:
@@ -263,5 +279,5 @@ def check(root: Path) -> list[tuple[str, str]]:
     return [
         (str(path.relative_to(root)), why)
         for path in documents(root)
-        for why in check_text(tree, path.read_text())
+        for why in check_text(tree, path.read_text(), _readme_above(root, path))
     ]

@@ -50,23 +50,38 @@ def port_cost(path: Path) -> list[str]:
     )
 
 
+def _ns(path: Path, *names: str) -> list[int]:
+    """The ns per call of each of NAMES in BENCHMARKS.md's newest raw output; a row missing is an error."""
+    ns = {name: value for name, value, _ in benchmark_rows(path.read_text())}
+    missing = [name for name in names if name not in ns]
+    if missing:
+        raise PkbenchError(f"the newest `bash sequuid/bench/run` in {path.name} has no row {missing[0]!r}")
+    return [ns[name] for name in names]
+
+
 def public_ids(path: Path) -> list[str]:
     """The which-key answer where ids are shown to the public: store a v7, show its façade; what the mapping
     costs per call beside making the v7, from BENCHMARKS.md's newest raw output (links from the repository's
     root, where the README shows it)."""
-    ns = {name: value for name, value, _ in benchmark_rows(path.read_text())}
-    try:
-        v7, to_public, to_v7 = ns["uuid_generate_v7"], ns["uuid_v7_to_public"], ns["uuid_public_to_v7"]
-    except KeyError as missing:
-        raise PkbenchError(
-            f"the newest `bash sequuid/bench/run` in {path.name} has no row {missing}"
-        ) from None
+    v7, to_public, to_v7 = _ns(path, "uuid_generate_v7", "uuid_v7_to_public", "uuid_public_to_v7")
     return [
         "- ids shown to the public: store **uuid-v7** (its cells above) and show its façade, "
         "`uuid_v7_to_public(id, key)`, a v4-looking id that hides when the row was made (sequuid 1.5, the "
         f"port, sequuid-py): {to_public:,} ns a call, {to_public / v7:.2f}{TIMES} making the v7; "
         f"`uuid_public_to_v7`, the way back, {to_v7:,} ns "
         "([public ids](sequuid/docs/public-ids.md), [the run](sequuid/BENCHMARKS.md))."
+    ]
+
+
+def v7_cost(path: Path) -> list[str]:
+    """What a key made in the server costs it, for the application side's comparison (sequuid-py's README):
+    `uuid_generate_v7()` per call, C and the port, from BENCHMARKS.md's newest raw output."""
+    c, port, random = _ns(path, "uuid_generate_v7", "plpgsql_port.v7", "gen_random_uuid")
+    return [
+        f"In the server, `uuid_generate_v7()` costs {c:,} ns of the backend's CPU a call in C, "
+        f"{port:,} ns in the PL/pgSQL port ({c / random:.2f}{TIMES} and {port / random:.2f}{TIMES} "
+        f"`gen_random_uuid()`, {random:,} ns), in sequuid's newest committed benchmark run "
+        "([BENCHMARKS.md](../sequuid/BENCHMARKS.md))."
     ]
 
 

@@ -16,6 +16,7 @@ from pkbench.evidence import (
     decision_examples,
     designs,
     headline,
+    machines,
     reproductions_page,
     sequuid_benchmarks,
     work_by_count,
@@ -284,6 +285,7 @@ FILE_TABLES: dict[str, FileTable] = {
     "sequuid-port-cost": sequuid_benchmarks.port_cost,
     "sequuid-cores": sequuid_benchmarks.on_many_cores,
     "public-ids": sequuid_benchmarks.public_ids,
+    "sequuid-v7-cost": sequuid_benchmarks.v7_cost,
 }
 # From a directory of several runs: a `pkbench run --calibrate N` directory (its A/A runs in aa-1 ... aa-N),
 # one run of each design in paired/ and interleaved/ (or a folder of those per scenario), or two runs back to
@@ -308,6 +310,8 @@ CALIBRATION_TABLES: dict[str, FileTable] = {
     "advice": lambda source: advice_text.page_lines(source),
     # The README's first screen: the decision in a few lines, from the same cells.
     "which-key-short": lambda source: headline.block(source, source.parents[2]),
+    # ... and the machines its figures were measured on, from the runs' records.
+    "which-key-machines": lambda source: machines.block(source),
     # statistics.md beside the folder: the which-key rule worked through committed cells.
     "decision-examples": lambda source: decision_examples.lines(source, source.parent),
 }

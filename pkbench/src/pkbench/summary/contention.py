@@ -229,10 +229,12 @@ def machine_line(parameter: str, runs: Mapping[Number, RunResult], directory: Pa
     memory = machine.get("memory_bytes")
     gib = f", {memory / 2**30:.0f} GiB" if isinstance(memory, int) else ""
     values = ", ".join(str(v) for v in sorted(runs))
+    # the design the runs recorded: the sweeps of many-cores.md ran mixed rounds, not paired ones
+    rounds = f"{first.rounds.count} {first.rounds.design}" if first.rounds else "1 paired"
     return [
         f"{machine.get('cores')} cores ({cpu}{gib}), PostgreSQL {server.get('version', '?')}; "
         f"`{run_words.shown_command(first, directory)}`: {parameter} {values}, one run each; "
-        f"{first.rounds.count if first.rounds else 1} paired rounds of {parameters.get('duration_s')}-second "
+        f"{rounds} rounds of {parameters.get('duration_s')}-second "
         f"windows, {parameters.get('rows'):,} prefilled rows. {steal_words(round_windows(runs.values()))}"
     ]
 
