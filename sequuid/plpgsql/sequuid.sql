@@ -793,35 +793,33 @@ $$;
 COMMENT ON FUNCTION uuid_to_base32hex(uuid) IS
     'the uuid as 26 base32hex digits (RFC 4648 section 7, no padding), which sort byte-wise as the uuid does';
 
--- what PostgreSQL 19's decode(text, 'base32hex') and the cast to uuid accept: whitespace skipped, either case,
--- trailing "=" padding, 26 digits; the two bits past the 128th are dropped.  The text is checked as written, against
--- the digits listed one by one, and only then mapped to upper case by translate(): upper() and a regular
--- expression's ranges follow the argument's collation, under which 'ı', 'ſ' or 'ß' would become the digits I or S
--- (and 'i' in a Turkish one 'İ'), text the C function refuses.
-CREATE FUNCTION uuid_from_base32hex(base32hex text) RETURNS uuid
+-- The canonical text alone, the one uuid_to_base32hex() writes (the C extension's 1.6): 26 digits 0-9 and A-V, upper
+-- case, no padding, no whitespace, the last digit's two bits past the 128th zero, so that one uuid has one
+-- spelling; anything else is invalid text (22P02).  The text is checked against the digits listed one by one, in
+-- the C collation: a regular expression's ranges or upper() would follow the argument's collation.
+CREATE OR REPLACE FUNCTION uuid_from_base32hex(base32hex text) RETURNS uuid
     LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+    SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     alphabet constant text := '0123456789ABCDEFGHIJKLMNOPQRSTUV';
-    written constant text := translate(base32hex, E' \t\n\r', '');
-    bad text := substring(written FROM '[^0123456789ABCDEFGHIJKLMNOPQRSTUVabcdefghijklmnopqrstuv=]');
-    compact constant text := translate(written, 'abcdefghijklmnopqrstuv', 'ABCDEFGHIJKLMNOPQRSTUV');
-    digits constant text := rtrim(compact, '=');
+    hint constant text := 'The canonical text is what uuid_to_base32hex() writes: 26 digits 0-9 and A-V, upper case, without padding or whitespace.';
+    bad constant text := substring(base32hex COLLATE "C" FROM '[^0123456789ABCDEFGHIJKLMNOPQRSTUV]');
+    digits constant text := base32hex COLLATE "C";
 BEGIN
     IF bad IS NOT NULL THEN
-        RAISE EXCEPTION 'argument "base32hex" of uuid_from_base32hex contains "%", which is not a base32hex digit', bad
-            USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'base32hex digits are 0-9 and A-V, in either case, followed by "=" padding or not; whitespace is skipped.';
-    END IF;
-    IF strpos(digits, '=') > 0 THEN
-        RAISE EXCEPTION 'argument "base32hex" of uuid_from_base32hex has the digit "%" after its "=" padding',
-                substring(written FROM '=+([^=])')
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'Padding may only end the text.';
+        RAISE EXCEPTION 'argument "base32hex" of uuid_from_base32hex contains "%", which is not a digit of canonical base32hex', bad
+            USING ERRCODE = 'invalid_text_representation', HINT = hint;
     END IF;
     IF length(digits) <> 26 THEN
-        RAISE EXCEPTION 'argument "base32hex" of uuid_from_base32hex has % base32hex digits, not 26', length(digits)
+        RAISE EXCEPTION 'argument "base32hex" of uuid_from_base32hex has % digits, not 26', length(digits)
+            USING ERRCODE = 'invalid_text_representation', HINT = hint;
+    END IF;
+    IF ((strpos(alphabet, substr(digits, 26, 1)) - 1) & 3) <> 0 THEN
+        RAISE EXCEPTION 'argument "base32hex" of uuid_from_base32hex ends in "%", whose two bits past the 128th are not zero',
+                substr(digits, 26, 1)
             USING ERRCODE = 'invalid_text_representation',
-                  DETAIL = 'The 16 bytes of a uuid are 26 digits, which RFC 4648 pads with "======" to 32 characters.';
+                  HINT = 'The last digit of a uuid''s text is one of 0 4 8 C G K O S.';
     END IF;
     RETURN (lpad(to_hex(((strpos(alphabet, substr(digits, 1, 1)) - 1)::bigint << 55)
                      | ((strpos(alphabet, substr(digits, 2, 1)) - 1)::bigint << 50)
@@ -852,7 +850,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION uuid_from_base32hex(text) IS
-    'the uuid of 26 base32hex digits, in either case, padded or not (as PostgreSQL 19''s decode(text, ''base32hex''))';
+    'the uuid of its canonical base32hex text (26 digits 0-9 and A-V, upper case, no padding), as uuid_to_base32hex() writes it';
 
 -- uuid_time_ops: v1 UUIDs first, by their v6 form (timestamp, then clock_seq and node), then every other UUID by
 -- its bytes; the same order as the C comparison, without sortsupport.
@@ -903,62 +901,57 @@ CREATE OPERATOR CLASS uuid_time_ops FOR TYPE uuid USING btree AS
     FUNCTION 1 uuid_time_cmp(uuid, uuid);
 
 -- public ids ---------------------------------------------------------------------------------------------------
--- A keyed, reversible mapping between a v7 and a v4-looking façade, bit-compatible with UUIDv47 and the C
--- extension: the 48-bit time XORed with the low 48 bits of SipHash-2-4, under a 16-byte key (k0 = bytes 0-7,
--- k1 = bytes 8-15, each little-endian), of the 74 random bits; version 4 (back: 7).  SipHash works on unsigned
--- 64-bit words, which bigint cannot add without overflowing, so each word is two 32-bit halves in bigints.
+-- Two keyed, reversible mappings between a v7 and a v4-looking façade, bit for bit the C extension's
+-- (docs/public-ids.md): uuid_v7_to_public / uuid_public_to_v7 permute the 60 bits of time and rand_a by a
+-- four-round Feistel network keyed by the key and the id's 62 random bits (rand_b), which stay; uuid_v7_to_uuidv47 /
+-- uuid_uuidv47_to_v7 are UUIDv47's façade (the time XORed with SipHash-2-4 of rand_a and rand_b).  Both hash with
+-- SipHash-2-4 under a 16-byte key (k0 = bytes 0-7, k1 = bytes 8-15, each little-endian) a message of one 8-byte
+-- word and a last block.  SipHash works on unsigned 64-bit words, which bigint cannot add without overflowing, so
+-- each word is two 32-bit halves in bigints.
+-- Every function here sees the key: each pins search_path to pg_catalog, pg_temp (pg_temp is never searched for
+-- functions or operators), and every operator has operands of exactly its types, so that pg_catalog's operator is
+-- the one that runs whatever a caller's path holds.
 -- Only the forms with the key as an argument: a session setting read by PL/pgSQL could be read back by any
 -- role, so the port has no key-less form (docs/public-ids.md shows a wrapper that keeps the key in a table).
 -- The public functions are PL/pgSQL, not SQL, so that plans show them by name, as they show the C functions.
 
-CREATE FUNCTION sequuid.public_id_remap(id uuid, key bytea, version integer, function_name text) RETURNS uuid
+-- 1.5's port had one helper for UUIDv47's façade under the public names; an in-place update removes it
+DO $$
+BEGIN
+    IF pg_catalog.to_regprocedure('sequuid.public_id_remap(uuid, bytea, integer, text)') IS NOT NULL THEN
+        DROP FUNCTION sequuid.public_id_remap(uuid, bytea, integer, text);
+    END IF;
+END
+$$;
+
+-- SipHash-2-4 of a message of 8 to 15 bytes: its first 8 bytes as a little-endian word, and its last block (the
+-- bytes left, little-endian, with the message's length in the top byte); the 64-bit tag in a bigint
+CREATE OR REPLACE FUNCTION sequuid.siphash24(key bytea, first_word bigint, last_block bigint) RETURNS bigint
     LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+    SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     half constant bigint := 4294967295;
-    bytes bytea := uuid_send(id);
-    found integer := get_byte(bytes, 6) >> 4;
-    what constant text := CASE version WHEN 7 THEN 'a public id' ELSE 'a v7' END;
-    reads constant integer := CASE version WHEN 7 THEN 4 ELSE 7 END;
+    byte_mask constant bigint := 255;
     -- k0, k1 and the message's two words, each as high and low 32 bits
-    k0h bigint; k0l bigint; k1h bigint; k1l bigint;
-    mh bigint; ml bigint; bh bigint; bl bigint;
-    v0h bigint; v0l bigint; v1h bigint; v1l bigint; v2h bigint; v2l bigint; v3h bigint; v3l bigint;
+    k0l constant bigint := get_byte(key, 0)::bigint | (get_byte(key, 1)::bigint << 8) | (get_byte(key, 2)::bigint << 16)
+                           | (get_byte(key, 3)::bigint << 24);
+    k0h constant bigint := get_byte(key, 4)::bigint | (get_byte(key, 5)::bigint << 8) | (get_byte(key, 6)::bigint << 16)
+                           | (get_byte(key, 7)::bigint << 24);
+    k1l constant bigint := get_byte(key, 8)::bigint | (get_byte(key, 9)::bigint << 8) | (get_byte(key, 10)::bigint << 16)
+                           | (get_byte(key, 11)::bigint << 24);
+    k1h constant bigint := get_byte(key, 12)::bigint | (get_byte(key, 13)::bigint << 8) | (get_byte(key, 14)::bigint << 16)
+                           | (get_byte(key, 15)::bigint << 24);
+    mh constant bigint := (first_word >> 32) & half;
+    ml constant bigint := first_word & half;
+    bh constant bigint := (last_block >> 32) & half;
+    bl constant bigint := last_block & half;
+    v0h bigint := 1936682341::bigint # k0h; v0l bigint := 1886610805::bigint # k0l;   -- 0x736f6d65 0x70736575
+    v1h bigint := 1685025377::bigint # k1h; v1l bigint := 1852075885::bigint # k1l;   -- 0x646f7261 0x6e646f6d
+    v2h bigint := 1819895653::bigint # k0h; v2l bigint := 1852142177::bigint # k0l;   -- 0x6c796765 0x6e657261
+    v3h bigint := 1952801890::bigint # k1h; v3l bigint := 2037671283::bigint # k1l;   -- 0x74656462 0x79746573
     t bigint;
 BEGIN
-    IF length(key) <> 16 THEN
-        RAISE EXCEPTION 'argument "key" of % must be 16 bytes, not %', function_name, length(key)
-            USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'Make a key with gen_random_bytes(16) (pgcrypto) or from 16 bytes of a key derivation.';
-    END IF;
-    IF found <> reads THEN
-        RAISE EXCEPTION 'argument "id" of % is a version % uuid, not % (version %)', function_name, found, what, reads
-            USING ERRCODE = 'invalid_parameter_value',
-                  HINT = CASE reads
-                      WHEN 7 THEN 'A public id (version 4) decodes with uuid_public_to_v7(); only a v7 encodes.'
-                      ELSE 'A stored v7 encodes with uuid_v7_to_public(); only a public id (version 4) decodes.' END;
-    END IF;
-    IF get_byte(bytes, 8) >> 6 <> 2 THEN
-        RAISE EXCEPTION 'argument "id" of % does not have RFC 9562''s variant (10), so it is not %', function_name, what
-            USING ERRCODE = 'invalid_parameter_value';
-    END IF;
-    -- (PostgreSQL gives | << & # one precedence, left to right: every shift is parenthesised)
-    k0l := get_byte(key, 0) | (get_byte(key, 1) << 8) | (get_byte(key, 2) << 16) | (get_byte(key, 3)::bigint << 24);
-    k0h := get_byte(key, 4) | (get_byte(key, 5) << 8) | (get_byte(key, 6) << 16) | (get_byte(key, 7)::bigint << 24);
-    k1l := get_byte(key, 8) | (get_byte(key, 9) << 8) | (get_byte(key, 10) << 16) | (get_byte(key, 11)::bigint << 24);
-    k1h := get_byte(key, 12) | (get_byte(key, 13) << 8) | (get_byte(key, 14) << 16) | (get_byte(key, 15)::bigint << 24);
-    -- the 10 bytes of random bits, little-endian: low nibble of byte 6, byte 7, byte 8 less the variant, bytes 9-15
-    ml := (get_byte(bytes, 6) & 15) | (get_byte(bytes, 7) << 8) | ((get_byte(bytes, 8) & 63) << 16)
-          | (get_byte(bytes, 9)::bigint << 24);
-    mh := get_byte(bytes, 10) | (get_byte(bytes, 11) << 8) | (get_byte(bytes, 12) << 16)
-          | (get_byte(bytes, 13)::bigint << 24);
-    -- the last block: the two bytes left and the length, 10, in the top byte
-    bl := get_byte(bytes, 14) | (get_byte(bytes, 15) << 8);
-    bh := 10::bigint << 24;
-    v0h := 1936682341 # k0h; v0l := 1886610805 # k0l;   -- 0x736f6d65 0x70736575
-    v1h := 1685025377 # k1h; v1l := 1852075885 # k1l;   -- 0x646f7261 0x6e646f6d
-    v2h := 1819895653 # k0h; v2l := 1852142177 # k0l;   -- 0x6c796765 0x6e657261
-    v3h := 1952801890 # k1h; v3l := 2037671283 # k1l;   -- 0x74656462 0x79746573
     -- two rounds for the word, two for the last block, four to finish
     FOR round IN 1..8 LOOP
         IF round = 1 THEN
@@ -968,8 +961,9 @@ BEGIN
             v3h := v3h # bh; v3l := v3l # bl;
         ELSIF round = 5 THEN
             v0h := v0h # bh; v0l := v0l # bl;
-            v2l := v2l # 255;
+            v2l := v2l # byte_mask;
         END IF;
+        -- (PostgreSQL gives | << & # one precedence, left to right: every shift is parenthesised)
         -- v0 += v1; v1 = rotl(v1, 13) ^ v0; v0 = rotl(v0, 32)
         v0l := v0l + v1l; v0h := (v0h + v1h + (v0l >> 32)) & half; v0l := v0l & half;
         t := v1h; v1h := ((v1h << 13) | (v1l >> 19)) & half; v1l := ((v1l << 13) | (t >> 19)) & half;
@@ -989,28 +983,145 @@ BEGIN
         v1h := v1h # v2h; v1l := v1l # v2l;
         t := v2h; v2h := v2l; v2l := t;
     END LOOP;
-    -- the low 48 bits of v0 ^ v1 ^ v2 ^ v3 mask the big-endian time in bytes 0-5
-    t := (v0h # v1h # v2h # v3h) & 65535;
-    bytes := set_byte(bytes, 0, get_byte(bytes, 0) # (t >> 8)::integer);
-    bytes := set_byte(bytes, 1, get_byte(bytes, 1) # (t & 255)::integer);
-    t := v0l # v1l # v2l # v3l;
-    bytes := set_byte(bytes, 2, get_byte(bytes, 2) # (t >> 24)::integer);
-    bytes := set_byte(bytes, 3, get_byte(bytes, 3) # ((t >> 16) & 255)::integer);
-    bytes := set_byte(bytes, 4, get_byte(bytes, 4) # ((t >> 8) & 255)::integer);
-    bytes := set_byte(bytes, 5, get_byte(bytes, 5) # (t & 255)::integer);
-    bytes := set_byte(bytes, 6, (get_byte(bytes, 6) & 15) | (version << 4));
-    RETURN encode(bytes, 'hex')::uuid;
+    RETURN ((v0h # v1h # v2h # v3h) << 32) | (v0l # v1l # v2l # v3l);
 END
 $$;
 
-CREATE FUNCTION uuid_v7_to_public(id uuid, key bytea) RETURNS uuid
+-- the key's length, the version the direction reads and RFC 9562's variant, or the error the C function raises
+CREATE OR REPLACE FUNCTION sequuid.public_id_check(id uuid, key bytea, reads integer, function_name text,
+                                                   encoder text, decoder text) RETURNS void
     LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ BEGIN RETURN sequuid.public_id_remap(id, key, 4, 'uuid_v7_to_public'); END $$;
-COMMENT ON FUNCTION uuid_v7_to_public(uuid, bytea) IS
-    'the v4-looking public id of a v7 under a 16-byte key (UUIDv47''s façade): the time XORed with SipHash-2-4 of the random bits';
+    SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    bytes constant bytea := uuid_send(id);
+    found constant integer := get_byte(bytes, 6) >> 4;
+    what constant text := CASE reads WHEN 4 THEN 'a public id' ELSE 'a v7' END;
+BEGIN
+    IF length(key) <> 16 THEN
+        RAISE EXCEPTION 'argument "key" of % must be 16 bytes, not %', function_name, length(key)
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Make a key with gen_random_bytes(16) (pgcrypto) or from 16 bytes of a key derivation.';
+    END IF;
+    IF found <> reads THEN
+        RAISE EXCEPTION 'argument "id" of % is a version % uuid, not % (version %)', function_name, found, what, reads
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = CASE reads
+                      WHEN 7 THEN format('A public id (version 4) decodes with %s(); only a v7 encodes.', decoder)
+                      ELSE format('A stored v7 encodes with %s(); only a public id (version 4) decodes.', encoder) END;
+    END IF;
+    IF get_byte(bytes, 8) >> 6 <> 2 THEN
+        RAISE EXCEPTION 'argument "id" of % does not have RFC 9562''s variant (10), so it is not %', function_name, what
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+END
+$$;
 
-CREATE FUNCTION uuid_public_to_v7(id uuid, key bytea) RETURNS uuid
+-- UUIDv47: the 48-bit time XORed with the low 48 bits of SipHash-2-4 of the 10 bytes of rand_a and rand_b
+-- (low nibble of byte 6, byte 7, byte 8 less the variant, bytes 9-15), version 4 (back: 7)
+CREATE OR REPLACE FUNCTION sequuid.public_id_uuidv47(id uuid, key bytea, version integer) RETURNS uuid
     LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ BEGIN RETURN sequuid.public_id_remap(id, key, 7, 'uuid_public_to_v7'); END $$;
+    SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    bytes constant bytea := uuid_send(id);
+    hex constant text := encode(bytes, 'hex');
+    time_mask constant bigint := 281474976710655;
+    first_word constant bigint := (get_byte(bytes, 6)::bigint & 15::bigint) | (get_byte(bytes, 7)::bigint << 8)
+                                  | ((get_byte(bytes, 8)::bigint & 63::bigint) << 16) | (get_byte(bytes, 9)::bigint << 24)
+                                  | (get_byte(bytes, 10)::bigint << 32) | (get_byte(bytes, 11)::bigint << 40)
+                                  | (get_byte(bytes, 12)::bigint << 48) | (get_byte(bytes, 13)::bigint << 56);
+    last_block constant bigint := get_byte(bytes, 14)::bigint | (get_byte(bytes, 15)::bigint << 8) | (10::bigint << 56);
+    time constant bigint := ('x' || substr(hex, 1, 12))::bit(48)::bigint;
+    mask constant bigint := sequuid.siphash24(key, first_word, last_block) & time_mask;
+BEGIN
+    RETURN (lpad(to_hex(time # mask), 12, '0') || version::text || substr(hex, 14))::uuid;
+END
+$$;
+
+-- The Feistel mapping: the 60 bits of time and rand_a as two 30-bit halves through four rounds, forwards to encode
+-- (version 4), backwards to decode (7).  Round i's function is the low 30 bits of SipHash-2-4 of the 12 bytes rand_b
+-- (a little-endian word) and i << 30 | half (little-endian, 4 bytes).
+CREATE OR REPLACE FUNCTION sequuid.public_id_feistel(id uuid, key bytea, version integer) RETURNS uuid
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+    SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    hex constant text := encode(uuid_send(id), 'hex');
+    half_mask constant bigint := 1073741823;
+    length_byte constant bigint := 12::bigint << 56;
+    rand_b constant bigint := ('x' || substr(hex, 17, 16))::bit(64)::bigint & 4611686018427387903::bigint;
+    bits bigint := ('x' || substr(hex, 1, 12) || substr(hex, 14, 3))::bit(60)::bigint;
+    left_half bigint := bits >> 30;
+    right_half bigint := bits & half_mask;
+    next bigint;
+    out_hex text;
+BEGIN
+    IF version = 4 THEN
+        FOR round IN 0..3 LOOP
+            next := left_half # (sequuid.siphash24(key, rand_b, length_byte | (round::bigint << 30) | right_half)
+                                 & half_mask);
+            left_half := right_half;
+            right_half := next;
+        END LOOP;
+    ELSE
+        FOR round IN REVERSE 3..0 LOOP
+            next := right_half # (sequuid.siphash24(key, rand_b, length_byte | (round::bigint << 30) | left_half)
+                                  & half_mask);
+            right_half := left_half;
+            left_half := next;
+        END LOOP;
+    END IF;
+    bits := (left_half << 30) | right_half;
+    out_hex := lpad(to_hex(bits), 15, '0');
+    RETURN (substr(out_hex, 1, 12) || version::text || substr(out_hex, 13, 3) || substr(hex, 17))::uuid;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION uuid_v7_to_public(id uuid, key bytea) RETURNS uuid
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+    SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    PERFORM sequuid.public_id_check(id, key, 7, 'uuid_v7_to_public', 'uuid_v7_to_public', 'uuid_public_to_v7');
+    RETURN sequuid.public_id_feistel(id, key, 4);
+END
+$$;
+COMMENT ON FUNCTION uuid_v7_to_public(uuid, bytea) IS
+    'the v4-looking public id of a v7 under a 16-byte key: its time and sub-millisecond bits permuted under the key and its random bits';
+
+CREATE OR REPLACE FUNCTION uuid_public_to_v7(id uuid, key bytea) RETURNS uuid
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+    SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    PERFORM sequuid.public_id_check(id, key, 4, 'uuid_public_to_v7', 'uuid_v7_to_public', 'uuid_public_to_v7');
+    RETURN sequuid.public_id_feistel(id, key, 7);
+END
+$$;
 COMMENT ON FUNCTION uuid_public_to_v7(uuid, bytea) IS
-    'the v7 a public id was made from under the same 16-byte key (UUIDv47''s decode)';
+    'the v7 a public id was made from by uuid_v7_to_public() under the same 16-byte key';
+
+CREATE OR REPLACE FUNCTION uuid_v7_to_uuidv47(id uuid, key bytea) RETURNS uuid
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+    SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    PERFORM sequuid.public_id_check(id, key, 7, 'uuid_v7_to_uuidv47', 'uuid_v7_to_uuidv47', 'uuid_uuidv47_to_v7');
+    RETURN sequuid.public_id_uuidv47(id, key, 4);
+END
+$$;
+COMMENT ON FUNCTION uuid_v7_to_uuidv47(uuid, bytea) IS
+    'UUIDv47''s façade of a v7 under a 16-byte key: the time XORed with SipHash-2-4 of rand_a and rand_b (hides the time only where rand_a is random)';
+
+CREATE OR REPLACE FUNCTION uuid_uuidv47_to_v7(id uuid, key bytea) RETURNS uuid
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+    SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    PERFORM sequuid.public_id_check(id, key, 4, 'uuid_uuidv47_to_v7', 'uuid_v7_to_uuidv47', 'uuid_uuidv47_to_v7');
+    RETURN sequuid.public_id_uuidv47(id, key, 7);
+END
+$$;
+COMMENT ON FUNCTION uuid_uuidv47_to_v7(uuid, bytea) IS
+    'the v7 of a UUIDv47 façade under the same 16-byte key (UUIDv47''s decode; 1.5''s uuid_public_to_v7)';
