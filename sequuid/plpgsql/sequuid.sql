@@ -33,22 +33,17 @@
 BEGIN;
 \endif
 
--- Where the port goes, and whether this run installs it or updates it in place.  An update is this file run again
--- over an earlier port (every function below is CREATE OR REPLACE, so objects that use them keep working); it must
--- run with the same first schema of search_path as the install.  Refused, before anything is created:
---   * a schema sequuid owned by another role, whose owner could replace the helpers every public function calls;
---   * the port installed in another schema (an update into the wrong schema would leave a second copy).
--- What runs here runs as the installer, often a superuser: every name is schema-qualified and every operator has an
--- exact match in pg_catalog, so nothing a caller planted on search_path is called.
+-- Who installs.  Refused, before anything is created: a schema sequuid owned by another role, whose owner could
+-- replace the helpers every public function calls.  What runs here, and in the install's other DO blocks, runs as
+-- the installer, often a superuser: every name is schema-qualified and every operator pg_catalog's, so nothing a
+-- caller planted on search_path is called.
 DO $install$
 DECLARE
-    target name := pg_catalog.current_schema();
     installer oid := (SELECT oid FROM pg_catalog.pg_roles WHERE rolname OPERATOR(pg_catalog.=) CURRENT_USER);
     helpers_owner oid := (SELECT nspowner FROM pg_catalog.pg_namespace
                           WHERE nspname OPERATOR(pg_catalog.=) 'sequuid'::name);
-    installed_in name;
 BEGIN
-    IF target IS NULL THEN
+    IF pg_catalog.current_schema() IS NULL THEN
         RAISE EXCEPTION 'no schema of search_path exists to install the sequuid port into'
             USING ERRCODE = 'invalid_schema_name', HINT = 'Set search_path to the schema the functions should go into.';
     END IF;
@@ -59,23 +54,6 @@ BEGIN
                 pg_catalog.quote_ident(CURRENT_USER)
             USING ERRCODE = 'insufficient_privilege',
                   HINT = 'Run this file as the owner of schema sequuid, or drop that schema if it is not the port''s.';
-    END IF;
-    -- the port's uuid_generate_v7(): the one that calls the helpers of schema sequuid and belongs to no extension
-    SELECT n.nspname INTO installed_in
-        FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) p.pronamespace
-        WHERE p.proname OPERATOR(pg_catalog.=) 'uuid_generate_v7'::name
-          AND p.pronargs OPERATOR(pg_catalog.=) 0::int2
-          AND p.prosrc OPERATOR(pg_catalog.~~) '%sequuid.%'::text
-          AND NOT EXISTS (SELECT FROM pg_catalog.pg_depend d
-                          WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
-                            AND d.objid OPERATOR(pg_catalog.=) p.oid AND d.deptype OPERATOR(pg_catalog.=) 'e'::"char")
-        ORDER BY n.nspname OPERATOR(pg_catalog.=) target DESC
-        LIMIT 1;
-    IF installed_in IS NOT NULL AND installed_in OPERATOR(pg_catalog.<>) target THEN
-        RAISE EXCEPTION 'the sequuid port is installed in schema %, not in %, the first schema of search_path',
-                pg_catalog.quote_ident(installed_in), pg_catalog.quote_ident(target)
-            USING ERRCODE = 'duplicate_schema',
-                  HINT = pg_catalog.format('To update it, run this file with search_path = %I.', installed_in);
     END IF;
 END
 $install$;
@@ -110,21 +88,38 @@ AS $$
            ('uuid_variant(uuid)'), ('uuid_version(uuid)')
 $$;
 
--- A first install (no port's uuid_generate_v7() in the target schema yet): refused where a function of the port's
--- name and arguments is there already (another extension's, such as pg_uuidv7's, or the user's own), which
--- CREATE OR REPLACE below would silently take over.
+-- the schemas holding the port's public functions: those of a uuid_generate_v7() that calls the helpers of schema
+-- sequuid and belongs to no extension (uninstall.sql reads it too)
+CREATE OR REPLACE FUNCTION sequuid.port_schemas() RETURNS SETOF name
+    LANGUAGE sql STABLE PARALLEL SAFE
+    SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT n.nspname
+    FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+    WHERE p.proname = 'uuid_generate_v7'::name AND p.pronargs = 0::int2 AND p.prosrc LIKE '%sequuid.%'
+      AND NOT EXISTS (SELECT FROM pg_depend d
+                      WHERE d.classid = 'pg_proc'::regclass::oid AND d.objid = p.oid AND d.deptype = 'e')
+$$;
+
+-- Install or update.  An update is this file run again over an earlier port (every function below is CREATE OR
+-- REPLACE, so objects that use them keep working), with the same first schema of search_path as the install:
+-- refused where the port is in another schema (a second copy would be left).  A first install is refused where a
+-- function of the port's name and arguments is in the target schema already (another extension's, such as
+-- pg_uuidv7's, or the user's own), which CREATE OR REPLACE below would silently take over.
 DO $first_install$
 DECLARE
     target name := pg_catalog.current_schema();
+    elsewhere name := (SELECT s FROM sequuid.port_schemas() s WHERE s OPERATOR(pg_catalog.<>) target LIMIT 1);
     taken text;
 BEGIN
-    IF EXISTS (SELECT FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n
-                                                 ON n.oid OPERATOR(pg_catalog.=) p.pronamespace
-               WHERE n.nspname OPERATOR(pg_catalog.=) target
-                 AND p.proname OPERATOR(pg_catalog.=) 'uuid_generate_v7'::name
-                 AND p.pronargs OPERATOR(pg_catalog.=) 0::int2
-                 AND p.prosrc OPERATOR(pg_catalog.~~) '%sequuid.%'::text) THEN
+    IF target OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT sequuid.port_schemas())) THEN
         RETURN;
+    END IF;
+    IF elsewhere IS NOT NULL THEN
+        RAISE EXCEPTION 'the sequuid port is installed in schema %, not in %, the first schema of search_path',
+                pg_catalog.quote_ident(elsewhere), pg_catalog.quote_ident(target)
+            USING ERRCODE = 'duplicate_schema',
+                  HINT = pg_catalog.format('To update it, run this file with search_path = %I.', elsewhere);
     END IF;
     SELECT pg_catalog.string_agg(s.signature, ', ' ORDER BY s.signature) INTO taken
         FROM sequuid.port_functions() AS s (signature)

@@ -20,16 +20,7 @@ BEGIN
             USING ERRCODE = 'undefined_object',
                   HINT = 'An earlier port: update it first (psql -v ON_ERROR_STOP=1 -f sequuid/plpgsql/sequuid.sql).';
     END IF;
-    -- where the port's uuid_generate_v7() is: the one that calls the helpers of schema sequuid, in no extension
-    SELECT n.nspname INTO port_schema
-        FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) p.pronamespace
-        WHERE p.proname OPERATOR(pg_catalog.=) 'uuid_generate_v7'::name
-          AND p.pronargs OPERATOR(pg_catalog.=) 0::int2
-          AND p.prosrc OPERATOR(pg_catalog.~~) '%sequuid.%'::text
-          AND NOT EXISTS (SELECT FROM pg_catalog.pg_depend d
-                          WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
-                            AND d.objid OPERATOR(pg_catalog.=) p.oid AND d.deptype OPERATOR(pg_catalog.=) 'e'::"char");
-    IF port_schema IS NOT NULL THEN
+    FOREACH port_schema IN ARRAY ARRAY(SELECT sequuid.port_schemas()) LOOP
         IF EXISTS (SELECT FROM pg_catalog.pg_opclass c JOIN pg_catalog.pg_namespace n
                                                        ON n.oid OPERATOR(pg_catalog.=) c.opcnamespace
                    WHERE c.opcname OPERATOR(pg_catalog.=) 'uuid_time_ops'::name
@@ -66,7 +57,7 @@ BEGIN
         LOOP
             EXECUTE pg_catalog.format('DROP FUNCTION %s', object.function);
         END LOOP;
-    END IF;
+    END LOOP;
     FOR object IN
         SELECT p.oid::pg_catalog.regprocedure AS function FROM pg_catalog.pg_proc p
         WHERE p.pronamespace OPERATOR(pg_catalog.=) 'sequuid'::pg_catalog.regnamespace
