@@ -150,36 +150,61 @@ rotate_left(uint64 value, int bits)
 		v2 += v1; v1 = rotate_left(v1, 17); v1 ^= v2; v2 = rotate_left(v2, 32); \
 	} while (0)
 
+/* SipHash-2-4's state, set up from the key */
+typedef struct SipState
+{
+	uint64		v0;
+	uint64		v1;
+	uint64		v2;
+	uint64		v3;
+} SipState;
+
+static inline SipState
+sip_init(uint64 k0, uint64 k1)
+{
+	SipState	state;
+
+	state.v0 = UINT64CONST(0x736f6d6570736575) ^ k0;
+	state.v1 = UINT64CONST(0x646f72616e646f6d) ^ k1;
+	state.v2 = UINT64CONST(0x6c7967656e657261) ^ k0;
+	state.v3 = UINT64CONST(0x7465646279746573) ^ k1;
+	return state;
+}
+
+/* one 8-byte block, as a little-endian word: two compression rounds */
+static inline void
+sip_absorb(SipState *state, uint64 word)
+{
+	state->v3 ^= word;
+	SIP_ROUND(state->v0, state->v1, state->v2, state->v3);
+	SIP_ROUND(state->v0, state->v1, state->v2, state->v3);
+	state->v0 ^= word;
+}
+
+/* the four finalization rounds and the tag */
+static inline uint64
+sip_finish(SipState *state)
+{
+	state->v2 ^= 0xff;
+	for (int i = 0; i < 4; i++)
+		SIP_ROUND(state->v0, state->v1, state->v2, state->v3);
+	return state->v0 ^ state->v1 ^ state->v2 ^ state->v3;
+}
+
 /* SipHash-2-4 (Aumasson and Bernstein, 2012) of a message of any length */
 uint64
 sequuid_siphash24(const uint8 *message, size_t length, uint64 k0, uint64 k1)
 {
-	uint64		v0 = UINT64CONST(0x736f6d6570736575) ^ k0;
-	uint64		v1 = UINT64CONST(0x646f72616e646f6d) ^ k1;
-	uint64		v2 = UINT64CONST(0x6c7967656e657261) ^ k0;
-	uint64		v3 = UINT64CONST(0x7465646279746573) ^ k1;
+	SipState	state = sip_init(k0, k1);
 	size_t		whole = length - length % 8;
 	uint64		last = (uint64) length << 56;
 
 	for (size_t offset = 0; offset < whole; offset += 8)
-	{
-		uint64		word = read_le64(message + offset);
-
-		v3 ^= word;
-		SIP_ROUND(v0, v1, v2, v3);
-		SIP_ROUND(v0, v1, v2, v3);
-		v0 ^= word;
-	}
+		sip_absorb(&state, read_le64(message + offset));
 	for (size_t i = whole; i < length; i++)
 		last |= (uint64) message[i] << (8 * (i - whole));
-	v3 ^= last;
-	SIP_ROUND(v0, v1, v2, v3);
-	SIP_ROUND(v0, v1, v2, v3);
-	v0 ^= last;
-	v2 ^= 0xff;
-	for (int i = 0; i < 4; i++)
-		SIP_ROUND(v0, v1, v2, v3);
-	return v0 ^ v1 ^ v2 ^ v3;
+	sip_absorb(&state, last);
+	return sip_finish(&state);
 }
 
 /*
@@ -206,19 +231,17 @@ remap_uuidv47(uint8 *data, const SipKey *key)
 /*
  * The Feistel round function: the low 30 bits of SipHash-2-4 of the 12 bytes
  * rand_b (as a little-endian 64-bit word) and (round << 30 | half) (as a
- * little-endian 32-bit word).
+ * little-endian 32-bit word).  Every round's message begins with rand_b, so
+ * the state after that first block is computed once, in *after_rand_b.
  */
 static uint64
-feistel_round(uint64 rand_b, int round, uint64 half, const SipKey *key)
+feistel_round(const SipState *after_rand_b, int round, uint64 half)
 {
-	uint8		message[FEISTEL_MESSAGE_BYTES];
-	uint32		word = ((uint32) round << FEISTEL_HALF_BITS) | (uint32) half;
+	SipState	state = *after_rand_b;
+	uint64		last = ((uint64) FEISTEL_MESSAGE_BYTES << 56) | ((uint64) round << FEISTEL_HALF_BITS) | half;
 
-	for (int i = 0; i < 8; i++)
-		message[i] = (uint8) (rand_b >> (8 * i));
-	for (int i = 0; i < 4; i++)
-		message[8 + i] = (uint8) (word >> (8 * i));
-	return sequuid_siphash24(message, FEISTEL_MESSAGE_BYTES, key->k0, key->k1) & FEISTEL_HALF_MASK;
+	sip_absorb(&state, last);
+	return sip_finish(&state) & FEISTEL_HALF_MASK;
 }
 
 /*
@@ -232,9 +255,12 @@ remap_feistel(uint8 *data, const SipKey *key, bool encoding)
 	uint64		bits = 0;
 	uint64		left;
 	uint64		right;
+	SipState	after_rand_b;
 
 	for (int i = 9; i < UUID_LEN; i++)
 		rand_b = (rand_b << 8) | data[i];
+	after_rand_b = sip_init(key->k0, key->k1);
+	sip_absorb(&after_rand_b, rand_b);
 	for (int i = 0; i < TIMESTAMP_BYTES; i++)
 		bits = (bits << 8) | data[i];
 	bits = (bits << 12) | ((uint64) (data[6] & 0x0F) << 8) | data[7];
@@ -244,7 +270,7 @@ remap_feistel(uint8 *data, const SipKey *key, bool encoding)
 	{
 		for (int round = 0; round < FEISTEL_ROUNDS; round++)
 		{
-			uint64		next = left ^ feistel_round(rand_b, round, right, key);
+			uint64		next = left ^ feistel_round(&after_rand_b, round, right);
 
 			left = right;
 			right = next;
@@ -254,7 +280,7 @@ remap_feistel(uint8 *data, const SipKey *key, bool encoding)
 	{
 		for (int round = FEISTEL_ROUNDS - 1; round >= 0; round--)
 		{
-			uint64		previous = right ^ feistel_round(rand_b, round, left, key);
+			uint64		previous = right ^ feistel_round(&after_rand_b, round, left);
 
 			right = left;
 			left = previous;
