@@ -9,6 +9,11 @@
 -- detached from it and parked, sequuid is installed where the peer was, and each parked function is rebound with
 -- CREATE OR REPLACE to the definition of sequuid's function of the same name and arguments (the same OID, so every
 -- dependent keeps working), takes the place of sequuid's copy and, for the C extension, becomes its member.
+--
+-- They run as a superuser.  Every function here pins search_path to pg_catalog, pg_temp (the scripts set the same
+-- for their own statements) and names what it calls with pg_catalog: a name resolved through the caller's path
+-- would find a function or operator planted with exact argument types in public or in "$user" before pg_catalog's
+-- (an array_agg(name), a =(oid, regclass)), and run it as the superuser.  test/roles plants them.
 
 -- pg_uuidv7 1.6's and sequential-uuids 1.0.3's functions (their earlier versions have fewer): the signatures sequuid
 -- has too, with the result type each must keep and the volatility of sequuid's (the extension's and the port's)
