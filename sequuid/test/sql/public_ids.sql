@@ -192,8 +192,8 @@ WHERE u.key_id = 1
 -- the key in a table only a SECURITY DEFINER function's owner reads: a role that may map ids never reads the key
 REVOKE ALL ON public_ids_keys FROM PUBLIC;
 CREATE FUNCTION public_ids_order_public_id(id uuid) RETURNS uuid
-    LANGUAGE sql STABLE STRICT SECURITY DEFINER SET search_path = public, pg_temp
-AS $$ SELECT uuid_v7_to_public(id, key) FROM public_ids_keys WHERE key_id = 1 $$;
+    LANGUAGE sql STABLE STRICT SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS $$ SELECT public.uuid_v7_to_public(id, key) FROM public.public_ids_keys WHERE key_id = 1 $$;
 CREATE ROLE regress_public_ids_api;
 GRANT SELECT ON public_ids_orders TO regress_public_ids_api;
 SET ROLE regress_public_ids_api;
