@@ -42,7 +42,8 @@ COMMENT ON FUNCTION uuid_from_bytea(bytea) IS
 CREATE OR REPLACE FUNCTION sequuid_pg19api_upgrade_check(target_major integer)
     RETURNS TABLE (object text, problem text, fix text)
     LANGUAGE sql STABLE STRICT PARALLEL SAFE
-    -- a pg_upgrade --check wrapper runs it as a superuser in every database: only pg_catalog's names
+    -- a pg_upgrade --check wrapper runs it as a superuser in every database: only pg_catalog's names (the body is
+    -- the extension's, byte for byte)
     SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT format('cast from %s to %s', c.castsource::regtype, c.casttarget::regtype),
@@ -51,13 +52,12 @@ AS $$
            concat((SELECT format('ALTER EXTENSION %I DROP CAST (%s AS %s); ', e.extname, c.castsource::regtype,
                                  c.casttarget::regtype)
                    FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid
-                   WHERE d.classid = 'pg_cast'::regclass::oid AND d.objid = c.oid AND d.deptype = 'e'),
+                   WHERE d.classid = 'pg_cast'::regclass AND d.objid = c.oid AND d.deptype = 'e'),
                   format('DROP CAST (%s AS %s);', c.castsource::regtype, c.casttarget::regtype))
     FROM pg_cast c
     -- a cast made after initdb (core's own have OIDs below FirstNormalObjectId, 16384)
     WHERE target_major >= 19 AND c.oid >= 16384
-    AND (c.castsource, c.casttarget) IN (('uuid'::regtype::oid, 'bytea'::regtype::oid),
-                                         ('bytea'::regtype::oid, 'uuid'::regtype::oid))
+    AND (c.castsource, c.casttarget) IN (('uuid'::regtype, 'bytea'::regtype), ('bytea'::regtype, 'uuid'::regtype))
     ORDER BY 1
 $$;
 COMMENT ON FUNCTION sequuid_pg19api_upgrade_check(integer) IS
