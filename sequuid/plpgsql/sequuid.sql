@@ -55,10 +55,11 @@ BEGIN
             USING ERRCODE = 'insufficient_privilege',
                   HINT = 'Run this file as the owner of schema sequuid, or drop that schema if it is not the port''s.';
     END IF;
+    IF helpers_owner IS NULL THEN
+        CREATE SCHEMA sequuid;
+    END IF;
 END
 $install$;
-
-CREATE SCHEMA IF NOT EXISTS sequuid;
 COMMENT ON SCHEMA sequuid IS 'helpers of the sequuid PL/pgSQL port';
 GRANT USAGE ON SCHEMA sequuid TO PUBLIC;
 
