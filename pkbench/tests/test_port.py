@@ -111,6 +111,35 @@ def test_every_sequuid_strategy_runs_on_the_port_where_the_extension_is_missing(
     assert _objects(admin) == before
 
 
+def test_the_port_installs_whole_as_a_user_without_superuser_and_says_what_it_left_out(
+    server: tuple[EmbeddedCluster, psycopg.Connection[Any]],
+) -> None:
+    """Every statement of the file runs (none is skipped here); the operator class, which only a superuser may
+    create, is left out by the port itself, whose NOTICE is what the install reports."""
+    cluster, admin = server
+    dsn = f"postgresql://bench:{PASSWORD}@127.0.0.1:{cluster.port}/postgres"
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("CREATE SCHEMA port_whole")
+        conn.execute("SET search_path = port_whole")
+        try:
+            installed = port.install(conn, "port_whole")
+            assert len(installed.left_out) == 1 and "uuid_time_ops" in installed.left_out[0]
+            missing = conn.execute(
+                "SELECT f FROM port_whole.port_functions() f"
+                " WHERE to_regprocedure('port_whole.' || f) IS NULL"
+            ).fetchall()
+            assert missing == []
+            assert conn.execute("SELECT port_whole.port_version()").fetchone() == ("1.6",)
+            operators = conn.execute(
+                "SELECT count(*) FROM pg_operator WHERE oprnamespace = 'port_whole'::regnamespace"
+            ).fetchone()
+            assert operators == (4,)
+        finally:
+            conn.execute("DROP SCHEMA port_whole CASCADE")
+    # Nothing outside the run's schema: no schema sequuid.
+    assert admin.execute("SELECT to_regnamespace('sequuid')").fetchone() == (None,)
+
+
 def test_split_statements_keeps_quoted_semicolons_inside_their_statement() -> None:
     text = (
         "-- a comment; with a semicolon\n"

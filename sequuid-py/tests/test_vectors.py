@@ -92,6 +92,8 @@ CALLS: dict[str, Callable[[Inputs], Any]] = {
     "uuid_from_base32hex": lambda i: sequuid.uuid_from_base32hex(i["base32hex"]),
     "uuid_v7_to_public": lambda i: sequuid.v7_to_public(UUID(i["id"]), bytes.fromhex(i["key"])),
     "uuid_public_to_v7": lambda i: sequuid.public_to_v7(UUID(i["id"]), bytes.fromhex(i["key"])),
+    "uuid_v7_to_uuidv47": lambda i: sequuid.v7_to_uuidv47(UUID(i["id"]), bytes.fromhex(i["key"])),
+    "uuid_uuidv47_to_v7": lambda i: sequuid.uuidv47_to_v7(UUID(i["id"]), bytes.fromhex(i["key"])),
 }
 
 

@@ -19,12 +19,18 @@
 --   * uuid_extract_version() and uuid_extract_timestamp() are LEAKPROOF only when a superuser installs them: only a
 --     superuser may declare a function LEAKPROOF.
 
+-- The installer may be a superuser: the block runs on pg_catalog's names alone (search_path pinned, the caller's put
+-- back at the end), and what it needs of the caller's path, the port's uuid_generate_v7(), it looks up first.
 DO $do$
 DECLARE
+    caller_path constant text := pg_catalog.current_setting('search_path');
+    port_function constant regprocedure := pg_catalog.to_regprocedure('uuid_generate_v7()');
     port_schema text;
-    superuser boolean := (SELECT rolsuper FROM pg_roles WHERE rolname = current_user);
+    superuser boolean;
     core_reads_v7 boolean := false;
 BEGIN
+    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+    superuser := (SELECT rolsuper FROM pg_roles WHERE rolname = current_user);
     IF to_regprocedure('pg_catalog.uuid_extract_timestamp(uuid)') IS NOT NULL THEN
         EXECUTE $q$SELECT pg_catalog.uuid_extract_timestamp('017f22e2-79b0-7cc3-98c4-dc0c0c07398f') IS NOT NULL$q$
             INTO core_reads_v7;
@@ -34,11 +40,12 @@ BEGIN
        AND to_regprocedure('pg_catalog.uuidv4()') IS NOT NULL
        AND to_regprocedure('pg_catalog.uuid_extract_version(uuid)') IS NOT NULL
        AND core_reads_v7 THEN
+        PERFORM pg_catalog.set_config('search_path', caller_path, true);
         RETURN;
     END IF;
 
     SELECT pronamespace::regnamespace::text INTO port_schema
-    FROM pg_proc WHERE oid = to_regprocedure('uuid_generate_v7()');
+    FROM pg_proc WHERE oid = port_function::oid;
     IF port_schema IS NULL OR to_regnamespace('sequuid') IS NULL THEN
         RAISE EXCEPTION 'sequuid_pg18api.sql needs the sequuid PL/pgSQL port'
             USING ERRCODE = 'undefined_function',
@@ -131,5 +138,6 @@ BEGIN
             EXECUTE format('ALTER FUNCTION %s.uuid_extract_timestamp(uuid) LEAKPROOF', port_schema);
         END IF;
     END IF;
+    PERFORM pg_catalog.set_config('search_path', caller_path, true);
 END
 $do$;

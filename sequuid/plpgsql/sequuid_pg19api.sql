@@ -42,6 +42,9 @@ COMMENT ON FUNCTION uuid_from_bytea(bytea) IS
 CREATE OR REPLACE FUNCTION sequuid_pg19api_upgrade_check(target_major integer)
     RETURNS TABLE (object text, problem text, fix text)
     LANGUAGE sql STABLE STRICT PARALLEL SAFE
+    -- a pg_upgrade --check wrapper runs it as a superuser in every database: only pg_catalog's names (the body is
+    -- the extension's, byte for byte)
+    SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT format('cast from %s to %s', c.castsource::regtype, c.casttarget::regtype),
            format('PostgreSQL %s has this cast in core: restoring this one (pg_upgrade, or a dump) fails with "cast from type %s to type %s already exists"',
@@ -60,22 +63,32 @@ $$;
 COMMENT ON FUNCTION sequuid_pg19api_upgrade_check(integer) IS
     'the uuid-bytea casts that stop pg_upgrade (or a restore) to PostgreSQL target_major, with the statements that remove them';
 
+-- The installer may be a superuser: the block runs on pg_catalog's names alone (search_path pinned, the caller's put
+-- back at the end), and what it needs of the caller's path, uuid_from_bytea() just created, it looks up first.
 DO $do$
 DECLARE
-    lacks_uuid_bytea boolean := NOT EXISTS (
-        SELECT FROM pg_cast WHERE castsource = 'uuid'::regtype AND casttarget = 'bytea'::regtype);
-    lacks_bytea_uuid boolean := NOT EXISTS (
-        SELECT FROM pg_cast WHERE castsource = 'bytea'::regtype AND casttarget = 'uuid'::regtype);
-    -- CREATE CAST's own rule: the owner of the source or the target type, or a superuser
-    may_create_casts boolean := (SELECT bool_or(pg_has_role(typowner, 'USAGE'))
-                                 FROM pg_type WHERE oid IN ('uuid'::regtype, 'bytea'::regtype));
+    caller_path constant text := pg_catalog.current_setting('search_path');
+    from_bytea constant regprocedure := pg_catalog.to_regprocedure('uuid_from_bytea(bytea)');
+    lacks_uuid_bytea boolean;
+    lacks_bytea_uuid boolean;
+    may_create_casts boolean;
 BEGIN
+    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+    lacks_uuid_bytea := NOT EXISTS (
+        SELECT FROM pg_cast WHERE castsource = 'uuid'::regtype::oid AND casttarget = 'bytea'::regtype::oid);
+    lacks_bytea_uuid := NOT EXISTS (
+        SELECT FROM pg_cast WHERE castsource = 'bytea'::regtype::oid AND casttarget = 'uuid'::regtype::oid);
+    -- CREATE CAST's own rule: the owner of the source or the target type, or a superuser
+    may_create_casts := (SELECT bool_or(pg_has_role(typowner, 'USAGE'))
+                         FROM pg_type WHERE oid IN ('uuid'::regtype::oid, 'bytea'::regtype::oid));
     IF NOT (lacks_uuid_bytea OR lacks_bytea_uuid) THEN
+        PERFORM pg_catalog.set_config('search_path', caller_path, true);
         RETURN;
     END IF;
     IF NOT may_create_casts THEN
         RAISE NOTICE 'the casts uuid::bytea and bytea::uuid were not created: only a superuser may create casts between built-in types'
             USING HINT = 'Write uuid_send(id) for id::bytea and uuid_from_bytea(b) for b::uuid, or have a superuser run this file.';
+        PERFORM pg_catalog.set_config('search_path', caller_path, true);
         RETURN;
     END IF;
     IF lacks_uuid_bytea THEN
@@ -84,10 +97,9 @@ BEGIN
             'the 16 bytes of the uuid in order (PostgreSQL 19''s, from the sequuid_pg19api port)';
     END IF;
     IF lacks_bytea_uuid THEN
-        EXECUTE format('CREATE CAST (bytea AS uuid) WITH FUNCTION %s.uuid_from_bytea(bytea)',
-                       (SELECT pronamespace::regnamespace::text FROM pg_proc
-                        WHERE oid = to_regprocedure('uuid_from_bytea(bytea)')));
+        EXECUTE format('CREATE CAST (bytea AS uuid) WITH FUNCTION %s', from_bytea::oid::regprocedure);
         COMMENT ON CAST (bytea AS uuid) IS 'a uuid of 16 bytes in order (PostgreSQL 19''s, from the sequuid_pg19api port)';
     END IF;
+    PERFORM pg_catalog.set_config('search_path', caller_path, true);
 END
 $do$;

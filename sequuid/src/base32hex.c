@@ -11,10 +11,16 @@
  * RFC 4648 adds; that is PostgreSQL 19's
  * rtrim(encode(id::bytea, 'base32hex'), '=').
  *
- * Decoding accepts what PostgreSQL 19's decode(text, 'base32hex') followed
- * by the cast to uuid accepts: either case, whitespace anywhere, trailing
- * "=" padding, and 26 digits; the two bits past the 128th are dropped, as
- * that decoder drops them.
+ * Decoding (1.6 on) accepts the canonical text alone, the one
+ * uuid_to_base32hex() writes: 26 digits, upper case, no padding, no
+ * whitespace, and the two bits past the 128th zero.  One uuid thus has one
+ * spelling, so a public id in a URL, a cache key or a log line matches
+ * itself byte for byte; anything else is invalid text (22P02).
+ *
+ * 1.5's uuid_from_base32hex binds the lenient decoder kept below: what
+ * PostgreSQL 19's decode(text, 'base32hex') followed by the cast to uuid
+ * accepts (either case, whitespace anywhere, trailing "=" padding, 26
+ * digits; the two bits past the 128th dropped).
  *
  * sequuid/src/base32hex.c
  *
@@ -32,9 +38,11 @@
 
 PG_FUNCTION_INFO_V1(sequuid_uuid_to_base32hex);
 PG_FUNCTION_INFO_V1(sequuid_uuid_from_base32hex);
+PG_FUNCTION_INFO_V1(sequuid_uuid_from_base32hex_canonical);
 
 #define BASE32HEX_DIGITS	26
 #define BASE32HEX_BITS		5
+#define CANONICAL_HINT		"The canonical text is what uuid_to_base32hex() writes: 26 digits 0-9 and A-V, upper case, without padding or whitespace."
 
 static const char base32hex_digits[] = "0123456789ABCDEFGHIJKLMNOPQRSTUV";
 
@@ -141,5 +149,63 @@ sequuid_uuid_from_base32hex(PG_FUNCTION_ARGS)
 				 errmsg("argument \"base32hex\" of uuid_from_base32hex has %d base32hex digits, not %d",
 						digits, BASE32HEX_DIGITS),
 				 errdetail("The 16 bytes of a uuid are 26 digits, which RFC 4648 pads with \"======\" to 32 characters.")));
+	PG_RETURN_UUID_P(result);
+}
+
+/* the digit value of a canonical (upper-case) digit, or -1 */
+static int
+canonical_value(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'A' && c <= 'V')
+		return c - 'A' + 10;
+	return -1;
+}
+
+Datum
+sequuid_uuid_from_base32hex_canonical(PG_FUNCTION_ARGS)
+{
+	text	   *encoded = PG_GETARG_TEXT_PP(0);
+	const char *chars = VARDATA_ANY(encoded);
+	int			length = VARSIZE_ANY_EXHDR(encoded);
+	pg_uuid_t  *result = palloc0(sizeof(pg_uuid_t));
+	int			digits = 0;
+
+	for (int i = 0; i < length; i += pg_mblen(chars + i))
+	{
+		int			value = canonical_value((unsigned char) chars[i]);
+
+		if (value < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("argument \"base32hex\" of uuid_from_base32hex contains \"%.*s\", which is not a digit of canonical base32hex",
+							pg_mblen(chars + i), chars + i),
+					 errhint(CANONICAL_HINT)));
+		if (digits < BASE32HEX_DIGITS)
+		{
+			int			first = digits * BASE32HEX_BITS;
+			int			byte = first / 8;
+			int			shift = 16 - BASE32HEX_BITS - first % 8;
+
+			result->data[byte] |= (unsigned char) ((value << shift) >> 8);
+			if (byte + 1 < UUID_LEN)
+				result->data[byte + 1] |= (unsigned char) (value << shift);
+		}
+		digits++;
+	}
+	if (digits != BASE32HEX_DIGITS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("argument \"base32hex\" of uuid_from_base32hex has %d digits, not %d",
+						digits, BASE32HEX_DIGITS),
+				 errhint(CANONICAL_HINT)));
+	/* the last digit holds the uuid's last 3 bits and two bits that must be zero */
+	if (canonical_value((unsigned char) chars[length - 1]) & 3)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("argument \"base32hex\" of uuid_from_base32hex ends in \"%c\", whose two bits past the 128th are not zero",
+						chars[length - 1]),
+				 errhint("The last digit of a uuid's text is one of 0 4 8 C G K O S.")));
 	PG_RETURN_UUID_P(result);
 }

@@ -10,6 +10,8 @@
 -- where the two are in different schemas, or where one of them has an object sequuid has no counterpart for.
 -- See sequuid/docs/lifecycle.md.
 BEGIN;
+-- as a superuser: nothing found through the caller's search_path may run (pg_temp is never searched for functions)
+SET LOCAL search_path = pg_catalog, pg_temp;
 \ir functions.sql
 SELECT pg_temp.sequuid_switch_from_peers() AS switched;
 COMMIT;

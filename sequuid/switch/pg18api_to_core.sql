@@ -10,6 +10,8 @@
 -- CREATE EXTENSION sequuid_pg18api on 18 creates none of them, so such a dump would not restore.
 -- See sequuid/docs/lifecycle.md.
 BEGIN;
+-- as a superuser: nothing found through the caller's search_path may run (pg_temp is never searched for functions)
+SET LOCAL search_path = pg_catalog, pg_temp;
 \ir functions.sql
 SELECT pg_temp.sequuid_switch_to_core(true) AS switched;
 COMMIT;

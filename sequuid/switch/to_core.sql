@@ -12,6 +12,8 @@
 -- counterpart for (uuid_timestamp(), the ULID, v6 and sequential generators, uuid_time_ops...).  The port's other
 -- functions stay where they are.  See sequuid/docs/lifecycle.md.
 BEGIN;
+-- as a superuser: nothing found through the caller's search_path may run (pg_temp is never searched for functions)
+SET LOCAL search_path = pg_catalog, pg_temp;
 \ir functions.sql
 SELECT pg_temp.sequuid_switch_to_core(false) AS switched;
 COMMIT;

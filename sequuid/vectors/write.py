@@ -23,10 +23,14 @@ HEADERS = {
     "ranges": "The smallest keys of each time-ordered layout made at the ends of time ranges, and the limits of "
     "each layout's time range.",
     "base32hex": "Sort-preserving text of a uuid: RFC 4648 section 7's base32hex alphabet (0-9, A-V), 26 digits, "
-    "no padding; the same as PostgreSQL 19's rtrim(encode(id::bytea, 'base32hex'), '=').",
-    "publicid": "Public ids: a v7 and its v4-looking façade under a 16-byte key, bit-compatible with UUIDv47 "
-    "(stateless-me/uuidv47): the 48-bit time XORed with the low 48 bits of SipHash-2-4 of the 74 random bits, "
-    "version 4, and back. Its published cases' façades were also checked against its reference implementation "
+    "no padding; the same as PostgreSQL 19's rtrim(encode(id::bytea, 'base32hex'), '='). Decoding takes that "
+    "canonical text alone: upper case, no padding or whitespace, the two bits past the 128th zero.",
+    "publicid": "Public ids: a v7 and its v4-looking façade under a 16-byte key, both ways. uuid_v7_to_public: "
+    "the 60 bits of time and rand_a through a four-round Feistel network whose round function is the low 30 bits "
+    "of SipHash-2-4 of rand_b (8 bytes, little-endian) and round << 30 | half (4 bytes, little-endian); rand_b "
+    "kept; version 4 (docs/public-ids.md). uuid_v7_to_uuidv47: bit-compatible with UUIDv47 "
+    "(stateless-me/uuidv47), the 48-bit time XORed with the low 48 bits of SipHash-2-4 of the 74 bits of rand_a "
+    "and rand_b, version 4; its published cases' façades were also checked against its reference implementation "
     "(uuidv47.h at 81ba63f) when this file was made.",
 }
 

@@ -16,7 +16,7 @@ from sequuid._generate import (
     uuid7,
     uuid7_at,
 )
-from sequuid._public_id import public_to_v7, v7_to_public
+from sequuid._public_id import public_to_v7, uuidv47_to_v7, v7_to_public, v7_to_uuidv47
 from sequuid._read import (
     Partition,
     StripeRange,
@@ -39,7 +39,7 @@ from sequuid._read import (
     version,
 )
 
-__version__ = "1.5.0"
+__version__ = "1.6.0"
 
 __all__ = [
     "Instant",
@@ -67,10 +67,12 @@ __all__ = [
     "uuid_from_base32hex",
     "uuid_to_base32hex",
     "uuid_to_ulid",
+    "uuidv47_to_v7",
     "v1_to_v6",
     "v6_to_v1",
     "v7_boundary",
     "v7_to_public",
+    "v7_to_uuidv47",
     "variant",
     "version",
 ]

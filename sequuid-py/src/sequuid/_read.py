@@ -19,10 +19,7 @@ _CROCKFORD_VALUES = {c: i for i, c in enumerate(_CROCKFORD)} | {"I": 1, "L": 1, 
 _ULID_LENGTH = 26
 _BASE32HEX_LENGTH = 26
 _BASE32HEX_DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUV"
-_BASE32HEX_VALUES = {c: i for i, c in enumerate(_BASE32HEX_DIGITS)} | {
-    c.lower(): i for i, c in enumerate(_BASE32HEX_DIGITS)
-}
-_SKIPPED_WHITESPACE = str.maketrans("", "", " \t\n\r")
+_CANONICAL_VALUES = {c: i for i, c in enumerate(_BASE32HEX_DIGITS)}
 
 
 def datetime_of_unix_us(unix_us: int) -> datetime:
@@ -301,32 +298,32 @@ def uuid_to_base32hex(id: UUID) -> str:
 
 
 def uuid_from_base32hex(text: str) -> UUID:
-    """The uuid of its base32hex text, as PostgreSQL 19's ``decode(text, 'base32hex')::uuid`` reads it.
+    """The uuid of its canonical base32hex text, the one ``uuid_to_base32hex`` writes (the extension's 1.6).
 
-    Letters in either case; whitespace (space, tab, newline, carriage return) anywhere is skipped; trailing
-    ``=`` padding, any amount, may close it; exactly 26 digits must remain, and the two bits they hold past
-    the 128th are dropped.  Bad text is refused before any digit is decoded, and the error quotes at most its
+    Exactly 26 digits 0-9 and A-V, upper case, without padding or whitespace, the last digit's two bits past
+    the 128th zero: one uuid has one spelling.  Anything else is a ValueError that quotes at most the text's
     first few characters, however long it is.
     """
     if not isinstance(text, str):
         raise TypeError(f'argument "text" must be a str, not {type(text).__name__}')
-    digits = text.translate(_SKIPPED_WHITESPACE)
-    unpadded = digits.rstrip("=")
-    if "=" in unpadded:
-        raise ValueError(f"invalid base32hex text of a uuid: {_quoted(text)}: a digit after the padding")
-    if len(unpadded) != _BASE32HEX_LENGTH:
+    if len(text) != _BASE32HEX_LENGTH:
         raise ValueError(
-            f"invalid base32hex text of a uuid: {_quoted(text)}: {len(unpadded):,} digits, not 26"
+            f"invalid base32hex text of a uuid: {_quoted(text)}: {len(text):,} characters, not 26"
         )
     value = 0
-    for char in unpadded:
-        digit = _BASE32HEX_VALUES.get(char)
+    for char in text:
+        digit = _CANONICAL_VALUES.get(char)
         if digit is None:
             raise ValueError(
                 f"invalid base32hex text of a uuid: {_quoted(text)}: the character {char!r}; "
-                "its digits are 0-9 and A-V"
+                "its canonical digits are 0-9 and A-V, upper case, without padding or whitespace"
             )
         value = (value << 5) | digit
+    if value & 0b11:
+        raise ValueError(
+            f"invalid base32hex text of a uuid: {_quoted(text)}: its last digit's two bits past the 128th "
+            "are not zero"
+        )
     return UUID(int=value >> 2)
 
 

@@ -1,7 +1,16 @@
 -- uuid_to_base32hex, uuid_from_base32hex (shared: C and PL/pgSQL give the same output).  The text is PostgreSQL
--- 19's rtrim(encode(id::bytea, 'base32hex'), '='); decoding takes what 19's decode(text, 'base32hex')::uuid takes.
+-- 19's rtrim(encode(id::bytea, 'base32hex'), '='); decoding takes that canonical text alone (one spelling per uuid).
 -- Errors show message and SQLSTATE only: CONTEXT lines differ between the implementations.
 \set SHOW_CONTEXT never
+-- the SQLSTATE and message a decoding raises, or none
+CREATE FUNCTION pg_temp.base32hex_error(input text, OUT error_code text, OUT message text)
+    LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM uuid_from_base32hex(input);
+EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS error_code = RETURNED_SQLSTATE, message = MESSAGE_TEXT;
+END
+$$;
 
 -- the example of PostgreSQL 19's documentation, both directions
 SELECT uuid_to_base32hex('019535d9-3df7-79fb-b466-fa907fa17f9e') AS text,
@@ -22,26 +31,35 @@ FROM (VALUES ('00000000-0000-0000-0000-000000000000'::uuid),
              ('017f22e2-79b0-7cc3-98c4-dc0c0c07398f'),
              ('1ec9414c-232a-6b00-b3c8-9f6bdeced846')) v (id);
 
--- decoding: either case, RFC 4648's padding or none, whitespace anywhere; the two bits past the 128th are dropped
-SELECT input, uuid_from_base32hex(input)
-FROM (VALUES ('06AJBM9TUTSVND36VA87V8BVJO'),
-             ('06ajbm9tutsvnd36va87v8bvjo'),
+-- decoding takes the canonical text alone: every spelling PostgreSQL 19's decode(text, 'base32hex') also reads (lower
+-- or mixed case, padding, whitespace, non-zero bits past the 128th) is invalid text (22P02), so one uuid has one
+-- URL; a character outside the alphabet, a number of digits other than 26, likewise
+SELECT input, error_code, message
+FROM (VALUES ('06ajbm9tutsvnd36va87v8bvjo'),
+             ('06aJbM9tUtSvNd36Va87V8bVjO'),
              ('06AJBM9TUTSVND36VA87V8BVJO======'),
              ('06AJBM9TUTSVND36VA87V8BVJO='),
-             (E' 06AJBM9T\tUTSVND36\nVA87V8BV\r\nJO == '),
+             (E' 06AJBM9TUTSVND36VA87V8BVJO'),
+             (E'06AJBM9TUTSVND36VA87V8BVJO\n'),
+             (E'06AJBM9T\tUTSVND36VA87V8BVJO'),
              ('06AJBM9TUTSVND36VA87V8BVJR'),
-             ('VVVVVVVVVVVVVVVVVVVVVVVVVV')) v (input);
-
--- errors: a character outside the alphabet (22023, as 19's decode), a digit after the padding (22023), a number of
--- digits other than 26 (22P02, as 19's cast of a bytea of another length)
-SELECT uuid_from_base32hex('06AJBM9TUTSVND36VA87V8BVJW');
-SELECT uuid_from_base32hex('06AJBM9TUTSVND36VA87V8BVJ-');
-SELECT uuid_from_base32hex('06AJBM9TUTSVND36VA87V8BVJé');
-SELECT uuid_from_base32hex('06AJBM9TUTSVND36VA87V8BV==JO');
-SELECT uuid_from_base32hex('06AJBM9TUTSVND36VA87V8BVJ');
-SELECT uuid_from_base32hex('06AJBM9TUTSVND36VA87V8BVJOO');
-SELECT uuid_from_base32hex('');
-SELECT uuid_from_base32hex('======');
+             ('06AJBM9TUTSVND36VA87V8BVJP'),
+             ('VVVVVVVVVVVVVVVVVVVVVVVVVV'),
+             ('06AJBM9TUTSVND36VA87V8BVJW'),
+             ('06AJBM9TUTSVND36VA87V8BVJ-'),
+             ('06AJBM9TUTSVND36VA87V8BVJé'),
+             ('06AJBM9TUTSVND36VA87V8BV==JO'),
+             ('06AJBM9TUTSVND36VA87V8BVJ'),
+             ('06AJBM9TUTSVND36VA87V8BVJOO'),
+             (''),
+             ('======')) v (input),
+     LATERAL (SELECT * FROM pg_temp.base32hex_error(input)) e;
+-- every last digit a uuid's text can end in decodes (0 4 8 C G K O S: three bits and two zero bits)
+SELECT d AS last_digit, uuid_from_base32hex('0000000000000000000000000' || d) AS id
+FROM unnest(ARRAY['0', '4', '8', 'C', 'G', 'K', 'O', 'S']) d ORDER BY d;
+-- one error in full, with its hint
+SELECT uuid_from_base32hex('06ajbm9tutsvnd36va87v8bvjo');
+\echo :LAST_ERROR_SQLSTATE
 
 -- characters that a linguistic collation upper-cases into digits ('ı' and 'ſ' to I and S, 'ß' to SS) are refused
 -- under every deterministic collation of the server (ICU's and the C library's where the build has them), as under

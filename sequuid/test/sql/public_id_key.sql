@@ -16,10 +16,13 @@ SET sequuid.public_id_key = 'efcdab89674523011032547698badcfe';
 SELECT uuid_v7_to_public('018f2d9f-9a2a-7def-8c3f-7b1a2c4d5e6f') AS public_id,
        uuid_v7_to_public('018f2d9f-9a2a-7def-8c3f-7b1a2c4d5e6f')
            = uuid_v7_to_public('018f2d9f-9a2a-7def-8c3f-7b1a2c4d5e6f', '\xefcdab89674523011032547698badcfe') AS same,
-       uuid_public_to_v7('2463c780-7fca-4def-8c3f-7b1a2c4d5e6f') AS v7;
+       uuid_public_to_v7('d6d6a15a-d41a-489f-8c3f-7b1a2c4d5e6f') AS v7;
+-- UUIDv47's form reads the same setting
+SELECT uuid_v7_to_uuidv47('018f2d9f-9a2a-7def-8c3f-7b1a2c4d5e6f') AS uuidv47_id,
+       uuid_uuidv47_to_v7('2463c780-7fca-4def-8c3f-7b1a2c4d5e6f') AS v7;
 -- bytea's \x form is taken too, and either case
 SET sequuid.public_id_key = '\xEFCDAB89674523011032547698BADCFE';
-SELECT uuid_public_to_v7('2463c780-7fca-4def-8c3f-7b1a2c4d5e6f') AS v7;
+SELECT uuid_public_to_v7('d6d6a15a-d41a-489f-8c3f-7b1a2c4d5e6f') AS v7;
 
 -- nobody reads it back, the superuser included
 SHOW sequuid.public_id_key;
@@ -77,7 +80,7 @@ RESET sequuid.public_id_key;
 -- it; it cannot read it back either
 SET ROLE regress_public_id_app;
 SELECT set_config('sequuid.public_id_key', 'efcdab89674523011032547698badcfe', false) AS shown_by_set_config;
-SELECT uuid_public_to_v7('2463c780-7fca-4def-8c3f-7b1a2c4d5e6f') AS v7;
+SELECT uuid_public_to_v7('d6d6a15a-d41a-489f-8c3f-7b1a2c4d5e6f') AS v7;
 SHOW sequuid.public_id_key;
 SELECT count(*) AS in_pg_settings FROM pg_settings WHERE name LIKE 'sequuid.public%';
 RESET sequuid.public_id_key;
@@ -91,8 +94,8 @@ FROM generate_series(1, 5000) i;
 ANALYZE public_id_key_orders;
 SET sequuid.public_id_key = 'efcdab89674523011032547698badcfe';
 EXPLAIN (COSTS OFF)
-SELECT placed_by FROM public_id_key_orders WHERE id = uuid_public_to_v7('ceff66dd-3046-4def-8c3f-000000001eef');
-SELECT placed_by FROM public_id_key_orders WHERE id = uuid_public_to_v7('ceff66dd-3046-4def-8c3f-000000001eef');
+SELECT placed_by FROM public_id_key_orders WHERE id = uuid_public_to_v7('508d9e9b-a4ec-43b7-8c3f-000000001eef');
+SELECT placed_by FROM public_id_key_orders WHERE id = uuid_public_to_v7('508d9e9b-a4ec-43b7-8c3f-000000001eef');
 RESET sequuid.public_id_key;
 DROP TABLE public_id_key_orders;
 

@@ -37,6 +37,18 @@ ALTER EXTENSION sequential_uuids SET SCHEMA elsewhere;
 \set ECHO all
 ALTER EXTENSION sequential_uuids SET SCHEMA public;
 DROP SCHEMA elsewhere;
+-- pg_uuidv7 1.4's uuid_timestamptz_to_v7() was IMMUTABLE, sequuid's is VOLATILE: where an index or a generated column
+-- uses it (the next dump would not restore them), refused
+ALTER FUNCTION uuid_timestamptz_to_v7(timestamptz, boolean) IMMUTABLE;
+CREATE INDEX orders_by_note ON orders (uuid_timestamptz_to_v7(to_timestamp(length(note)), true));
+ALTER TABLE orders ADD COLUMN boundary uuid GENERATED ALWAYS AS (uuid_timestamptz_to_v7(to_timestamp(length(note)), true)) STORED;
+\set ECHO none
+\i from_peers.sql
+\echo :LAST_ERROR_SQLSTATE
+\set ECHO all
+ALTER TABLE orders DROP COLUMN boundary;
+DROP INDEX orders_by_note;
+ALTER FUNCTION uuid_timestamptz_to_v7(timestamptz, boolean) STABLE;
 -- a name sequuid installs is taken: CREATE EXTENSION fails inside the switch, and everything done before it in the
 -- transaction (the peers' functions detached and parked, the peers dropped) is undone
 CREATE FUNCTION uuid_timestamp(id uuid) RETURNS timestamptz LANGUAGE sql AS 'SELECT now()';

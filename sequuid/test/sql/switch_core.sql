@@ -20,6 +20,15 @@ SELECT md5(string_agg(e::text, ',' ORDER BY id)) AS rows_md5_before FROM events 
 \set ECHO all
 SELECT extname FROM pg_extension WHERE extname <> 'plpgsql' ORDER BY 1;
 DROP VIEW event_times;
+-- an index on uuid_time_ops and a view using one of its operators: core has neither, refused
+CREATE INDEX events_by_time ON events (id uuid_time_ops);
+CREATE VIEW early_events AS SELECT id FROM events WHERE id ~<~ '00000000-0000-7000-8000-000000000000';
+\set ECHO none
+\i to_core.sql
+\echo :LAST_ERROR_SQLSTATE
+\set ECHO all
+DROP VIEW early_events;
+DROP INDEX events_by_time;
 \set ECHO none
 \i to_core.sql
 \set ECHO all
@@ -62,3 +71,19 @@ INSERT INTO events SELECT FROM generate_series(1, 10);
 SELECT count(*) AS rows, count(*) FILTER (WHERE uuid_extract_version(id) = 7) AS v7 FROM events;
 \c sequuid_regress
 DROP DATABASE sequuid_switch_core_port;
+-- sequuid in a schema whose name needs quoting
+CREATE DATABASE sequuid_switch_core_schema;
+\c sequuid_switch_core_schema
+\set SHOW_CONTEXT never
+CREATE SCHEMA "My Schema";
+CREATE EXTENSION sequuid SCHEMA "My Schema";
+CREATE TABLE events (id uuid PRIMARY KEY DEFAULT "My Schema".uuid_generate_v7());
+\set ECHO none
+\i to_core.sql
+\set ECHO all
+INSERT INTO events SELECT FROM generate_series(1, 10);
+SELECT count(*) AS rows, count(*) FILTER (WHERE uuid_extract_version(id) = 7) AS v7 FROM events;
+SELECT p.oid::regprocedure AS function, pg_get_function_sqlbody(p.oid) AS body
+    FROM pg_proc p WHERE p.proname = 'uuid_generate_v7' ORDER BY 1;
+\c sequuid_regress
+DROP DATABASE sequuid_switch_core_schema;

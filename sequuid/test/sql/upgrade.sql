@@ -1,6 +1,6 @@
 -- upgrade: a database that installed 1.0 and updated step by step (ALTER EXTENSION sequuid UPDATE TO '1.1', TO
--- '1.2', TO '1.3', TO '1.4', then ALTER EXTENSION sequuid UPDATE to the default version, 1.5) has exactly the catalog
--- of a fresh CREATE EXTENSION sequuid, which runs sequuid--1.5.sql: every function with its labels, arguments,
+-- '1.2', TO '1.3', TO '1.4', TO '1.5', then ALTER EXTENSION sequuid UPDATE to the default version, 1.6) has exactly
+-- the catalog of a fresh CREATE EXTENSION sequuid, which runs sequuid--1.6.sql: every function with its labels, arguments,
 -- defaults, C symbol and comment, every operator,
 -- operator class and family.  Runs in a database of its own, so the tests' objects stay untouched.
 SELECT current_database() AS regress_database \gset
@@ -73,16 +73,35 @@ SELECT extversion FROM pg_extension WHERE extname = 'sequuid';
 CREATE TEMP TABLE at_1_4 AS SELECT * FROM pg_temp.extension_catalog();
 -- what 1.4 added works in the 1.4 database
 SELECT uuid_to_base32hex('019535d9-3df7-79fb-b466-fa907fa17f9e'), uuid_from_base32hex('06AJBM9TUTSVND36VA87V8BVJO');
--- a 1.4 database moves on to the default version
-ALTER EXTENSION sequuid UPDATE;
+ALTER EXTENSION sequuid UPDATE TO '1.5';
 SELECT extversion FROM pg_extension WHERE extname = 'sequuid';
-CREATE TEMP TABLE updated AS SELECT * FROM pg_temp.extension_catalog();
--- what 1.5 added works in the updated database: UUIDv47's demo v7 under its test key, and back
+CREATE TEMP TABLE at_1_5 AS SELECT * FROM pg_temp.extension_catalog();
+-- what 1.5 added works in the 1.5 database with the library of today: UUIDv47's demo v7 under its test key, and
+-- back (1.5's names keep 1.5's mapping until the update), and 1.5's lenient base32hex decoding
 SELECT uuid_v7_to_public('018f2d9f-9a2a-7def-8c3f-7b1a2c4d5e6f', '\xefcdab89674523011032547698badcfe') AS public_id,
-       uuid_public_to_v7('2463c780-7fca-4def-8c3f-7b1a2c4d5e6f', '\xefcdab89674523011032547698badcfe') AS v7;
+       uuid_public_to_v7('2463c780-7fca-4def-8c3f-7b1a2c4d5e6f', '\xefcdab89674523011032547698badcfe') AS v7,
+       uuid_from_base32hex('06ajbm9tutsvnd36va87v8bvjo') AS lower_case_read;
 SET sequuid.public_id_key = 'efcdab89674523011032547698badcfe';
 SELECT uuid_v7_to_public('018f2d9f-9a2a-7def-8c3f-7b1a2c4d5e6f') AS public_id;
 RESET sequuid.public_id_key;
+-- an index built on 1.5's façades: the update names it in a warning
+CREATE TABLE upgrade_orders (id uuid PRIMARY KEY);
+CREATE INDEX upgrade_orders_public_id ON upgrade_orders (uuid_v7_to_public(id, '\xefcdab89674523011032547698badcfe'));
+-- a 1.5 database moves on to the default version
+ALTER EXTENSION sequuid UPDATE;
+DROP TABLE upgrade_orders;
+SELECT extversion FROM pg_extension WHERE extname = 'sequuid';
+CREATE TEMP TABLE updated AS SELECT * FROM pg_temp.extension_catalog();
+-- what 1.6 changed works in the updated database: the public id of the demo v7 under the new mapping and back; a
+-- façade handed out under 1.5 decodes with uuid_uuidv47_to_v7; base32hex reads its canonical text alone
+SELECT uuid_v7_to_public('018f2d9f-9a2a-7def-8c3f-7b1a2c4d5e6f', '\xefcdab89674523011032547698badcfe') AS public_id,
+       uuid_public_to_v7('d6d6a15a-d41a-489f-8c3f-7b1a2c4d5e6f', '\xefcdab89674523011032547698badcfe') AS v7,
+       uuid_uuidv47_to_v7('2463c780-7fca-4def-8c3f-7b1a2c4d5e6f', '\xefcdab89674523011032547698badcfe') AS v7_of_1_5_facade;
+SET sequuid.public_id_key = 'efcdab89674523011032547698badcfe';
+SELECT uuid_v7_to_public('018f2d9f-9a2a-7def-8c3f-7b1a2c4d5e6f') AS public_id,
+       uuid_uuidv47_to_v7('2463c780-7fca-4def-8c3f-7b1a2c4d5e6f') AS v7_of_1_5_facade;
+RESET sequuid.public_id_key;
+SELECT uuid_from_base32hex('06ajbm9tutsvnd36va87v8bvjo') AS lower_case_read;
 DROP EXTENSION sequuid;
 CREATE EXTENSION sequuid;
 SELECT extversion, (SELECT default_version FROM pg_available_extensions WHERE name = 'sequuid') AS default_version
@@ -107,9 +126,13 @@ UNION ALL
 UNION ALL
 (SELECT '1.3 to 1.4', 'removed or changed', * FROM at_1_3 EXCEPT SELECT '1.3 to 1.4', 'removed or changed', * FROM at_1_4)
 UNION ALL
-(SELECT '1.4 to 1.5', 'added', * FROM updated EXCEPT SELECT '1.4 to 1.5', 'added', * FROM at_1_4)
+(SELECT '1.4 to 1.5', 'added', * FROM at_1_5 EXCEPT SELECT '1.4 to 1.5', 'added', * FROM at_1_4)
 UNION ALL
-(SELECT '1.4 to 1.5', 'removed or changed', * FROM at_1_4 EXCEPT SELECT '1.4 to 1.5', 'removed or changed', * FROM updated)
+(SELECT '1.4 to 1.5', 'removed or changed', * FROM at_1_4 EXCEPT SELECT '1.4 to 1.5', 'removed or changed', * FROM at_1_5)
+UNION ALL
+(SELECT '1.5 to 1.6', 'added', * FROM updated EXCEPT SELECT '1.5 to 1.6', 'added', * FROM at_1_5)
+UNION ALL
+(SELECT '1.5 to 1.6', 'removed or changed', * FROM at_1_5 EXCEPT SELECT '1.5 to 1.6', 'removed or changed', * FROM updated)
 ORDER BY step, change, object, property;
 
 -- the updated catalog against the fresh one: no row differs

@@ -1,10 +1,13 @@
 """sequuid's PL/pgSQL port, installed into a run's own schema where the C extension cannot be created
 (managed services, a user without the right to create it).
 
-The port's file ships inside the package (a link to sequuid/plpgsql/sequuid.sql that the build resolves) and
-is installed whole, statement by statement, with its public functions in the run's schema and the helpers it
-keeps in schema `sequuid` moved there too, so nothing outside the run's schema is created and dropping the
-schema removes it all. A statement that needs superuser (the operator class) is left out and reported.
+The port's file ships inside the package (a link to sequuid/plpgsql/sequuid.sql that the build resolves)
+and is installed whole, every statement as written, in one transaction, with its public functions in the
+run's schema and the helpers it keeps in schema `sequuid` moved there too, so nothing outside the run's schema
+is created and dropping the schema removes it all. Not by psql, as the port's documentation runs it (a --dsn
+machine need not have psql): its psql lines, which only make the file one transaction when psql runs it, are
+left out. What the port leaves out for want of a superuser (the operator class) it says in a NOTICE, reported
+here.
 """
 
 from __future__ import annotations
@@ -20,6 +23,13 @@ SOURCE = "sequuid PL/pgSQL port"
 EXTENSION = "sequuid"
 # The helpers' schema, named where it is created, commented, granted or qualifies a name.
 _HELPER_SCHEMA = re.compile(r"\bsequuid(?=\.)|(?<=\bSCHEMA )(?:IF NOT EXISTS )?sequuid\b", re.IGNORECASE)
+# ... and as a string, where the install looks its owner up.
+_HELPER_SCHEMA_LITERAL = "'sequuid'::name"
+# psql's own lines (\if, \else, \endif): the file's BEGIN and COMMIT when psql runs it on its own.
+_PSQL_LINE = re.compile(r"^\\.*$\n?", re.MULTILINE)
+_TRANSACTION_CONTROL = {"BEGIN;", "COMMIT;"}
+# A NOTICE the port raises itself (RAISE NOTICE, SQLSTATE 00000) says what it left out.
+_PORT_NOTICE = "00000"
 # What separates statements: a dollar-quote tag, a quote, a line comment or a semicolon.
 _TOKEN = re.compile(r"\$[A-Za-z_][A-Za-z0-9_]*\$|\$\$|'|--[^\n]*|;")
 
@@ -56,7 +66,7 @@ def split_statements(text: str) -> list[str]:
 
 @dataclass
 class Installed:
-    """What the port installation left out (statements that need privileges this user lacks)."""
+    """What the port installation left out (what needs privileges this user lacks), as the port said it."""
 
     left_out: list[str] = field(default_factory=list)
 
@@ -66,13 +76,20 @@ def install(conn: psycopg.Connection[tuple[object, ...]], schema: str) -> Instal
     psycopg.Error if a statement other than a privileged one fails."""
     quoted = sql.Identifier(schema).as_string(conn)
     text = _HELPER_SCHEMA.sub(lambda m: m.group()[: -len("sequuid")] + quoted, script())
+    text = text.replace(_HELPER_SCHEMA_LITERAL, sql.Literal(schema).as_string(conn) + "::name")
+    text = _PSQL_LINE.sub("", text)
     installed = Installed()
-    with conn.transaction():
-        for statement in split_statements(text):
-            try:
-                with conn.transaction():
+
+    def port_notice(notice: psycopg.errors.Diagnostic) -> None:
+        if notice.sqlstate == _PORT_NOTICE and notice.message_primary:
+            installed.left_out.append(notice.message_primary)
+
+    conn.add_notice_handler(port_notice)
+    try:
+        with conn.transaction():
+            for statement in split_statements(text):
+                if statement not in _TRANSACTION_CONTROL:
                     conn.execute(statement.encode())
-            except psycopg.errors.InsufficientPrivilege as e:
-                code = [line.strip() for line in statement.splitlines() if not line.lstrip().startswith("--")]
-                installed.left_out.append(f"{code[0] if code else statement}: {e.diag.message_primary or e}")
+    finally:
+        conn.remove_notice_handler(port_notice)
     return installed

@@ -1,0 +1,1 @@
+../../../../../sequuid/sequuid--1.6.sql
