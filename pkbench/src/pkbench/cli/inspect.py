@@ -92,8 +92,7 @@ def _table_option(table: str | None, schema: str | None) -> tuple[str | None, st
     "--runs",
     "runs_dir",
     type=click.Path(path_type=Path),
-    help="The folder of committed runs the cells come from (default: pkbench/docs/reproductions of this "
-    "clone).",
+    help="The folder of committed runs the cells come from (default: those shipped with pkbench).",
 )
 @click.option(
     "--fail-on",

@@ -20,8 +20,16 @@ from pkbench.survey import classify
 from pkbench.survey.facts import ServerFacts, TableFacts
 from pkbench.text import binary_size
 
-# The committed runs in a clone of the repository: pkbench/docs/reproductions beside this package's source.
-RUNS_DIR = Path(__file__).resolve().parents[3] / "docs" / "reproductions"
+
+def _committed_runs() -> Path:
+    """The committed runs: those the build copies into an installed package (setup.py), else a clone's
+    pkbench/docs/reproductions beside this package's source (an editable install, the source tree)."""
+    here = Path(__file__).resolve()
+    shipped = here.parents[1] / "reproductions"
+    return shipped if shipped.is_dir() else here.parents[3] / "docs" / "reproductions"
+
+
+RUNS_DIR = _committed_runs()
 LAYOUT_CONDITIONS = {"range": "range-partitioned", "hash": "hash-partitioned"}
 # A uuid key compared, besides bigint, with the UUID that keeps it a UUID.
 UUID_ALTERNATIVE = "uuid-v7"
