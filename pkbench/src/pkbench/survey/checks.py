@@ -20,6 +20,8 @@ from pkbench.text import binary_size
 # A key index whose leaves are on average less full than this is bloated (a B-tree's leaves fill to about
 # 90% with rising keys and settle near 70% with random ones).
 BLOATED_LEAVES = 0.5
+# A smaller index (a few pages, its leaves half full by their nature) is not worth a REINDEX.
+BLOAT_LEAST_BYTES = 256 * 1024
 # Days left under which an integer key running out is urgent (urgency 1), and the scale it falls off over.
 URGENT_DAYS = 30.0
 # Random-looking: an integer key's rank correlation with heap position at most this (classify's "random").
@@ -188,7 +190,9 @@ def _key_indexes(facts: TableFacts) -> list[Check]:
 
 
 def _bloat(facts: TableFacts) -> list[Check]:
-    if facts.leaf_density is None or facts.leaf_density >= BLOATED_LEAVES or not facts.index_bytes:
+    if facts.leaf_density is None or facts.leaf_density >= BLOATED_LEAVES:
+        return []
+    if facts.index_bytes is None or facts.index_bytes < BLOAT_LEAST_BYTES:
         return []
     spare = facts.index_bytes * (1 - facts.leaf_density / 0.9)
     return [
@@ -225,7 +229,7 @@ def _values(facts: TableFacts) -> list[Check]:
     if facts.sample is None:
         return []
     lead_type = facts.key_types[0] if facts.key_types else None
-    key = classify.key_kind(facts.key_types, facts.default, facts.identity, facts.sample)
+    key = classify.key_kind(facts.key_types, facts.default, facts.identity, facts.sample, facts.sample_newest)
     shape = key.values
     if shape is None or shape.count < FEWEST_SAMPLED:
         return []
@@ -234,8 +238,7 @@ def _values(facts: TableFacts) -> list[Check]:
     if (
         made is not None
         and made not in classify.OPAQUE_GENERATORS
-        and key.leading != made
-        and key.leading != f"{made}-text"
+        and key.leading not in (made, f"{made}-text", "uuid-mixed")
     ):
         share = _share_of(shape, made)
         said = "never used" if share == 0 else f"made {share:.0%} of them"

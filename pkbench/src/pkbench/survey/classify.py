@@ -297,15 +297,27 @@ class KeyKind:
 
 
 def key_kind(
-    key_types: Sequence[str], default: str | None, identity: str, sample: Sequence[Sequence[str]] | None
+    key_types: Sequence[str],
+    default: str | None,
+    identity: str,
+    sample: Sequence[Sequence[str]] | None,
+    newest: Sequence[str] | None = None,
 ) -> KeyKind:
+    """The key's kind; NEWEST, the values of the newest pages sampled: where their kind is not the whole
+    sample's, the table is between two kinds (mid-way through a migration) and is "uuid-mixed"."""
     lead_type = key_types[0] if key_types else None
+    text = lead_type in TEXT_TYPES
     values = [v for group in sample or [] for v in group]
-    found = shape(values, lead_type in TEXT_TYPES) if sample is not None else None
+    found = shape(values, text) if sample is not None else None
     made_by, made = generator(default, identity) if lead_type is not None else (None, None)
     whole = kind(key_types, made, found)
     # A composite key's inserts land where its leading column puts them: it is placed by that column.
     leading = kind(key_types[:1], made, found)
+    if newest and leading.startswith("uuid-v") and made not in OPAQUE_GENERATORS:
+        recent = kind(key_types[:1], made, shape(newest, text))
+        if recent != leading:
+            leading = "uuid-mixed"
+            whole = "composite" if whole == "composite" else leading
     words, strategy = KINDS[leading]
     if whole == "composite":
         words = f"a composite key led by {words}"

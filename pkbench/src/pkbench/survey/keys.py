@@ -206,7 +206,10 @@ def _sequences(reader: Reader, tables: Sequence[TableFacts]) -> None:
                                         AND dep.refobjid = k.tbl AND dep.refobjsubid = k.attnum
                                         AND dep.deptype = 'i'
         )
-        SELECT f.tbl, s.seqrelid, s.seqrelid::regclass::text, format_type(s.seqtypid, NULL), s.seqmax,
+        SELECT f.tbl, s.seqrelid,
+               (SELECT format('%%I.%%I', n.nspname, c.relname) FROM pg_class c
+                  JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = s.seqrelid),
+               format_type(s.seqtypid, NULL), s.seqmax,
                s.seqincrement, s.seqcycle,
                (SELECT format('%%s (%%I)', o.refobjid::regclass, a.attname) FROM pg_depend o
                   JOIN pg_attribute a ON a.attrelid = o.refobjid AND a.attnum = o.refobjsubid
@@ -253,17 +256,20 @@ def _statistics(reader: Reader, tables: Sequence[TableFacts]) -> None:
         SELECT k.tbl, s.correlation,
                CASE WHEN k.integer THEN (s.histogram_bounds::text::text[])[
                    array_upper(s.histogram_bounds::text::text[], 1)]::numeric END
-          FROM unnest(%s::oid[], %s::text[], %s::text[], %s::text[], %s::bool[])
-               k(tbl, sch, rel, col, integer)
+          FROM unnest(%s::oid[], %s::text[], %s::text[], %s::text[], %s::bool[], %s::bool[])
+               k(tbl, sch, rel, col, integer, partitioned)
           JOIN LATERAL (SELECT st.correlation, st.histogram_bounds FROM pg_stats st
                          WHERE st.schemaname = k.sch AND st.tablename = k.rel AND st.attname = k.col
-                         ORDER BY st.inherited DESC LIMIT 1) s ON true
+                         ORDER BY st.inherited = k.partitioned DESC LIMIT 1) s ON true
         """,
         [t.oid for t in tables],
         [t.schema for t in tables],
         [t.name for t in tables],
         [t.key_columns[0] for t in tables],
         [t.key_types[0] in classify.INTEGER_RANGE for t in tables],
+        # A partitioned table's statistics are its partitions' together; an inheritance parent's own are
+        # its rows without its children's.
+        [t.partition_strategy is not None for t in tables],
     )
     for table, correlation, largest in rows:
         facts = by_oid[table]
