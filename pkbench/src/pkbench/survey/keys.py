@@ -96,14 +96,15 @@ def _key_indexes(reader: Reader, tables: Sequence[TableFacts]) -> None:
             SELECT t.root, i.inhrelid FROM tree t
               JOIN pg_inherits i ON i.inhparent = t.relid
               JOIN pg_class k ON k.oid = i.inhrelid AND k.relispartition
+        ), sized AS (
+            SELECT t.root, coalesce(array_agg(t.relid ORDER BY t.relid) FILTER (WHERE c.relkind = 'i'), '{}')
+                       AS leaves,
+                   coalesce(sum(c.relpages), 0) AS pages
+              FROM tree t JOIN pg_class c ON c.oid = t.relid GROUP BY t.root
         )
         SELECT ix.indrelid, ix.indexrelid, ix.indexrelid::regclass::text, ix.cols, ix.indisunique,
-               ix.indisvalid, ix.indisprimary, ix.partial,
-               ARRAY(SELECT t.relid FROM tree t JOIN pg_class c ON c.oid = t.relid
-                      WHERE t.root = ix.indexrelid AND c.relkind = 'i' ORDER BY t.relid),
-               (SELECT coalesce(sum(c.relpages), 0) FROM tree t JOIN pg_class c ON c.oid = t.relid
-                 WHERE t.root = ix.indexrelid)
-          FROM ix ORDER BY 1, 3
+               ix.indisvalid, ix.indisprimary, ix.partial, s.leaves, s.pages
+          FROM ix JOIN sized s ON s.root = ix.indexrelid ORDER BY 1, 3
         """,
         [t.oid for t in tables],
         [t.key_attnum for t in tables],
@@ -141,6 +142,23 @@ def _children(reader: Reader, by_oid: dict[int, TableFacts]) -> None:
         ), leaf AS (
             SELECT t.root, c.oid, c.relpages, c.reltuples, c.reltoastrelid
               FROM tree t JOIN pg_class c ON c.oid = t.relid WHERE c.relkind = 'r'
+        ), child AS (
+            SELECT l.root, CASE WHEN bool_and(l.reltuples >= 0) THEN sum(l.reltuples) END AS tuples,
+                   coalesce(sum(l.relpages), 0) AS heap,
+                   coalesce(sum((SELECT sum(x.relpages) FROM pg_index i
+                                   JOIN pg_class x ON x.oid = i.indexrelid WHERE i.indrelid = l.oid)), 0)
+                       AS indexes,
+                   coalesce(sum((SELECT s.relpages FROM pg_class s WHERE s.oid = l.reltoastrelid)), 0)
+                       AS toast,
+                   sum((SELECT s.n_tup_ins FROM pg_stat_user_tables s WHERE s.relid = l.oid)) AS inserted
+              FROM leaf l GROUP BY l.root
+        ), fk AS (
+            SELECT con.oid, sum(x.relpages) AS pages
+              FROM con JOIN leaf l ON l.root = con.conrelid
+              JOIN pg_index i ON i.indrelid = l.oid
+              JOIN pg_attribute a ON a.attrelid = l.oid AND a.attnum = i.indkey[0] AND a.attname = con.lead
+              JOIN pg_class x ON x.oid = i.indexrelid
+             GROUP BY con.oid
         )
         SELECT con.confrelid, con.conrelid::regclass::text,
                ARRAY(SELECT a.attname::text FROM unnest(con.conkey) WITH ORDINALITY k(n, o)
@@ -151,20 +169,8 @@ def _children(reader: Reader, by_oid: dict[int, TableFacts]) -> None:
                        JOIN pg_attribute a ON a.attrelid = con.confrelid AND a.attnum = k.n ORDER BY k.o),
                EXISTS (SELECT 1 FROM pg_index x
                         WHERE x.indrelid = con.conrelid AND x.indkey[0] = con.conkey[1]),
-               (SELECT CASE WHEN bool_and(l.reltuples >= 0) THEN sum(l.reltuples) END
-                  FROM leaf l WHERE l.root = con.conrelid),
-               (SELECT coalesce(sum(l.relpages), 0) FROM leaf l WHERE l.root = con.conrelid),
-               (SELECT coalesce(sum(x.relpages), 0) FROM leaf l JOIN pg_index i ON i.indrelid = l.oid
-                  JOIN pg_class x ON x.oid = i.indexrelid WHERE l.root = con.conrelid),
-               (SELECT coalesce(sum(s.relpages), 0) FROM leaf l JOIN pg_class s ON s.oid = l.reltoastrelid
-                 WHERE l.root = con.conrelid),
-               (SELECT sum(x.relpages) FROM leaf l JOIN pg_index i ON i.indrelid = l.oid
-                  JOIN pg_attribute a ON a.attrelid = l.oid AND a.attnum = i.indkey[0]
-                  JOIN pg_class x ON x.oid = i.indexrelid
-                 WHERE l.root = con.conrelid AND a.attname = con.lead),
-               (SELECT sum(s.n_tup_ins) FROM leaf l JOIN pg_stat_user_tables s ON s.relid = l.oid
-                 WHERE l.root = con.conrelid)
-          FROM con
+               ch.tuples, ch.heap, ch.indexes, ch.toast, fk.pages, ch.inserted
+          FROM con JOIN child ch ON ch.root = con.conrelid LEFT JOIN fk ON fk.oid = con.oid
          ORDER BY 1, 2, con.conname
         """,
         {"roots": list(by_oid)},
@@ -253,14 +259,13 @@ def _statistics(reader: Reader, tables: Sequence[TableFacts]) -> None:
     by_oid = {t.oid: t for t in tables}
     rows = reader.all(
         """
-        SELECT k.tbl, s.correlation,
-               CASE WHEN k.integer THEN (s.histogram_bounds::text::text[])[
-                   array_upper(s.histogram_bounds::text::text[], 1)]::numeric END
+        SELECT k.tbl, st.inherited = k.partitioned, st.correlation,
+               CASE WHEN k.integer THEN (st.histogram_bounds::text::text[])[
+                   array_upper(st.histogram_bounds::text::text[], 1)]::numeric END
           FROM unnest(%s::oid[], %s::text[], %s::text[], %s::text[], %s::bool[], %s::bool[])
                k(tbl, sch, rel, col, integer, partitioned)
-          JOIN LATERAL (SELECT st.correlation, st.histogram_bounds FROM pg_stats st
-                         WHERE st.schemaname = k.sch AND st.tablename = k.rel AND st.attname = k.col
-                         ORDER BY st.inherited = k.partitioned DESC LIMIT 1) s ON true
+          JOIN pg_stats st ON st.schemaname = k.sch AND st.tablename = k.rel AND st.attname = k.col
+         ORDER BY 1, 2
         """,
         [t.oid for t in tables],
         [t.schema for t in tables],
@@ -271,7 +276,8 @@ def _statistics(reader: Reader, tables: Sequence[TableFacts]) -> None:
         # its rows without its children's.
         [t.partition_strategy is not None for t in tables],
     )
-    for table, correlation, largest in rows:
+    # The preferred row of each table comes last.
+    for table, _, correlation, largest in rows:
         facts = by_oid[table]
         facts.correlation = float(correlation) if correlation is not None else None
         facts.stats_largest = int(largest) if largest is not None else None
