@@ -101,4 +101,14 @@ def test_locks_statements_and_transactions_do_not_grow_with_the_tables(server: E
     assert catalog_statements <= 20
     for footprint in (small, large):
         assert [s for s in footprint.statements if not READ_ONLY_STATEMENT.match(s)] == []
+        # Every read inside a transaction of its own: nothing runs between them.
+        inside = False
+        for statement in footprint.statements:
+            if statement.startswith("BEGIN"):
+                assert not inside
+                inside = True
+            elif statement.startswith("ROLLBACK"):
+                inside = False
+            else:
+                assert inside, f"outside a transaction: {statement}"
         assert not any(s.startswith(("SAVEPOINT", "RELEASE")) for s in footprint.statements)

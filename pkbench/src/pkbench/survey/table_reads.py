@@ -147,8 +147,9 @@ class _Plan:
             found.append(
                 ("values", lambda: _sample(reader, facts, readable, reading, self.options.sample_rows))
             )
-        if self.integer and ((readable and not facts.row_security) or first):
-            usable = [] if facts.row_security else readable
+        usable = [] if facts.row_security else readable
+        sequences = first and any(s.readable for s in facts.sequences)
+        if self.integer and (usable or sequences):
             found.append(("range used", lambda: _largest(reader, facts, usable, reading, first)))
         if self.options.extension_figures and self.density is None and self.pgstattuple:
             schema = self.pgstattuple
