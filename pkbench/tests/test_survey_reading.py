@@ -230,3 +230,22 @@ def test_days_left_at_the_insert_rate() -> None:
     assert "in about 12.0 hours" in facts.checks[0].words
     facts.inserts = None
     assert checks.days_left(facts) is None
+
+
+V4 = ["0b7e6a4c-2d7f-4c1e-9a3b-5f2e8d1c0a9b", "7f3c1e2a-9b8d-4e6f-a1c2-3d4e5f6a7b8c"] * 20
+V7 = ["018f2a3b-4c5d-7e6f-8a9b-0c1d2e3f4a5b", "018f2a3b-4c5e-7a6f-9a9b-0c1d2e3f4a5c"] * 20
+
+
+def test_the_values_decide_the_kind_but_a_generator_without_a_version_of_its_own_is_named() -> None:
+    assert classify.key_kind(["uuid"], "gen_random_uuid()", "", [V7]).kind == "uuid-v7"
+    assert classify.key_kind(["uuid"], "gen_random_uuid()", "", None).kind == "uuid-v4"
+    assert classify.key_kind(["uuid"], "gen_random_uuid()", "", [[]]).kind == "uuid-v4", (
+        "no rows: the default"
+    )
+    assert classify.key_kind(["uuid"], "uuid_time_nextval()", "", [V4]).kind == "seq-time"
+    assert classify.key_kind(["text"], "gen_random_uuid()::text", "", [V7]).kind == "uuid-v7-text"
+    # Mostly v4, the newest pages v7: mid-way through a migration.
+    mixed = classify.key_kind(["uuid"], "uuid_generate_v7()", "", [V4 * 20 + V7], newest=V7)
+    assert (mixed.kind, mixed.leading) == ("uuid-mixed", "uuid-mixed")
+    same = classify.key_kind(["uuid"], "gen_random_uuid()", "", [V4], newest=V4)
+    assert same.kind == "uuid-v4"
