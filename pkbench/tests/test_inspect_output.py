@@ -5,6 +5,7 @@ not there, and --fail-on one table a line."""
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -12,7 +13,9 @@ from datetime import UTC, datetime
 import psycopg
 import pytest
 from conftest import cli_in_process
+from rich.console import Console
 
+from pkbench.cli import inspect as inspect_cli
 from pkbench.errors import PkbenchError
 from pkbench.server.builds import find_pgbench, find_server_bindir
 from pkbench.server.embedded import EmbeddedCluster
@@ -118,6 +121,22 @@ def test_markdown_of_a_thousand_tables_fits_a_ticket_counts_first_and_says_how_t
     assert (entries[100].table, entries[100].status) == ("app.table_0996", "costs")
     whole = report.markdown(doc, entries, None)
     assert "more not shown" not in whole and "app.table_0009" in whole and len(whole) > len(text)
+
+
+def test_the_terminal_summary_of_a_thousand_tables_fits_a_screen() -> None:
+    entries = _many(1000)
+    doc = report.document(SERVER, MEMORY, placement.RUNS_DIR, entries)
+    console = Console(file=io.StringIO(), width=120, highlight=False)
+    inspect_cli.terminal(console, doc, entries, 20, every_table=False)
+    text = console.file.getvalue()  # type: ignore[attr-defined]
+    lines = text.splitlines()
+    assert lines[0] == "Keys of database app: 1,000 tables: 100 flagged, 700 costs, 100 fine, 100 not placed"
+    assert "Worth acting on: 20 of 800" in text
+    assert "980 more table(s) not listed: --all lists every table" in text
+    # The counts, what was not read once, 20 tables in a table and a few lines each: not 7,000 lines.
+    assert len(lines) < 200 and len(text) < 40_000, len(lines)
+    assert text.count("--watch 60s") == 1
+    assert max(len(line) for line in lines if line.startswith(("┃", "│"))) <= 120
 
 
 def test_the_json_document_counts_statuses_and_keeps_every_table() -> None:

@@ -164,7 +164,11 @@ def inspect(**arguments: Any) -> None:
     doc = report.document(server, memory, runs_dir, entries)
     output = arguments["output_format"]
     if output == "terminal":
-        _print(doc, entries, arguments["top"], arguments["every_table"])
+        stdout = Console()
+        width = None if stdout.is_terminal or "COLUMNS" in os.environ else PIPED_WIDTH
+        terminal(
+            Console(width=width, highlight=False), doc, entries, arguments["top"], arguments["every_table"]
+        )
     else:
         limit = None if arguments["every_table"] else report.MARKDOWN_LIMIT
         text = report.json_text(doc) if output == "json" else report.markdown(doc, entries, limit)
@@ -181,12 +185,11 @@ def inspect(**arguments: Any) -> None:
         fail(f"{len(failed):,} table(s) failed --fail-on {checks}", cli_exit.EXIT_FINDINGS)
 
 
-def _print(doc: dict[str, Any], entries: list[placement.Entry], top: int, every_table: bool) -> None:
+def terminal(
+    console: Console, doc: dict[str, Any], entries: list[placement.Entry], top: int, every_table: bool
+) -> None:
     """The summary (counts per status, what was not read, the tables worth acting on, at most TOP of them),
     or with EVERY_TABLE the table of every table; then a line per table listed."""
-    stdout = Console()
-    width = None if stdout.is_terminal or "COLUMNS" in os.environ else PIPED_WIDTH
-    console = Console(width=width, highlight=False)
     server = doc["server"]
     _say(console, f"Keys of database {server['database']}: {report.counts_line(entries)}")
     held = f"{server['memory_bytes'] / 1024**3:,.1f} GB" if server["memory_bytes"] else "not known"
