@@ -167,3 +167,6 @@ def test_a_table_whose_answer_is_not_known_says_why_and_is_never_fine() -> None:
 def test_only_a_tie_in_every_figure_is_broken_by_the_name() -> None:
     shown = _entries(_v4("b", 500), _v4("a", 500), _v4("c", 501))
     assert [e.table for e in shown] == ["public.c", "public.a", "public.b"]
+    # No inserts counted (a standby's counters count no replayed rows): the larger key index first.
+    shown = _entries(_v4("a_small", 0, 300 * MIB), _v4("b_large", 0, 900 * MIB))
+    assert [e.table for e in shown] == ["public.b_large", "public.a_small"]

@@ -75,10 +75,11 @@ def order_key(entry: Entry) -> tuple[float, ...]:
     basis = float(BASES.index(done.basis))
     if entry.status == "flagged":
         days = entry.days_left if entry.days_left is not None else math.inf
-        return (status, days, -_urgency(entry), basis, -done.value)
+        return (status, days, -_urgency(entry), basis, -done.value, -(entry.index_bytes or 0))
     extra = extra_per_insert(entry)
     weight = extra[0] if extra is not None else 1.0
-    return (status, basis, -done.value * weight, -_urgency(entry))
+    # Where the inserts tie (none counted, as on a standby), the larger key index first.
+    return (status, basis, -done.value * weight, -(entry.index_bytes or 0), -_urgency(entry))
 
 
 def ranked(entries: Sequence[Entry]) -> list[Entry]:
