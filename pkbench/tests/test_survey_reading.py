@@ -186,7 +186,7 @@ def test_a_table_dropped_mid_survey_is_left_saying_so(server: EmbeddedCluster) -
         other.execute("CREATE TABLE vanishing (id bigserial PRIMARY KEY)")
 
         def drop_after_the_catalog(pid: int, what: str) -> None:
-            if what == "catalog":
+            if what == "catalog: tables":
                 other.execute("DROP TABLE vanishing")
 
         tables = _survey(server, observe=drop_after_the_catalog)

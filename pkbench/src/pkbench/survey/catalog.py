@@ -1,13 +1,13 @@
 """Reading a live server's tables and their keys, read-only from the first statement to the last, with a
 footprint that does not grow with the database.
 
-The catalog is read for the whole database in one short READ ONLY transaction of a few statements (the
-tables and their partitions, keys, foreign keys, statistics, sequences), none of which opens a table, so a
-lock another session holds blocks none of them. Each table is then read in short transactions of its own
-(table_reads.py): its size, a sample of its keys, an integer key's largest value, its key index's leaf
-density. Every transaction sets its own statement_timeout and lock_timeout and is rolled back; nothing is
-created (no extension, schema, temporary table or function) and no statistics are reset. A read the role may
-not make is not attempted: its figure is "unknown (needs ...)".
+The catalog is read for the whole database in a few statements (the tables and their partitions, keys,
+foreign keys, statistics, sequences), each in a short READ ONLY transaction of its own, none of which opens
+a table, so a lock another session holds blocks none of them. Each table is then read in short
+transactions of its own (table_reads.py): its size, a sample of its keys, an integer key's largest value,
+its key index's leaf density. Every transaction sets its own statement_timeout and lock_timeout and is
+rolled back; nothing is created (no extension, schema, temporary table or function) and no statistics are
+reset. A read the role may not make is not attempted: its figure is "unknown (needs ...)".
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from pkbench.survey.keys import TREE
 def survey(connection: ConnectionInfo, options: Options) -> tuple[ServerFacts, list[TableFacts]]:
     """The server's facts and every table's (partitions rolled up into their parent), read-only."""
     with connect(connection, options.observe) as reader:
-        with reader.transaction("catalog"):
+        with reader.transaction("catalog: tables"):
             server = _server(reader)
             tables = _tables(reader, options)
             if options.schema is not None and not tables:
@@ -51,7 +51,8 @@ def survey(connection: ConnectionInfo, options: Options) -> tuple[ServerFacts, l
                     f"{options.table_option} {where}: no such table in database {server.database}"
                 )
             _leaves(reader, tables)
-            keys.read(reader, tables)
+        keys.read(reader, tables)
+        with reader.transaction("catalog: inserts"):
             _inserts(reader, server, tables)
             allowed = extensions.allowed(reader, server) if options.extension_figures else {}
         for facts in tables:

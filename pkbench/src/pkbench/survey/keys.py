@@ -27,13 +27,20 @@ WITH RECURSIVE tree(root, relid) AS (
 def read(reader: Reader, tables: Sequence[TableFacts]) -> None:
     """The key of every table in TABLES and the catalog's facts around it."""
     by_oid = {t.oid: t for t in tables}
-    _keys(reader, by_oid)
+    # Each read in a transaction of its own: no snapshot outlives one statement over the whole catalog.
+    with reader.transaction("catalog: keys"):
+        _keys(reader, by_oid)
     keyed = [t for t in tables if t.key_attnum is not None]
-    _key_indexes(reader, keyed)
-    _children(reader, by_oid)
-    _sequences(reader, keyed)
-    _statistics(reader, keyed)
-    _privileges(reader, keyed)
+    with reader.transaction("catalog: indexes"):
+        _key_indexes(reader, keyed)
+    with reader.transaction("catalog: foreign keys"):
+        _children(reader, by_oid)
+    with reader.transaction("catalog: sequences"):
+        _sequences(reader, keyed)
+    with reader.transaction("catalog: statistics"):
+        _statistics(reader, keyed)
+    with reader.transaction("catalog: privileges"):
+        _privileges(reader, keyed)
 
 
 def _keys(reader: Reader, by_oid: dict[int, TableFacts]) -> None:
