@@ -149,6 +149,12 @@ def test_the_json_document_counts_statuses_and_keeps_every_table() -> None:
     assert doc["tables"][0]["rank_by"] and doc["tables"][0]["identifier"] == "app.table_0048"
 
 
+def test_a_key_column_is_printed_as_sql_reads_it_back() -> None:
+    (entry,) = _many(1)
+    entry.key, entry.key_types = ["Key", "user"], ["integer", "bigint"]
+    assert report.cells(entry)["key"] == '"Key" integer, "user" bigint'
+
+
 def test_no_row_repeats_what_a_figure_needs() -> None:
     entries = _many(30)
     for entry in entries[:5]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pkbench.survey import classify
+from pkbench.survey import classify, names
 from pkbench.survey.facts import ServerFacts
 from pkbench.survey.placement import STATUSES, Entry
 from pkbench.text import MISSING, binary_size, markdown_table
@@ -140,7 +140,8 @@ def cells(entry: Entry) -> dict[str, str]:
     ordering = f"{entry.ordering_words} ({entry.ordering:.2f})" if entry.ordering is not None else None
     rate = f"{entry.inserts_per_s:,.1f}/s" if entry.inserts_per_s is not None else None
     index = binary_size(entry.index_bytes) if entry.index_bytes is not None else MISSING
-    key = ", ".join(f"{c} {t}" for c, t in zip(entry.key, entry.key_types, strict=True)) or (
+    columns = zip(entry.key, entry.key_types, strict=True)
+    key = ", ".join(f"{names.quote_ident(c)} {t}" for c, t in columns) or (
         unknown(entry, "key", None) if "key" in entry.unknown else "no key"
     )
     return {
