@@ -149,6 +149,19 @@ def test_the_json_document_counts_statuses_and_keeps_every_table() -> None:
     assert doc["tables"][0]["rank_by"] and doc["tables"][0]["identifier"] == "app.table_0048"
 
 
+def test_reasons_of_each_tables_own_are_counted_not_listed() -> None:
+    entries = _many(40)
+    for entry in entries:
+        entry.unknown["pg_stats correlation"] = f"ANALYZE {entry.identifier} (no statistics yet)"
+    said = report.not_read(entries)
+    assert len(said) == report.REASONS + 1
+    assert said[-1].startswith(
+        f"pg_stats correlation: unknown for {40 - report.REASONS + 1} more tables, for "
+        f"{40 - report.REASONS + 1} other reasons (such as: needs ANALYZE app."
+    )
+    assert said[-1].endswith("--format json gives each table's")
+
+
 def test_a_key_column_is_printed_as_sql_reads_it_back() -> None:
     (entry,) = _many(1)
     entry.key, entry.key_types = ["Key", "user"], ["integer", "bigint"]

@@ -26,6 +26,8 @@ FAIL_ON = ("random-keys", "range-end")
 MARKDOWN_LIMIT = 65_536
 # Tables named beside a reason a figure was not read, the rest counted.
 NAMED = 3
+# Reasons a figure was not read said one a line; the rest are counted by figure.
+REASONS = 8
 
 
 @dataclass(frozen=True)
@@ -99,13 +101,15 @@ def counts_line(entries: Sequence[Entry]) -> str:
 
 def not_read(entries: Sequence[Entry]) -> list[str]:
     """Each reason a figure was not read, once: the figure, what it needs, how many tables, the first few
-    (none where it is every table's)."""
+    (none where it is every table's). The most common REASONS are said each; the rest, one figure a line
+    (a reason of each table's own, such as the ANALYZE each needs, would be a line a table)."""
     groups: dict[tuple[str, str], list[str]] = {}
     for entry in entries:
         for figure, needs in entry.unknown.items():
             groups.setdefault((figure, needs), []).append(entry.identifier)
+    ordered = sorted(groups.items(), key=lambda g: (-len(g[1]), g[0]))
     lines = []
-    for (figure, needs), tables in sorted(groups.items(), key=lambda g: (-len(g[1]), g[0])):
+    for (figure, needs), tables in ordered[:REASONS]:
         if len(tables) == len(entries) > 1:
             lines.append(f"{figure}: unknown (needs {needs}) for all {len(tables):,} tables")
             continue
@@ -113,6 +117,15 @@ def not_read(entries: Sequence[Entry]) -> list[str]:
             f" and {len(tables) - NAMED:,} more" if len(tables) > NAMED else ""
         )
         lines.append(f"{figure}: unknown (needs {needs}) for {len(tables):,} table{_s(tables)}: {named}")
+    rest: dict[str, list[tuple[str, list[str]]]] = {}
+    for (figure, needs), tables in ordered[REASONS:]:
+        rest.setdefault(figure, []).append((needs, tables))
+    for figure, reasons in rest.items():
+        count = sum(len(tables) for _, tables in reasons)
+        lines.append(
+            f"{figure}: unknown for {count:,} more table{'' if count == 1 else 's'}, for {len(reasons):,} "
+            f"other reason{_s(reasons)} (such as: needs {reasons[0][0]}); --format json gives each table's"
+        )
     return lines
 
 
