@@ -6,6 +6,7 @@ an inheritance parent read without its children; and the DBA's checks, each on a
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime
 
 import psycopg
 import pytest
@@ -14,7 +15,7 @@ from pkbench.server.builds import find_pgbench, find_server_bindir
 from pkbench.server.connection import resolve
 from pkbench.server.embedded import EmbeddedCluster
 from pkbench.survey import catalog, checks, classify
-from pkbench.survey.facts import Options, Sequence, TableFacts
+from pkbench.survey.facts import Leaf, Options, Sequence, ServerFacts, TableFacts
 
 OLD_V4_ROWS = 30_000
 NEW_V7_ROWS = 1_500
@@ -250,3 +251,26 @@ def test_the_values_decide_the_kind_but_a_generator_without_a_version_of_its_own
     assert (mixed.kind, mixed.leading) == ("uuid-mixed", "uuid-mixed")
     same = classify.key_kind(["uuid"], "gen_random_uuid()", "", [V4], newest=V4)
     assert same.kind == "uuid-v4"
+
+
+class _Counts:
+    """A reader whose pg_stat_user_tables holds ROWS."""
+
+    def __init__(self, rows: list[tuple[int, int]]) -> None:
+        self.rows = rows
+
+    def all(self, query: str, *params: object) -> list[tuple[int, int]]:
+        return self.rows
+
+
+def test_on_a_standby_the_insert_rate_is_unknown_and_says_why() -> None:
+    """A standby's n_tup_ins counts no replayed rows: no rate is made of it, and the figure says so."""
+    read_at, reset = datetime(2026, 1, 2, tzinfo=UTC), datetime(2026, 1, 1, tzinfo=UTC)
+    for recovery, rate in ((True, None), (False, 86_400.0)):
+        facts = TableFacts(1, "public", "t", None, 0, 0, None)
+        facts.leaves = [Leaf(1, "public", "t", 10, 100.0)]
+        server = ServerFacts(150000, "15", "db", 0, recovery, reset, read_at, True, (), {})
+        catalog._inserts(_Counts([(1, 7)]), server, [facts])  # type: ignore[arg-type]
+        assert facts.inserts_over_s == rate and facts.inserted_total == 7
+        standby = facts.needs.get("insert rate", "")
+        assert standby.startswith("a primary: a standby counts no inserts") == recovery
