@@ -297,16 +297,25 @@ def assert_nothing_left(server_tmpdir: Path) -> None:
 
 
 # What pkbench may send a server it only reads: its read-only transaction, its settings, its reads and
-# savepoints (a continuation line of a statement starts with white space).
+# savepoints.
 READ_ONLY_STATEMENT = re.compile(
     r"^(BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY|SET LOCAL|SELECT|WITH|SAVEPOINT|"
-    r"RELEASE|ROLLBACK)\b|^\s"
+    r"RELEASE|ROLLBACK)\b"
 )
 
 
 def pkbench_statements(cluster: EmbeddedCluster, log_start: int) -> list[str]:
     """The statements pkbench sent CLUSTER since its log was LOG_START bytes long, from a server that logs
-    every statement (log_statement = all) with log_line_prefix '%a|%u|'."""
+    every statement (log_statement = all) with log_line_prefix '%a|%u|', with or without parameters."""
     log = cluster.log_path.read_bytes()[log_start:].decode(errors="replace")
-    ours = [line.split("|", 2)[2] for line in log.splitlines() if line.startswith("pkbench|")]
-    return [re.sub(r"^LOG:\s+statement:\s+", "", s) for s in ours if "statement:" in s]
+    # A statement of several lines is logged with its first line after the prefix and the rest below it.
+    entries: list[str] = []
+    for line in log.splitlines():
+        if line[:1].isspace() and entries:
+            entries[-1] += "\n" + line
+        else:
+            entries.append(line)
+    ours = [entry.split("|", 2)[2] for entry in entries if entry.startswith("pkbench|")]
+    # A statement with parameters (the extended protocol) is logged as "execute <unnamed>: ...".
+    logged = re.compile(r"^LOG:\s+(statement|execute [^:]*):\s+")
+    return [logged.sub("", s).strip() for s in ours if logged.match(s)]

@@ -19,7 +19,8 @@ from pkbench.server import connection
 from pkbench.server.builds import find_pgbench, find_server_bindir
 from pkbench.server.embedded import EmbeddedCluster
 from pkbench.survey import shape as table_shape
-from pkbench.survey.shape import ChildShape, Column, Index, TableShape, split_name
+from pkbench.survey.names import split_qualified
+from pkbench.survey.shape import ChildShape, Column, Index, TableShape
 
 GB = 1024**3
 MB = 1024**2
@@ -221,7 +222,7 @@ def test_the_scenario_files_load_and_the_switch_is_a_random_uuid_key_s() -> None
         "--out",
         "out/switch",
     ]
-    assert split_name("sales.orders") == ("sales", "orders") and split_name("orders") == (None, "orders")
+    assert split_qualified("sales.orders", "--like") == ("sales", "orders")
 
 
 @pytest.mark.parametrize(

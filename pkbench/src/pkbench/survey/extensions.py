@@ -10,76 +10,90 @@ import psycopg
 from psycopg import sql
 
 from pkbench.errors import first_line
-from pkbench.survey.facts import LEAF_DENSITY_MOST_BYTES, PAGE, Reader, ServerFacts, TableFacts, leaves
+from pkbench.survey.facts import PAGE, Reader, ServerFacts, TableFacts
 
 
-def _function_allowed(reader: Reader, server: ServerFacts, extension: str, signature: str) -> str | None:
-    """None when EXTENSION is installed and the role may call SIGNATURE; else what it needs."""
-    schema = server.extensions.get(extension)
-    if schema is None:
-        return f"the {extension} extension"
-    qualified = f"{sql.Identifier(schema).as_string(reader.conn)}.{signature}"
-    (allowed,) = reader.one("SELECT has_function_privilege(%s, 'EXECUTE')", qualified)
-    return None if allowed else f"EXECUTE on {extension}'s {signature.split('(')[0]}()"
+def allowed(reader: Reader, server: ServerFacts) -> dict[str, str | None]:
+    """For each figure an extension gives, None where the role may read it, else what it needs; and the
+    schema pgstattuple is installed in (under "pgstattuple schema"). One statement for the survey."""
+    wanted = {
+        "leaf density": ("pgstattuple", "pgstatindex(regclass)"),
+        "cached share": ("pg_buffercache", "pg_buffercache_pages()"),
+        "full-page image share": ("pg_walinspect", "pg_get_wal_block_info(pg_lsn,pg_lsn,boolean)"),
+    }
+    found: dict[str, str | None] = {}
+    installed = {figure: (ext, sig) for figure, (ext, sig) in wanted.items() if ext in server.extensions}
+    for figure, (extension, _) in wanted.items():
+        if figure not in installed:
+            found[figure] = f"the {extension} extension"
+    if installed:
+        names = [
+            f"{sql.Identifier(server.extensions[ext]).as_string(reader.conn)}.{sig}"
+            for ext, sig in installed.values()
+        ]
+        (grants,) = reader.one(
+            "SELECT ARRAY(SELECT has_function_privilege(f, 'EXECUTE') "
+            "FROM unnest(%s::text[]) WITH ORDINALITY u(f, o) "
+            "ORDER BY u.o)",
+            names,
+        )
+        for (figure, (extension, signature)), granted in zip(installed.items(), grants, strict=True):
+            found[figure] = None if granted else f"EXECUTE on {extension}'s {signature.split('(')[0]}()"
+    found["pgstattuple schema"] = server.extensions.get("pgstattuple")
+    return found
 
 
-def leaf_density(reader: Reader, server: ServerFacts, facts: TableFacts) -> None:
-    if facts.index_oid is None:
+def cached(reader: Reader, server: ServerFacts, tables: Sequence[TableFacts], why: str | None) -> None:
+    """Each key index's share in shared buffers: pg_buffercache read once for every table."""
+    indexed = [t for t in tables if t.index_oid is not None and t.key_index_leaves]
+    if not indexed:
         return
-    why = _function_allowed(reader, server, "pgstattuple", "pgstatindex(regclass)")
-    if why is None and (facts.index_bytes or 0) > LEAF_DENSITY_MOST_BYTES:
-        why = "an index of at most 1 GiB (pgstatindex reads every page)"
     if why is not None:
-        facts.needs["leaf density"] = why
-        return
-    schema = sql.Identifier(server.extensions["pgstattuple"])
-    with reader.attempt(facts, "leaf density"):
-        total_pages, density = 0, 0.0
-        for leaf in leaves(reader, facts.index_oid):
-            (pages, leaf_density) = reader.one(
-                sql.SQL("SELECT leaf_pages, avg_leaf_density FROM {}.pgstatindex(%s::regclass)").format(
-                    schema
-                ),
-                leaf,
-            )
-            if pages and leaf_density == leaf_density:  # NaN for an empty index
-                total_pages += pages
-                density += pages * leaf_density
-        facts.leaf_density = density / total_pages / 100 if total_pages else None
-
-
-def _filenodes(reader: Reader, index_oid: int) -> list[int]:
-    return [
-        r[0]
-        for leaf in leaves(reader, index_oid)
-        for r in reader.all("SELECT pg_relation_filenode(%s::oid)", leaf)
-        if r[0] is not None
-    ]
-
-
-def cached(reader: Reader, server: ServerFacts, facts: TableFacts) -> None:
-    if facts.index_oid is None:
-        return
-    why = _function_allowed(reader, server, "pg_buffercache", "pg_buffercache_pages()")
-    if why is not None:
-        facts.needs["cached share"] = why
+        for facts in indexed:
+            facts.needs["cached share"] = why
         return
     schema = sql.Identifier(server.extensions["pg_buffercache"])
-    with reader.attempt(facts, "cached share"):
-        (buffers,) = reader.one(
-            sql.SQL(
-                "SELECT count(*) FROM {}.pg_buffercache b WHERE b.relfilenode = ANY(%s::oid[]) "
-                "AND b.reldatabase = (SELECT oid FROM pg_database WHERE datname = current_database())"
-            ).format(schema),
-            _filenodes(reader, facts.index_oid),
-        )
-        facts.cached_share = min(1.0, buffers * PAGE / facts.index_bytes) if facts.index_bytes else None
+    owner = {leaf: t.oid for t in indexed for leaf in t.key_index_leaves}
+    try:
+        with reader.transaction("shared buffers"):
+            rows = reader.all(
+                sql.SQL(
+                    "SELECT c.oid, count(b.relfilenode) FROM pg_class c "
+                    "LEFT JOIN {}.pg_buffercache b ON b.relfilenode = c.relfilenode "
+                    "AND b.reldatabase = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+                    "WHERE c.oid = ANY(%s::oid[]) GROUP BY c.oid"
+                ).format(schema),
+                list(owner),
+            )
+    except psycopg.Error as e:
+        for facts in indexed:
+            facts.needs["cached share"] = f"the read failed: {first_line(e)}"
+        return
+    buffers: dict[int, int] = {}
+    for oid, count in rows:
+        buffers[owner[oid]] = buffers.get(owner[oid], 0) + int(count)
+    for facts in indexed:
+        if facts.index_bytes:
+            facts.cached_share = min(1.0, buffers.get(facts.oid, 0) * PAGE / facts.index_bytes)
 
 
-def wal(reader: Reader, server: ServerFacts, tables: Sequence[TableFacts], wal_bytes: int) -> None:
+def _filenodes(reader: Reader, tables: Sequence[TableFacts]) -> dict[int, list[int]]:
+    """Each table's key index leaves' file nodes, from pg_class (no lock taken)."""
+    owner = {leaf: t.oid for t in tables for leaf in t.key_index_leaves}
+    found: dict[int, list[int]] = {t.oid: [] for t in tables}
+    for oid, node in reader.all(
+        "SELECT oid, relfilenode FROM pg_class WHERE oid = ANY(%s::oid[])", list(owner)
+    ):
+        found[owner[oid]].append(int(node))
+    return found
+
+
+def wal(
+    reader: Reader, server: ServerFacts, tables: Sequence[TableFacts], wal_bytes: int, why: str | None
+) -> None:
     """Each key index's share of the full-page images in the last WAL_BYTES of WAL (at most back to the
     last checkpoint's redo point, the oldest WAL surely kept), read once for every table."""
-    indexed = [t for t in tables if t.index_oid is not None]
+    indexed = [t for t in tables if t.index_oid is not None and t.persistence != "u"]
     if not indexed:
         return
     why = (
@@ -87,21 +101,21 @@ def wal(reader: Reader, server: ServerFacts, tables: Sequence[TableFacts], wal_b
         if server.version_num < 160000
         else "a primary (pg_current_wal_lsn)"
         if server.in_recovery
-        else _function_allowed(
-            reader, server, "pg_walinspect", "pg_get_wal_block_info(pg_lsn,pg_lsn,boolean)"
-        )
+        else why
     )
-    if why is None:
-        (allowed,) = reader.one("SELECT has_function_privilege('pg_control_checkpoint()', 'EXECUTE')")
-        why = None if allowed else "EXECUTE on pg_control_checkpoint()"
     if why is not None:
         for facts in indexed:
             facts.needs["full-page image share"] = why
         return
     schema = sql.Identifier(server.extensions["pg_walinspect"])
-    nodes = {t.oid: _filenodes(reader, t.index_oid) for t in indexed if t.index_oid is not None}
     try:
-        with reader.conn.transaction():
+        with reader.transaction("wal"):
+            (allowed,) = reader.one("SELECT has_function_privilege('pg_control_checkpoint()', 'EXECUTE')")
+            if not allowed:
+                for facts in indexed:
+                    facts.needs["full-page image share"] = "EXECUTE on pg_control_checkpoint()"
+                return
+            nodes = _filenodes(reader, indexed)
             rows = reader.all(
                 sql.SQL(
                     "WITH w AS (SELECT pg_current_wal_lsn() - least(%s::numeric, "
@@ -121,6 +135,6 @@ def wal(reader: Reader, server: ServerFacts, tables: Sequence[TableFacts], wal_b
     total = sum(int(size) for *_, size in rows)
     for facts in indexed:
         if total:
-            facts.fpi_share = sum(by_node.get(n, 0) for n in nodes[facts.oid]) / total
+            facts.fpi_share = sum(by_node.get(n, 0) for n in nodes.get(facts.oid, [])) / total
         else:
             facts.needs["full-page image share"] = "full-page images in the WAL read (there were none)"

@@ -15,16 +15,29 @@ from pathlib import Path
 from typing import Any
 
 from pkbench.evidence import advice, advice_rows, decision
-from pkbench.evidence.cell import BASELINE, TIMES
-from pkbench.survey import classify
+from pkbench.evidence.cell import BASELINE, TIMES, TOO_WIDE, reach
+from pkbench.survey import classify, names
 from pkbench.survey.facts import ServerFacts, TableFacts
 from pkbench.text import binary_size
 
-# The committed runs in a clone of the repository: pkbench/docs/reproductions beside this package's source.
-RUNS_DIR = Path(__file__).resolve().parents[3] / "docs" / "reproductions"
+
+def _committed_runs() -> Path:
+    """The committed runs: those the build copies into an installed package (setup.py), else a clone's
+    pkbench/docs/reproductions beside this package's source (an editable install, the source tree)."""
+    here = Path(__file__).resolve()
+    shipped = here.parents[1] / "reproductions"
+    return shipped if shipped.is_dir() else here.parents[3] / "docs" / "reproductions"
+
+
+RUNS_DIR = _committed_runs()
 LAYOUT_CONDITIONS = {"range": "range-partitioned", "hash": "hash-partitioned"}
 # A uuid key compared, besides bigint, with the UUID that keeps it a UUID.
 UUID_ALTERNATIVE = "uuid-v7"
+# A table's status, in the order survey/ranking.py lists them: a key running out (or as urgent a check)
+# before a key that costs, one an outage, the other a bill.
+STATUSES = ("flagged", "costs", "unknown", "not resolved", "fine", "not placed")
+# What a table's inserts are counted by for its rank, best first (survey/ranking.py).
+BASES = ("rate watched", "rows inserted", "insert rate", "key index size", "nothing known")
 
 
 @functools.cache
@@ -48,10 +61,33 @@ def answer_words(strategy: str, answer: decision.Answer | None) -> str:
     return f"{name} against bigint: {answer.decided()} [{answer.cell.run}]"
 
 
+def quotable(ratio: float | None, low: float | None, high: float | None) -> bool:
+    """Whether an interval is one the documents quote: one that does not reach past its own estimate
+    (evidence.cell.TOO_WIDE). A figure whose interval is said in words instead decides nothing here."""
+    width = reach(ratio, low, high)
+    return width is not None and width < TOO_WIDE
+
+
+def speed(answer: decision.Answer) -> decision.Speed:
+    """The rule's reading of the rate, unresolved where its interval is not one to quote."""
+    cell = answer.cell
+    return answer.speed if quotable(cell.ratio, cell.low, cell.high) else "unresolved"
+
+
+def work(answer: decision.Answer) -> decision.Work:
+    """The rule's reading of the WAL, unresolved where its interval is not one to quote."""
+    found = answer.cell.work
+    if answer.work in ("heavier", "lighter") and (
+        found is None or not quotable(found.ratio, found.low, found.high)
+    ):
+        return "unresolved"
+    return answer.work
+
+
 def penalty(answer: decision.Answer | None) -> float:
     """The extra time an insert takes against bigint's where the rule finds the key slower (1/ratio - 1),
     else 0."""
-    if answer is None or answer.speed != "slower" or not answer.cell.ratio:
+    if answer is None or speed(answer) != "slower" or not answer.cell.ratio:
         return 0.0
     return 1 / answer.cell.ratio - 1
 
@@ -69,7 +105,8 @@ class Placement:
     wal_ratio: float | None
     penalty: float
     # The rule's reading (evidence.decision): the rate faster, slower, level or unresolved; the WAL heavier,
-    # lighter, similar, unresolved or not measured; whether the key costs here (slower or heavier).
+    # lighter, similar, unresolved or not measured; whether the key costs here (slower or heavier). A figure
+    # whose interval is too wide to quote reads as unresolved and decides nothing.
     speed: str | None = None
     work: str | None = None
     costs: bool = False
@@ -81,6 +118,8 @@ class Entry:
     """One table as the survey reports it: what its key is, where it sits, what the committed table says."""
 
     table: str
+    # The table's name to paste into SQL (quoted where it must be).
+    identifier: str
     kind: str
     leading_kind: str
     kind_words: str
@@ -111,11 +150,24 @@ class Entry:
     leaf_density: float | None
     cached_share: float | None
     unknown: dict[str, str]
+    # Why the table's answer is not known (a lock held elsewhere, row-level security, a privilege, ...).
+    cause: str | None = None
+    unlogged: bool = False
+    row_security: bool = False
+    # Rows inserted since the statistics began, and those into its children's foreign-key indexes.
+    inserted_total: int | None = None
+    children_inserted: int | None = None
+    days_left: float | None = None
+    # The DBA's checks (survey/checks.py): kind, words, urgency (0 to 1), most urgent first.
+    checks: list[dict[str, Any]] = field(default_factory=list)
     placements: list[Placement] = field(default_factory=list)
     status: str = "fine"
     summary: str = ""
     findings: list[str] = field(default_factory=list)
     saving: float | None = None
+    # What the table was ranked by among those of its status, in words (survey/ranking.py).
+    rank_by: str = ""
+    rank_basis: str = ""
 
     def as_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -140,8 +192,12 @@ def entry(facts: TableFacts, server: ServerFacts, memory: int | None, runs_dir: 
     rate = (
         facts.inserts / facts.inserts_over_s if facts.inserts is not None and facts.inserts_over_s else None
     )
+    children_inserted = [
+        c.inserted_total for c in facts.children if c.indexed and c.inserted_total is not None
+    ]
     found = Entry(
         table=facts.qualified,
+        identifier=names.qualified(facts.schema, facts.name),
         kind=kind,
         leading_kind=leading,
         kind_words=kind_words,
@@ -166,7 +222,13 @@ def entry(facts: TableFacts, server: ServerFacts, memory: int | None, runs_dir: 
         partitioned=facts.partition_strategy,
         partitions=facts.partitions,
         children=[
-            {"table": c.name, "columns": list(c.columns), "total_bytes": c.total_bytes, "indexed": c.indexed}
+            {
+                "table": c.name,
+                "columns": list(c.columns),
+                "total_bytes": c.total_bytes,
+                "indexed": c.indexed,
+                "inserted_total": c.inserted_total,
+            }
             for c in facts.children
         ],
         inserts_per_s=rate,
@@ -175,6 +237,13 @@ def entry(facts: TableFacts, server: ServerFacts, memory: int | None, runs_dir: 
         leaf_density=facts.leaf_density,
         cached_share=facts.cached_share,
         unknown=dict(facts.needs),
+        cause=facts.cause,
+        unlogged=facts.persistence == "u",
+        row_security=facts.row_security,
+        inserted_total=facts.inserted_total,
+        children_inserted=sum(children_inserted) if children_inserted else None,
+        days_left=facts.days_left,
+        checks=[{"kind": c.kind, "words": c.words, "urgency": c.urgency} for c in facts.checks],
     )
     _place(found, strategy, tier, runs_dir)
     _judge(found, strategy, runs_dir)
@@ -200,9 +269,9 @@ def _placement(runs_dir: Path, condition: str, strategy: str) -> Placement:
         cell.high if cell is not None else None,
         cell.work.ratio if cell is not None and cell.work is not None else None,
         penalty(found),
-        found.speed if found is not None else None,
-        found.work if found is not None else None,
-        found.costs if found is not None else False,
+        speed(found) if found is not None else None,
+        work(found) if found is not None else None,
+        found is not None and (speed(found) == "slower" or work(found) == "heavier"),
         alternative,
     )
 
@@ -216,49 +285,63 @@ def _place(found: Entry, strategy: str | None, tier: classify.Tier | None, runs_
         found.placements.append(_placement(runs_dir, layout, strategy))
 
 
-def _judge(found: Entry, strategy: str | None, runs_dir: Path | None) -> None:
-    """The table's status (costs, fine, not placed), its one-line summary, its findings and its saving."""
+def _findings(found: Entry) -> None:
     if found.range_used is not None and found.range_used >= classify.RANGE_FLAG:
         found.findings.append(
             f"{found.key_types[0]} key at {found.range_used:.0%} of its type's range: plan the move to bigint"
         )
+    found.findings += [c["words"] for c in found.checks]
     if found.leading_kind in classify.RANDOM_KINDS:
         found.findings.append("random key: every insert lands anywhere in the index")
     unindexed = [c["table"] for c in found.children if not c["indexed"]]
     if unindexed:
         found.findings.append(f"foreign keys without an index leading with them: {', '.join(unindexed)}")
+
+
+def flagged(found: Entry) -> bool:
+    """An integer key past classify.RANGE_FLAG of its range, or a check as urgent as that."""
+    urgency = max([found.range_used or 0.0, *(float(c["urgency"]) for c in found.checks)])
+    return urgency >= classify.RANGE_FLAG
+
+
+def _judge(found: Entry, strategy: str | None, runs_dir: Path | None) -> None:
+    """The table's status (STATUSES), its one-line summary, its findings and its saving. A
+    table whose answer is not known says why and is "unknown", never "fine" or "not placed"; one that asks
+    for action now (flagged) is flagged whatever else is known of it."""
+    _findings(found)
     where = _where(found)
-    if "key" in found.unknown:
-        found.status = "not placed"
-        found.summary = f"its key was not read ({found.unknown['key']})"
+    if found.cause is None and "key" in found.unknown:
+        found.cause = f"its key was not read ({found.unknown['key']})"
+    if found.cause is not None:
+        found.status = "flagged" if flagged(found) else "unknown"
+        found.summary = f"{found.kind_words}{where}: not known: {found.cause}"
         return
     if found.kind == "no-key":
         found.status = "not placed"
         found.summary = f"{found.kind_words}: no which-key condition measures it"
-        return
-    if strategy is None:
+    elif strategy is None:
         found.status = "not placed"
         found.summary = f"{found.kind_words}{where}: no committed run measured this kind of key"
-        return
-    if runs_dir is None:
+    elif runs_dir is None:
         found.status = "not placed"
         found.summary = f"{found.kind_words}{where}: the committed runs are not here (give --runs DIR)"
-        return
-    if not found.placements:
+    elif not found.placements:
         found.status = "not placed"
         found.summary = f"{found.kind_words}: its key index's size is not known"
-        return
-    first = found.placements[0]
-    found.summary = f"{found.kind_words}{where}: in that condition {first.words}"
-    if first.costs:
-        found.status = "costs"
-        found.saving = found.inserts_per_s * first.penalty if found.inserts_per_s is not None else None
-    elif found.range_used is not None and found.range_used >= classify.RANGE_FLAG:
-        found.status = "flagged"
-    elif first.speed == "unresolved":
-        found.status = "not resolved"
     else:
-        found.status = "fine"
+        first = found.placements[0]
+        found.summary = f"{found.kind_words}{where}: in that condition {first.words}"
+        found.status = (
+            "costs"
+            if first.costs
+            else "not resolved"
+            if "unresolved" in (first.speed, first.work)
+            else "fine"
+        )
+        if first.costs and first.penalty > 0 and found.inserts_per_s is not None:
+            found.saving = found.inserts_per_s * first.penalty
+    if flagged(found):
+        found.status = "flagged"
 
 
 def _where(found: Entry) -> str:
@@ -274,18 +357,3 @@ def _where(found: Entry) -> str:
     over = found.index_over_shared_buffers
     shown = f", {over:.1f}{TIMES} shared buffers" if over is not None and over > 1 else ""
     return f"{made}, {found.key_source} index {binary_size(found.index_bytes)}{shown}, {found.tier}"
-
-
-def ranked(entries: list[Entry]) -> list[Entry]:
-    """Tables that cost first, by what switching would save (insert rate x the cell's penalty; a table
-    whose insert rate is not known after those whose is; then by the penalty, then by the WAL written over
-    bigint's), then flagged, not resolved, fine and not placed."""
-    order = {"costs": 0, "flagged": 1, "not resolved": 2, "fine": 3, "not placed": 4}
-
-    def key(e: Entry) -> tuple[int, int, float, float, float, str]:
-        first = e.placements[0] if e.placements else None
-        penalty = first.penalty if first is not None else 0.0
-        wal = first.wal_ratio or 0.0 if first is not None else 0.0
-        return (order[e.status], e.saving is None, -(e.saving or 0.0), -penalty, -wal, e.table)
-
-    return sorted(entries, key=key)

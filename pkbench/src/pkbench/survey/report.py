@@ -1,5 +1,9 @@
 """What `pkbench inspect` writes: the versioned JSON document (docs/inspect.md describes every field), the
-markdown to paste into a ticket, the cells the terminal's table shows, and the CI check (--fail-on)."""
+markdown to paste into a ticket (within what a ticket holds), the summary and cells the terminal shows, and
+the CI check (--fail-on).
+
+Whatever the format, counts per status come first, then what was not read (each reason once, with how many
+tables it kept a figure from), then the tables in ranked order; names are printed as SQL identifiers."""
 
 from __future__ import annotations
 
@@ -9,20 +13,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pkbench.survey import classify
+from pkbench.survey import classify, names
 from pkbench.survey.facts import ServerFacts
-from pkbench.survey.placement import Entry
+from pkbench.survey.placement import STATUSES, Entry
 from pkbench.text import MISSING, binary_size, markdown_table
 
 SCHEMA = "pkbench-inspect"
 # Raised when a field changes meaning or goes; a new field keeps the version.
 VERSION = 1
-RANKING = (
-    "tables whose key costs (slower than bigint, or heavier in WAL, by the which-key rule) first, by inserts "
-    "per second x the extra time an insert takes against bigint's (1/ratio - 1), then by that extra time and "
-    "the WAL over bigint's; then flagged, not resolved, fine, and not placed"
-)
 FAIL_ON = ("random-keys", "range-end")
+# What an issue or a ticket holds (GitHub's limit on an issue's body): --format md stays within it.
+MARKDOWN_LIMIT = 65_536
+# Tables named beside a reason a figure was not read, the rest counted.
+NAMED = 3
+# Reasons a figure was not read said one a line; the rest are counted by figure.
+REASONS = 8
 
 
 @dataclass(frozen=True)
@@ -50,9 +55,82 @@ def document(
             "extensions": sorted(server.extensions),
         },
         "committed_runs": str(runs_dir) if runs_dir is not None else None,
-        "ranking": RANKING,
+        "ranking": basis_words(entries, _reset(server)),
+        "counts": counts(entries),
         "tables": [e.as_json() for e in entries],
     }
+
+
+def _reset(server: ServerFacts) -> str | None:
+    return f"{server.stats_reset:%Y-%m-%d %H:%M %Z}" if server.stats_reset else None
+
+
+def basis_words(entries: Sequence[Entry], statistics_reset: str | None) -> str:
+    """How the survey's tables were ranked (survey/ranking.py), in one line, with what the inserts are
+    counted over."""
+    bases = {e.rank_basis for e in entries}
+    if "rate watched" in bases:
+        inserts = "the insert rate over --watch"
+    elif "rows inserted" in bases or "insert rate" in bases:
+        since = (
+            f"since the statistics were reset ({statistics_reset})"
+            if statistics_reset
+            else "since the statistics began (never reset, so no rate is known)"
+        )
+        inserts = f"rows inserted {since}, with a random key's children's into their foreign-key indexes,"
+    else:
+        inserts = "the key index's size (no insert counts were readable)"
+    return (
+        f"ranked by status ({', '.join(STATUSES)}), then by what the table costs now: {inserts} times the "
+        "extra time an insert takes against bigint's, or the extra WAL where that is its only cost; integer "
+        "keys nearing their end by the days they have left, then by the share of their range used"
+    )
+
+
+def counts(entries: Sequence[Entry]) -> dict[str, int]:
+    """How many tables have each status, in STATUSES's order (a status no table has left out)."""
+    found = {status: sum(1 for e in entries if e.status == status) for status in STATUSES}
+    return {status: n for status, n in found.items() if n}
+
+
+def counts_line(entries: Sequence[Entry]) -> str:
+    """`1,060 tables: 2 flagged, 130 costs, 928 fine`."""
+    said = ", ".join(f"{n:,} {status}" for status, n in counts(entries).items())
+    return f"{len(entries):,} table{'' if len(entries) == 1 else 's'}" + (f": {said}" if said else "")
+
+
+def not_read(entries: Sequence[Entry]) -> list[str]:
+    """Each reason a figure was not read, once: the figure, what it needs, how many tables, the first few
+    (none where it is every table's). The most common REASONS are said each; the rest, one figure a line
+    (a reason of each table's own, such as the ANALYZE each needs, would be a line a table)."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for entry in entries:
+        for figure, needs in entry.unknown.items():
+            groups.setdefault((figure, needs), []).append(entry.identifier)
+    ordered = sorted(groups.items(), key=lambda g: (-len(g[1]), g[0]))
+    lines = []
+    for (figure, needs), tables in ordered[:REASONS]:
+        if len(tables) == len(entries) > 1:
+            lines.append(f"{figure}: unknown (needs {needs}) for all {len(tables):,} tables")
+            continue
+        named = ", ".join(tables[:NAMED]) + (
+            f" and {len(tables) - NAMED:,} more" if len(tables) > NAMED else ""
+        )
+        lines.append(f"{figure}: unknown (needs {needs}) for {len(tables):,} table{_s(tables)}: {named}")
+    rest: dict[str, list[tuple[str, list[str]]]] = {}
+    for (figure, needs), tables in ordered[REASONS:]:
+        rest.setdefault(figure, []).append((needs, tables))
+    for figure, reasons in rest.items():
+        count = sum(len(tables) for _, tables in reasons)
+        lines.append(
+            f"{figure}: unknown for {count:,} more table{'' if count == 1 else 's'}, for {len(reasons):,} "
+            f"other reason{_s(reasons)} (such as: needs {reasons[0][0]}); --format json gives each table's"
+        )
+    return lines
+
+
+def _s(items: Sequence[object]) -> str:
+    return "" if len(items) == 1 else "s"
 
 
 def json_text(doc: dict[str, Any]) -> str:
@@ -64,11 +142,10 @@ def _share(value: float | None) -> str:
 
 
 def unknown(entry: Entry, figure: str, shown: str | None) -> str:
-    """A figure, or "unknown (needs ...)" where the survey could not read it."""
+    """A figure, or "unknown" where the survey could not read it (why is said once, in `not_read`)."""
     if shown is not None:
         return shown
-    needs = entry.unknown.get(figure)
-    return f"unknown (needs {needs})" if needs else MISSING
+    return "unknown" if figure in entry.unknown else MISSING
 
 
 def cells(entry: Entry) -> dict[str, str]:
@@ -76,11 +153,12 @@ def cells(entry: Entry) -> dict[str, str]:
     ordering = f"{entry.ordering_words} ({entry.ordering:.2f})" if entry.ordering is not None else None
     rate = f"{entry.inserts_per_s:,.1f}/s" if entry.inserts_per_s is not None else None
     index = binary_size(entry.index_bytes) if entry.index_bytes is not None else MISSING
-    key = ", ".join(f"{c} {t}" for c, t in zip(entry.key, entry.key_types, strict=True)) or (
+    columns = zip(entry.key, entry.key_types, strict=True)
+    key = ", ".join(f"{names.quote_ident(c)} {t}" for c, t in columns) or (
         unknown(entry, "key", None) if "key" in entry.unknown else "no key"
     )
     return {
-        "table": entry.table,
+        "table": entry.identifier,
         "key": key,
         "kind": entry.kind_words,
         "made by": entry.generator or MISSING,
@@ -102,6 +180,7 @@ def cells(entry: Entry) -> dict[str, str]:
             entry, "cached share", _share(entry.cached_share) if entry.cached_share is not None else None
         ),
         "status": entry.status,
+        "ranked by": entry.rank_by,
     }
 
 
@@ -117,13 +196,17 @@ SHORT_COLUMNS = (
     "inserts",
     "status",
 )
+# The columns of the terminal's list (the rest of the figures are in each table's line, and in the JSON).
+TERMINAL_COLUMNS = ("table", "kind", "index", "tier", "range used", "status", "ranked by")
 
 
 def answer_lines(entries: Sequence[Entry]) -> list[str]:
     """Each table in one line, ranked: its placement and cell, or that it is fine, or why it is not placed."""
     lines = []
     for entry in entries:
-        lines.append(f"- **{entry.table}** ({entry.status}): {entry.summary}.")
+        lines.append(f"- **{entry.identifier}** ({entry.status}): {entry.summary}.")
+        if entry.rank_by:
+            lines.append(f"  - ranked by {entry.rank_by}.")
         for placement in entry.placements[1:]:
             lines.append(f"  - also {placement.label}: {placement.words}.")
         for placement in entry.placements[:1]:
@@ -140,45 +223,88 @@ def answer_lines(entries: Sequence[Entry]) -> list[str]:
     return lines
 
 
-def markdown(doc: dict[str, Any], entries: Sequence[Entry]) -> str:
+def markdown(doc: dict[str, Any], entries: Sequence[Entry], limit: int | None = MARKDOWN_LIMIT) -> str:
+    """The survey as markdown: counts per status first, what was not read, then the tables in ranked order,
+    as many as fit within LIMIT characters (None: every table), the rest counted with how to get them."""
     server = doc["server"]
     memory = (
         f"{binary_size(server['memory_bytes'])} ({server['memory_source']})"
         if server["memory_bytes"]
         else f"not known ({server['memory_source']})"
     )
-    lines = [
+    unread = not_read(entries)
+    head = [
         f"# Keys of database {server['database']}",
+        "",
+        f"**{counts_line(entries)}**",
         "",
         f"PostgreSQL {server['version']}, shared_buffers {binary_size(server['shared_buffers_bytes'])}, "
         f"memory {memory}; read {server['read_at']} by `pkbench inspect` (read-only). "
-        f"Ranked: {doc['ranking']}.",
+        f"Tables {doc['ranking']}.",
         "",
-        *answer_lines(entries),
-        "",
-        *markdown_table(list(SHORT_COLUMNS), [[cells(e)[c] for c in SHORT_COLUMNS] for e in entries]),
+        *(["## Not read", "", *(f"- {line}" for line in unread), ""] if unread else []),
+    ]
+    tail = [
         "",
         "Cells from the committed which-key table"
         + (f" ({doc['committed_runs']})" if doc["committed_runs"] else " (not found: give --runs)")
         + "; a run named in brackets is the one the cell comes from.",
     ]
+    rows = [[cells(e)[c] for c in SHORT_COLUMNS] for e in entries]
+    header = markdown_table(list(SHORT_COLUMNS), [])
+    shown = len(entries) if limit is None else _fitting(head + header + tail, entries, rows, limit)
+    rest = entries[shown:]
+    left = (
+        [
+            "",
+            f"{counts_line(rest)} more not shown here, to keep within {limit:,} characters: "
+            "`--format md --all` writes every table, `--format json` every figure.",
+        ]
+        if rest
+        else []
+    )
+    lines = [
+        *head,
+        "## Tables, ranked",
+        "",
+        *answer_lines(entries[:shown]),
+        "",
+        *markdown_table(list(SHORT_COLUMNS), rows[:shown]),
+        *left,
+        *tail,
+    ]
     return "\n".join(lines) + "\n"
 
 
+# Room kept for the headings and the line that counts the tables left out.
+MARKDOWN_MARGIN = 600
+
+
+def _fitting(fixed: list[str], entries: Sequence[Entry], rows: list[list[str]], limit: int) -> int:
+    """How many of ENTRIES (their answer lines and table rows) fit with the FIXED lines within LIMIT."""
+    used = sum(len(line) + 1 for line in fixed) + MARKDOWN_MARGIN
+    for shown, (entry, row) in enumerate(zip(entries, rows, strict=True)):
+        lines = [*answer_lines([entry]), *markdown_table(list(SHORT_COLUMNS), [row])[2:]]
+        used += sum(len(line) + 1 for line in lines)
+        if used > limit:
+            return shown
+    return len(entries)
+
+
 def failures(entries: Sequence[Entry], fail_on: Sequence[str], above: int) -> list[str]:
-    """The tables that fail the CI check: a random key (its key index at least ABOVE bytes), an integer key
-    past classify.RANGE_FLAG of its range."""
+    """The tables that fail the CI check: a random key or one mid-way between kinds (classify.GATED_KINDS;
+    its key index at least ABOVE bytes), an integer key past classify.RANGE_FLAG of its range."""
     failed = []
     for entry in entries:
         size = entry.index_bytes or 0
-        if "random-keys" in fail_on and entry.leading_kind in classify.RANDOM_KINDS and size >= above:
-            failed.append(f"{entry.table} has {entry.kind_words} (key index {binary_size(size)})")
+        if "random-keys" in fail_on and entry.leading_kind in classify.GATED_KINDS and size >= above:
+            failed.append(f"{entry.identifier} has {entry.kind_words} (key index {binary_size(size)})")
         if (
             "range-end" in fail_on
             and entry.range_used is not None
             and entry.range_used >= classify.RANGE_FLAG
         ):
             failed.append(
-                f"{entry.table}'s {entry.key_types[0]} key is at {entry.range_used:.0%} of its range"
+                f"{entry.identifier}'s {entry.key_types[0]} key is at {entry.range_used:.0%} of its range"
             )
     return failed

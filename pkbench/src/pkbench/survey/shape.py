@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from pkbench.errors import PkbenchError
 from pkbench.server.connection import ConnectionInfo
-from pkbench.survey import catalog, classify
+from pkbench.survey import catalog, classify, names
 from pkbench.survey.facts import Options, Reader, TableFacts, read_only
 
 # A heap tuple's header and its line pointer: what a row takes besides its columns.
@@ -87,20 +87,10 @@ class TableShape:
     partitioned: str | None
 
 
-def split_name(like: str) -> tuple[str | None, str]:
-    """--like SCHEMA.TABLE or TABLE (a quoted name with a dot in it is not taken apart)."""
-    if like.startswith('"') or "." not in like:
-        return None, like.strip('"')
-    schema, _, table = like.partition(".")
-    if not schema or not table:
-        raise PkbenchError(f"--like {like}: expected SCHEMA.TABLE or TABLE")
-    return schema.strip('"'), table.strip('"')
-
-
 def read(connection: ConnectionInfo, like: str) -> TableShape:
     """The shape of the table --like names, read-only; one line where it is not a table with one key column
     the role may read."""
-    schema, name = split_name(like)
+    schema, name = names.split_qualified(like, "--like")
     # The WAL, the key index's pages and the shared buffers are no part of a shape: none of them is read.
     options = Options(schema, name, table_option="--like", extension_figures=False)
     server, tables = catalog.survey(connection, options)
