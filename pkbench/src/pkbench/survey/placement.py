@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from pkbench.evidence import advice, advice_rows, decision
-from pkbench.evidence.cell import BASELINE, TIMES, TOO_WIDE, reach
+from pkbench.evidence.cell import BASELINE, TIMES, TOO_WIDE, Speed, WorkSays, reach
 from pkbench.survey import classify, names
 from pkbench.survey.facts import ServerFacts, TableFacts
 from pkbench.text import binary_size
@@ -68,13 +68,13 @@ def quotable(ratio: float | None, low: float | None, high: float | None) -> bool
     return width is not None and width < TOO_WIDE
 
 
-def speed(answer: decision.Answer) -> decision.Speed:
+def speed(answer: decision.Answer) -> Speed:
     """The rule's reading of the rate, unresolved where its interval is not one to quote."""
     cell = answer.cell
     return answer.speed if quotable(cell.ratio, cell.low, cell.high) else "unresolved"
 
 
-def work(answer: decision.Answer) -> decision.Work:
+def work(answer: decision.Answer) -> WorkSays:
     """The rule's reading of the WAL, unresolved where its interval is not one to quote."""
     found = answer.cell.work
     if answer.work in ("heavier", "lighter") and (
