@@ -96,11 +96,12 @@ def test_every_situation_of_the_first_screen_has_its_test_here() -> None:
 
 
 def _clone(into: Path) -> Path:
-    """The parts of a clone the commands use: sequuid/, sequuid-py/, pkbench/ (its sources, not its runs)."""
+    """The parts of a clone the commands use: sequuid/, sequuid-py/, pkbench/ (its sources and docs, whose committed
+    runs a built pkbench ships)."""
     skip = shutil.ignore_patterns("build", "*.egg-info", "__pycache__", ".*", "*.o", "*.so", "*.bc")
 
     def pkbench_skip(folder: str, names: list[str]) -> set[str]:
-        top = {"docs", "tests", "benchmarks", "bench"} if Path(folder) == REPOSITORY / "pkbench" else set()
+        top = {"tests", "benchmarks", "bench"} if Path(folder) == REPOSITORY / "pkbench" else set()
         return set(skip(folder, names)) | (top & set(names))
 
     for part in ("sequuid", "sequuid-py"):

@@ -22,9 +22,9 @@ def tree() -> prose.Tree:
 PUT_BACK = [
     (
         "pkbench/docs/layout.md",
-        "sequuid--1.5.sql and the upgrades to 1.5,",
+        "sequuid--1.6.sql and the upgrades to 1.6,",
         "sequuid--1.0.sql and its upgrades to 1.4,",
-        "says sequuid is at 1.4; sequuid.control's default_version is 1.5",
+        "says sequuid is at 1.4; sequuid.control's default_version is 1.6",
     ),
     (
         "pkbench/docs/layout.md",

@@ -16,13 +16,13 @@ from pkbench.advise import like as like_plan
 from pkbench.advise import like_text, outcome, session
 from pkbench.advise import plan as planner
 from pkbench.cli import arguments
-from pkbench.cli import inspect as inspect_cli
 from pkbench.cli.console import RichReporter
 from pkbench.errors import PkbenchError
 from pkbench.evidence import advice, advice_rows
 from pkbench.run import runner
 from pkbench.run.options import Options
 from pkbench.server import connection, sizing
+from pkbench.survey import report
 from pkbench.survey import shape as table_shape
 
 ADVICE_FILE = "advice.md"
@@ -237,7 +237,7 @@ def _advise_like(
     seconds = arguments.duration(budget, "--budget")
     assert seconds is not None
     info = connection.resolve(dsn)
-    memory = inspect_cli.server_memory(server_memory, info)
+    memory = report.server_memory(server_memory, info)
     chosen = [s.strip() for s in strategies.split(",") if s.strip()] if strategies else None
     prepared = like_plan.prepare(
         options_for, table_shape.read(info, like), memory.bytes, seconds, out, chosen, rows, common

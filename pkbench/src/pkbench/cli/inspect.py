@@ -20,7 +20,6 @@ from pkbench.errors import PkbenchError
 from pkbench.server import connection, sizing
 from pkbench.survey import catalog, facts, names, placement, ranking, report
 
-LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 # The width of the terminal output written to a pipe or a file (a terminal's own width otherwise; COLUMNS,
 # where set, wins over both).
 PIPED_WIDTH = 120
@@ -33,16 +32,6 @@ def _seconds(text: str) -> float:
     if match is None or float(match.group(1)) <= 0:
         raise PkbenchError(f"--watch {text[:20]!r}: expected a duration such as 60s or 2m")
     return float(match.group(1)) * (60 if match.group(2) in ("m", "min") else 1)
-
-
-def server_memory(given: str | None, info: connection.ConnectionInfo) -> report.Memory:
-    """The memory the server may use: --server-memory, else this machine's where the server runs here."""
-    if given is not None:
-        return report.Memory(sizing.parse_bytes(given, "--server-memory"), "given by --server-memory")
-    host = info.params.get("host", "")
-    if not host or host.startswith("/") or host in LOCAL_HOSTS:
-        return report.Memory(sizing.machine_memory_bytes(), "this machine's: the server runs here")
-    return report.Memory(None, "give --server-memory for the beyond-RAM tier")
 
 
 def table_option(table: str | None, schema: str | None) -> tuple[str | None, str | None]:
@@ -157,7 +146,7 @@ def inspect(**arguments: Any) -> None:
     if runs_dir is not None and not runs_dir.is_dir():
         runs_dir = None
     info = connection.resolve(arguments["dsn"])
-    memory = server_memory(arguments["server_memory"], info)
+    memory = report.server_memory(arguments["server_memory"], info)
     options = facts.Options(schema, table, arguments["sample_rows"], wal_bytes, watch)
     server, tables = catalog.survey(info, options)
     entries = ranking.ranked([placement.entry(t, server, memory.bytes, runs_dir) for t in tables])

@@ -61,13 +61,14 @@ def _ns(path: Path, *names: str) -> list[int]:
 
 def public_ids(path: Path) -> list[str]:
     """The which-key answer where ids are shown to the public: store a v7, show its façade; what the mapping
-    costs per call beside making the v7, from BENCHMARKS.md's newest raw output (links from the repository's
-    root, where the README shows it)."""
-    v7, to_public, to_v7 = _ns(path, "uuid_generate_v7", "uuid_v7_to_public", "uuid_public_to_v7")
+    costs per call beside gen_random_uuid() (the benchmark's own reference), from BENCHMARKS.md's newest raw
+    output (links from the repository's root, where the README shows it)."""
+    random, to_public, to_v7 = _ns(path, "gen_random_uuid", "uuid_v7_to_public", "uuid_public_to_v7")
     return [
         "- ids shown to the public: store **uuid-v7** (its cells above) and show its façade, "
-        "`uuid_v7_to_public(id, key)`, a v4-looking id that hides when the row was made (sequuid 1.5, the "
-        f"port, sequuid-py): {to_public:,} ns a call, {to_public / v7:.2f}{TIMES} making the v7; "
+        "`uuid_v7_to_public(id, key)`, a v4-looking id that hides when the row was made and in what order "
+        f"(sequuid 1.6, the port, sequuid-py): {to_public:,} ns a call, "
+        f"{to_public / random:.2f}{TIMES} a `gen_random_uuid()`; "
         f"`uuid_public_to_v7`, the way back, {to_v7:,} ns "
         "([public ids](sequuid/docs/public-ids.md), [the run](sequuid/BENCHMARKS.md))."
     ]

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pkbench.server import connection, sizing
 from pkbench.survey import classify, names
 from pkbench.survey.facts import ServerFacts
 from pkbench.survey.placement import STATUSES, Entry
@@ -28,12 +29,23 @@ MARKDOWN_LIMIT = 65_536
 NAMED = 3
 # Reasons a figure was not read said one a line; the rest are counted by figure.
 REASONS = 8
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 
 
 @dataclass(frozen=True)
 class Memory:
     bytes: int | None
     source: str
+
+
+def server_memory(given: str | None, info: connection.ConnectionInfo) -> Memory:
+    """The memory the server may use: --server-memory, else this machine's where the server runs here."""
+    if given is not None:
+        return Memory(sizing.parse_bytes(given, "--server-memory"), "given by --server-memory")
+    host = info.params.get("host", "")
+    if not host or host.startswith("/") or host in LOCAL_HOSTS:
+        return Memory(sizing.machine_memory_bytes(), "this machine's: the server runs here")
+    return Memory(None, "give --server-memory for the beyond-RAM tier")
 
 
 def document(
