@@ -96,8 +96,8 @@ def test_every_situation_of_the_first_screen_has_its_test_here() -> None:
 
 
 def _clone(into: Path) -> Path:
-    """The parts of a clone the commands use: sequuid/, sequuid-py/, pkbench/ (its sources and docs, whose committed
-    runs a built pkbench ships)."""
+    """The parts of a clone the commands use: sequuid/, sequuid-py/, pkbench/ (its sources and docs, whose
+    committed runs a built pkbench ships)."""
     skip = shutil.ignore_patterns("build", "*.egg-info", "__pycache__", ".*", "*.o", "*.so", "*.bc")
 
     def pkbench_skip(folder: str, names: list[str]) -> set[str]:
