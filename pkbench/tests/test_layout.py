@@ -22,6 +22,7 @@ FLOORS = (
     "report",  # report.html, comparison.html, sweep.html
     "survey",  # pkbench inspect: a live server's keys read-only, each placed in the which-key table
     "evidence",  # what the documents say from the committed runs: the generated blocks, the which-key table
+    "model",  # a key's cost on a server it never ran on: b-tree and checkpoint arithmetic fitted to runs
     "summary",  # what one run writes about itself: summary.md, summary.csv, the console's tables, sweep.md
     "scenario",  # scenario files, the built-in ones, the studies' published figures
     "steps",  # one module per step kind, and their registry

@@ -2,7 +2,8 @@
 
 The commands live by job: `run` in run.py; list, report, reproductions and compare (over the catalog and
 results directories) in results.py; docs in docs.py; inspect (a read-only survey of a server's keys) in
-inspect.py; the exit codes and the one way to fail in exit.py.
+inspect.py; predict (the model of a key's cost on a server) in predict.py; the exit codes and the one way
+to fail in exit.py.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pkbench.cli import advise
 from pkbench.cli.docs import docs
 from pkbench.cli.exit import EXIT_INTERRUPTED, fail
 from pkbench.cli.inspect import inspect
+from pkbench.cli.predict import predict_command
 from pkbench.cli.results import compare, list_, report, reproductions_
 from pkbench.cli.run import options_for, run
 from pkbench.errors import PkbenchError, first_line
@@ -31,7 +33,17 @@ def cli() -> None:
     """
 
 
-for command in (run, list_, report, reproductions_, compare, docs, advise.command(options_for), inspect):
+for command in (
+    run,
+    list_,
+    report,
+    reproductions_,
+    compare,
+    docs,
+    advise.command(options_for),
+    inspect,
+    predict_command,
+):
     cli.add_command(command)
 
 
