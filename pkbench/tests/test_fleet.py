@@ -19,8 +19,8 @@ from pkbench.scenario import file as scenario_file
 from pkbench.server.builds import find_pgbench, find_server_bindir
 from pkbench.server.embedded import EmbeddedCluster
 from pkbench.strategies import app_keys
+from pkbench.strategies.binding import bound, client_key_placeholders
 from pkbench.strategies.catalog import Catalog
-from pkbench.strategies.model import client_key_placeholders
 from pkbench.summary import fleet
 
 CLIENTS = 4
@@ -30,7 +30,7 @@ OFFSETS_MS = [(2 * i - (CLIENTS - 1)) * SKEW_MS / (2 * (CLIENTS - 1)) for i in r
 
 
 def test_the_skew_and_clients_are_written_into_the_key_and_the_prefill() -> None:
-    strategy = Catalog().get("app-v7-random").bound({"skew_ms": 50, "clients": 8}, cores=2)
+    strategy = bound(Catalog().get("app-v7-random"), {"skew_ms": 50, "clients": 8}, cores=2)
     commands = client_key_placeholders(strategy)["key_client_commands"]
     assert "(2 * :client_id - (8 - 1)) * 50000 / (2 * greatest(8 - 1, 1))" in commands
     assert strategy.generators[0].expression == "pkbench_app_fleet_v7(50000, 8)"
@@ -41,7 +41,7 @@ def test_the_skew_and_clients_are_written_into_the_key_and_the_prefill() -> None
         "key_statement_end": ";",
     }
     with pytest.raises(PkbenchError, match="skew_ms must be a number of milliseconds"):
-        Catalog().get("app-v7-counter").bound({"skew_ms": -1, "clients": 8}, cores=2)
+        bound(Catalog().get("app-v7-counter"), {"skew_ms": -1, "clients": 8}, cores=2)
 
 
 def test_a_scenario_that_sends_no_key_refuses_the_clients_keys() -> None:

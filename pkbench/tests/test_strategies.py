@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from pkbench.errors import PkbenchError
+from pkbench.strategies.binding import bound, layout_placeholders
 from pkbench.strategies.builtin import BUILTIN
 from pkbench.strategies.catalog import Catalog
-from pkbench.strategies.model import layout_placeholders
 from pkbench.strategies.user_config import load_config, parse_definition
 
 ISSUE_NAMES = {
@@ -63,10 +63,10 @@ def test_uuid_v7_falls_back_to_core_uuidv7_on_18() -> None:
 def test_a_layout_takes_its_count_from_the_scenario_else_the_cores() -> None:
     striped = Catalog().get("uuid-striped")
     assert striped.generators[0].expression == "uuid_generate_striped({stripes})"
-    assert striped.bound({"stripes": 4}, cores=16).generators[0].expression == "uuid_generate_striped(4)"
-    assert striped.bound({}, cores=16).generators[0].expression == "uuid_generate_striped(16)"
+    assert bound(striped, {"stripes": 4}, cores=16).generators[0].expression == "uuid_generate_striped(4)"
+    assert bound(striped, {}, cores=16).generators[0].expression == "uuid_generate_striped(16)"
     # More cores than sequuid takes stripes: its most.
-    assert striped.bound({}, cores=512).generators[0].expression == "uuid_generate_striped(256)"
+    assert bound(striped, {}, cores=512).generators[0].expression == "uuid_generate_striped(256)"
     hashed = Catalog().get("uuid-v7-hash")
     assert layout_placeholders(hashed, {"partitions": 8}, cores=2) == {
         "key_partitioning": "PARTITION BY HASH (id)",
@@ -74,14 +74,14 @@ def test_a_layout_takes_its_count_from_the_scenario_else_the_cores() -> None:
         "key_stripes": "0",
     }
     plain = Catalog().get("uuid-v7")
-    assert plain.bound({"stripes": 4}, cores=2) is plain
+    assert bound(plain, {"stripes": 4}, cores=2) is plain
     assert layout_placeholders(plain, {}, cores=2) == {
         "key_partitioning": "",
         "key_partitions": "0",
         "key_stripes": "0",
     }
     with pytest.raises(PkbenchError, match="parameter stripes must be a whole number from 1 to 256"):
-        striped.bound({"stripes": 0}, cores=2)
+        bound(striped, {"stripes": 0}, cores=2)
 
 
 def test_bigint_uses_an_identity_clause_and_the_others_a_default() -> None:

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from pkbench.results import StrategyResult
+    from pkbench.results.model import StrategyResult
 
 
 class Bar(Protocol):

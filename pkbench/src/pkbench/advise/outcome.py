@@ -15,7 +15,7 @@ from pkbench.analysis.verdict import CONFIDENCE
 from pkbench.evidence import advice, advice_text
 from pkbench.evidence.advice_rows import CONDITIONS, LOAD, Source
 from pkbench.evidence.cell import PRECISION, Cell
-from pkbench.results import RunResult
+from pkbench.results.model import RunResult
 from pkbench.run.paired import LOAD_PARTS
 from pkbench.server import sizing
 

@@ -13,7 +13,7 @@ from pkbench.analysis.family import holm
 from pkbench.analysis.judge import Paired
 from pkbench.analysis.stats import wilson
 from pkbench.analysis.verdict import paired_ratios
-from pkbench.results import Verdict
+from pkbench.results.model import Verdict
 
 
 def _median(values: Sequence[float]) -> float | None:

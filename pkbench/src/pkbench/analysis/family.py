@@ -27,7 +27,7 @@ from pkbench.analysis.verdict import (
     log_t_interval,
     resolving_digits,
 )
-from pkbench.results import Verdict
+from pkbench.results.model import Verdict
 
 FAMILYWISE_ALPHA = 0.05
 

@@ -18,7 +18,7 @@ from pkbench.analysis.metrics import (
     verdict_metrics,
 )
 from pkbench.analysis.verdict import RatioVerdict, ratio_verdict, same_in_every_round
-from pkbench.results import StrategyResult, Verdict, WorkloadResult
+from pkbench.results.model import StrategyResult, Verdict, WorkloadResult
 
 # Fixed, so that the same rounds always give the same interval (the report and the summary agree).
 BOOTSTRAP_SEED = 20240223

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from pkbench.analysis import verdict
 from pkbench.analysis.verdict import FigureKind
-from pkbench.results import StrategyResult, Unavailable, WorkloadResult
+from pkbench.results.model import StrategyResult, Unavailable, WorkloadResult
 from pkbench.text import MIB
 
 

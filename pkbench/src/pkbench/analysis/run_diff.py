@@ -25,7 +25,7 @@ from pkbench.analysis.verdict import (
     paired_ratios,
 )
 from pkbench.errors import PkbenchError
-from pkbench.results import RepeatedStrategy, RunResult, StrategyResult, WorkloadResult
+from pkbench.results.model import RepeatedStrategy, RunResult, StrategyResult, WorkloadResult
 from pkbench.text import MISSING, markdown_table
 
 RANK_TEST_ALPHA = 0.05

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskID, TaskProgressColumn, TextColumn, TimeRemainingColumn
 
 from pkbench.reporting import Bar
-from pkbench.results import StrategyResult
+from pkbench.results.model import StrategyResult
 
 
 class _RichBar:

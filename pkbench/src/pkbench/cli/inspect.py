@@ -17,8 +17,9 @@ from rich.table import Table
 from pkbench.cli import exit as cli_exit
 from pkbench.cli.exit import fail
 from pkbench.errors import PkbenchError
+from pkbench.model import calibration
 from pkbench.server import connection, sizing
-from pkbench.survey import catalog, facts, names, placement, ranking, report
+from pkbench.survey import catalog, checkpoint_settings, facts, modelled, names, placement, ranking, report
 
 # The width of the terminal output written to a pipe or a file (a terminal's own width otherwise; COLUMNS,
 # where set, wins over both).
@@ -150,6 +151,9 @@ def inspect(**arguments: Any) -> None:
     options = facts.Options(schema, table, arguments["sample_rows"], wal_bytes, watch)
     server, tables = catalog.survey(info, options)
     entries = ranking.ranked([placement.entry(t, server, memory.bytes, runs_dir) for t in tables])
+    if runs_dir is not None and calibration.calibrated(runs_dir):
+        settings = checkpoint_settings.read(info)
+        modelled.attach(entries, server, memory.bytes, settings, calibration.committed(runs_dir))
     doc = report.document(server, memory, runs_dir, entries)
     output = arguments["output_format"]
     if output == "terminal":

@@ -18,6 +18,9 @@ from pkbench.survey import catalog, checkpoint_settings, facts, names, placement
 from pkbench.survey.checkpoint_settings import CheckpointSettings
 from pkbench.text import binary_size
 
+# An interval reaching past twice its estimate is said in words, as the documents' rule says one
+# (evidence.cell.TOO_WIDE).
+QUOTABLE_FACTOR = 2.0
 # PostgreSQL's own defaults, for a setting neither given nor read.
 DEFAULTS = CheckpointSettings(
     shared_buffers_bytes=128 * 1024**2,
@@ -88,6 +91,13 @@ def _line(cost: KeyCost) -> str:
     text += f"; key-index leaf misses per insert {cost.buffer_misses_per_insert:.2f} of shared buffers"
     if cost.memory_misses_per_insert is not None:
         text += f", {cost.memory_misses_per_insert:.2f} of memory"
+    rate = cost.rate_against_bigint
+    if cost.key != calibration.BASELINE and rate is not None:
+        if rate.high / rate.value < QUOTABLE_FACTOR:
+            text += f"; rate {rate.value:.2f}x bigint's ({rate.low:.2f}-{rate.high:.2f})"
+            text += " at the calibration machine's costs"
+        else:
+            text += "; rate: the model's interval is too wide to quote"
     return text
 
 

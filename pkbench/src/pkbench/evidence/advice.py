@@ -30,7 +30,7 @@ from pkbench.evidence.advice_rows import (
     committed,
 )
 from pkbench.evidence.cell import BASELINE, Cell, Work
-from pkbench.results import RunResult, Verdict
+from pkbench.results.model import RunResult, Verdict
 from pkbench.summary.headline import SAME_WITHIN, Headline
 
 # The work figure shown beside each window's rate: WAL bytes per transaction, judged on the same rounds.

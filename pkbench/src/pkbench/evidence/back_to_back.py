@@ -15,7 +15,7 @@ from pkbench.analysis.family import families
 from pkbench.analysis.metrics import verdict_title
 from pkbench.errors import PkbenchError
 from pkbench.evidence.designs import cell, half_width, overlap, recorded
-from pkbench.results import RunResult
+from pkbench.results.model import RunResult
 from pkbench.summary.verdicts import estimate_words
 from pkbench.text import MISSING, markdown_table
 

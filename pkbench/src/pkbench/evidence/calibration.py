@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pkbench import results
 from pkbench.errors import PkbenchError
-from pkbench.results import RunResult
+from pkbench.results.model import RunResult
 from pkbench.summary.calibration import RUN_PREFIX, lines
 
 

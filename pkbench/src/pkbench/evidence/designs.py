@@ -22,7 +22,7 @@ from pkbench.analysis import judge
 from pkbench.analysis.metrics import verdict_title
 from pkbench.analysis.verdict import Interval, IntervalMethod, interval_reach
 from pkbench.errors import PkbenchError
-from pkbench.results import RunResult
+from pkbench.results.model import RunResult
 from pkbench.summary import runs
 from pkbench.summary.verdicts import estimate_words
 from pkbench.text import MISSING, markdown_table

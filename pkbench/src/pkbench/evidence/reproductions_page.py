@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pkbench import results
 from pkbench.errors import PkbenchError
-from pkbench.results import RunResult
+from pkbench.results.model import RunResult
 from pkbench.scenario import published
 from pkbench.server import iolimit
 from pkbench.summary import runs

@@ -21,7 +21,7 @@ from pkbench.evidence import (
     sequuid_benchmarks,
     work_by_count,
 )
-from pkbench.results import RunResult, StrategyResult, WorkloadResult
+from pkbench.results.model import RunResult, StrategyResult, WorkloadResult
 from pkbench.scenario import published
 from pkbench.summary import contention, pages, runs, waits
 from pkbench.summary import partitioned as partitioned_summary

@@ -14,7 +14,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pkbench.results import RunResult, WorkloadResult
+from pkbench.results.model import RunResult, WorkloadResult
 
 FIGURES = (("wal_fpi_per_transaction", "Full-page images"), ("wal_bytes_per_transaction", "WAL bytes"))
 # Counts this close are equal: a window of a given count runs it per client, rounded up, so it may run up to

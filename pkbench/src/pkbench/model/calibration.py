@@ -161,6 +161,12 @@ def windows_of(runs_dir: Path, runs: Sequence[str]) -> list[Observation]:
     return [o for run in runs for o in observations(runs_dir / run)]
 
 
+def calibrated(runs_dir: Path) -> bool:
+    """Whether RUNS_DIR holds the runs the model is fitted to (a folder of other runs given to inspect may
+    not)."""
+    return all((runs_dir / run / "results.json").is_file() for run in CALIBRATION_RUNS)
+
+
 @functools.cache
 def committed(runs_dir: Path) -> Fit:
     """The model fitted to the committed calibration runs under RUNS_DIR."""

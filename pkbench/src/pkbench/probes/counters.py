@@ -8,7 +8,7 @@ import psycopg
 
 from pkbench.errors import first_line
 from pkbench.probes import Connection
-from pkbench.results import Unavailable
+from pkbench.results.model import Unavailable
 
 
 @dataclass

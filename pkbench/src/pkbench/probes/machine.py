@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pkbench.results import MachineWindow
+from pkbench.results.model import MachineWindow
 
 PROC = Path("/proc")
 # The CPU fields of /proc/stat's `cpu` line, in clock ticks (proc(5)); guest time is already inside user.

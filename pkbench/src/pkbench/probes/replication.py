@@ -19,7 +19,7 @@ import psycopg
 
 from pkbench.errors import first_line
 from pkbench.pgbench.output import percentile
-from pkbench.results import ReplicationWindow, Unavailable
+from pkbench.results.model import ReplicationWindow, Unavailable
 from pkbench.server.connection import ConnectionInfo
 from pkbench.server.target import Replica
 

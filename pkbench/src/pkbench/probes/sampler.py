@@ -13,7 +13,7 @@ import psycopg
 
 from pkbench.errors import first_line
 from pkbench.probes import activity, buffercache, sizes
-from pkbench.results import Unavailable
+from pkbench.results.model import Unavailable
 from pkbench.server.connection import ConnectionInfo
 
 # Wait events are cheap to read and bursty, so they are sampled more often than the buffer cache.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pkbench.probes import Connection
-from pkbench.results import Sizes
+from pkbench.results.model import Sizes
 
 
 def table_sizes(conn: Connection, schema: str, table: str) -> Sizes:

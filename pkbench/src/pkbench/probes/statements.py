@@ -21,7 +21,7 @@ import psycopg
 
 from pkbench.errors import first_line
 from pkbench.probes import Connection
-from pkbench.results import Unavailable, WorkPerTransaction
+from pkbench.results.model import Unavailable, WorkPerTransaction
 
 TAG = "/* pkbench strategy "
 _TAG_END = " */ "

@@ -29,7 +29,7 @@ import psycopg
 from pkbench.errors import first_line
 from pkbench.probes import Connection
 from pkbench.probes.machine import ProcessTimes, parse_process_stat, read_processes
-from pkbench.results import Unavailable, WorkPerTransaction
+from pkbench.results.model import Unavailable, WorkPerTransaction
 
 PROC = Path("/proc")
 ENDED_BACKENDS_TIMEOUT_S = 10.0

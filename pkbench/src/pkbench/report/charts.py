@@ -18,7 +18,7 @@ from pkbench.analysis.metrics import Figure, figure, nested_figure
 from pkbench.report import whiskers
 from pkbench.report.loading import Run
 from pkbench.report.palette import shades
-from pkbench.results import Sizes, StatementResult, WorkloadResult
+from pkbench.results.model import Sizes, StatementResult, WorkloadResult
 from pkbench.text import MIB
 
 PERCENTILES = ("p50", "p95", "p99")

@@ -29,7 +29,7 @@ from pkbench.report.comparison_charts import lookup, metric_chart, metric_value,
 from pkbench.report.loading import Run, load_run, workload_of
 from pkbench.report.palette import strategy_colors
 from pkbench.report.tables import SPEED, relative, signed_percent
-from pkbench.results import StrategyResult, WorkloadResult
+from pkbench.results.model import StrategyResult, WorkloadResult
 from pkbench.text import MISSING
 
 # A workload's compared figures in three tables, as the report has them, each narrow enough for a 1300-pixel

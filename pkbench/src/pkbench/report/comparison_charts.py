@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 from pkbench.analysis.metrics import Figure, Metric
 from pkbench.report import charts, whiskers
 from pkbench.report.loading import Run, workload_of
-from pkbench.results import StrategyResult, WorkloadResult
+from pkbench.results.model import StrategyResult, WorkloadResult
 
 # Which run a bar or a line belongs to, beside the strategy's colour.
 RUN_PATTERNS = ("", "/", ".", "x", "\\", "+", "-", "|")

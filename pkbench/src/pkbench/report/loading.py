@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pkbench import results
 from pkbench.analysis.metrics import unavailable_reason
-from pkbench.results import (
+from pkbench.results.model import (
     PREFILL_SNAPSHOT,
     RunResult,
     Sizes,

@@ -12,7 +12,7 @@ from typing import Any
 from pkbench.analysis.metrics import figure
 from pkbench.report.charts import Chart, bar_chart
 from pkbench.report.loading import Run
-from pkbench.results import StrategyResult
+from pkbench.results.model import StrategyResult
 from pkbench.summary import sharded
 
 # (figure name in a density entry, label) of the table figures drawn; fractions of the table's size.

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pkbench.analysis.metrics import Figure, Metric, figure, report_columns, unavailable_reason
 from pkbench.report import whiskers
 from pkbench.report.loading import Run, workload_of
-from pkbench.results import RepeatedStrategy, StrategyResult, WorkloadResult
+from pkbench.results.model import RepeatedStrategy, StrategyResult, WorkloadResult
 from pkbench.summary.headline import cells as summary_cells
 from pkbench.text import MISSING, binary_size
 

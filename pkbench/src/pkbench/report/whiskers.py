@@ -9,7 +9,7 @@ from typing import Any
 
 from pkbench.analysis.metrics import Figure, Metric
 from pkbench.analysis.verdict import Interval, median_interval
-from pkbench.results import StrategyResult, WorkloadResult
+from pkbench.results.model import StrategyResult, WorkloadResult
 
 # Fixed, so that a page drawn twice draws the same whiskers.
 BOOTSTRAP_SEED = 20240223

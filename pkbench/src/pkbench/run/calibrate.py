@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pkbench.errors import PkbenchError
 from pkbench.reporting import Reporter
-from pkbench.results import RunResult
+from pkbench.results.model import RunResult
 from pkbench.run.options import Options, Outcome
 from pkbench.summary import calibration
 

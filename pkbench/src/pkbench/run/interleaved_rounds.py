@@ -17,12 +17,13 @@ from typing import Protocol, runtime_checkable
 
 from pkbench.errors import PkbenchError
 from pkbench.probes import Connection, machine, statements, work
-from pkbench.results import Unavailable, WorkloadResult, WorkPerTransaction
+from pkbench.results.model import Unavailable, WorkloadResult, WorkPerTransaction
 from pkbench.run import interleaved
 from pkbench.run.paired import PairedRounds
 from pkbench.server import iolimit
+from pkbench.server.synchronous import REMOTE_LEVELS
 from pkbench.server.target import Target
-from pkbench.server.topology import REMOTE_LEVELS, Topology
+from pkbench.server.topology import Topology
 from pkbench.server.workspace import Workspace
 from pkbench.steps import PgbenchStep, Step, checkpoints, window_start
 from pkbench.steps.context import StepContext

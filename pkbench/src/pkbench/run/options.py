@@ -15,7 +15,7 @@ import psycopg
 from pkbench import results
 from pkbench.errors import PkbenchError
 from pkbench.probes import machine
-from pkbench.results import RunResult, StrategyResult
+from pkbench.results.model import RunResult, StrategyResult
 from pkbench.run import parameters as parameters_module
 from pkbench.run.parameters import BIGINT_MAX
 from pkbench.scenario import file as scenario_module
@@ -23,8 +23,9 @@ from pkbench.scenario.file import Scenario
 from pkbench.server import iolimit, memcap, topology
 from pkbench.server.builds import find_pgbench, find_server_bindir, server_bindir
 from pkbench.server.topology import Topology
+from pkbench.strategies.binding import bound, refuse_unpartitioned, refuse_without_client_keys
 from pkbench.strategies.catalog import Catalog
-from pkbench.strategies.model import Strategy, refuse_unpartitioned, refuse_without_client_keys
+from pkbench.strategies.model import Strategy
 from pkbench.strategies.user_config import load_config, parse_definition
 
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
@@ -140,7 +141,7 @@ def plan(options: Options) -> Plan:
         # The rate in force, for the scenario's SQL ({clock_rate}) and results.json's parameters.
         loaded = loaded.with_parameters({"clock_rate": clock_rate})
     chosen = catalog.select(options.strategies or loaded.strategies)
-    chosen = [strategy.bound(loaded.parameters, machine.cores()) for strategy in chosen]
+    chosen = [bound(strategy, loaded.parameters, machine.cores()) for strategy in chosen]
     texts = [text for step in loaded.steps for text in step.texts()]
     refuse_unpartitioned(chosen, loaded.name, texts)
     refuse_without_client_keys(chosen, loaded.name, texts)

@@ -19,13 +19,8 @@ from pkbench.scenario.file import Scenario
 from pkbench.server.target import Target
 from pkbench.server.workspace import Workspace
 from pkbench.steps import StepContext
-from pkbench.strategies.model import (
-    Generator,
-    Strategy,
-    client_key_placeholders,
-    layout_placeholders,
-    time_kind,
-)
+from pkbench.strategies.binding import client_key_placeholders, layout_placeholders
+from pkbench.strategies.model import Generator, Strategy, time_kind
 
 
 def choose_generator(strategy: Strategy, ws: Workspace, version_num: int) -> tuple[Generator | None, str]:

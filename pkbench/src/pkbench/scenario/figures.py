@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pkbench.analysis.metrics import STRATEGY_METRICS, WORKLOAD_METRICS, Figure, Metric, figure, key_index
-from pkbench.results import PREFILL_SNAPSHOT, StrategyResult
+from pkbench.results.model import PREFILL_SNAPSHOT, StrategyResult
 from pkbench.text import MIB
 
 # Study figures the metric registry does not hold, with what each needs: the window's wall time (the time

@@ -24,7 +24,7 @@ from pydantic import Field
 from pkbench import schema
 from pkbench.analysis.metrics import WORKLOAD_METRICS, Figure
 from pkbench.errors import PkbenchError
-from pkbench.results import StrategyResult
+from pkbench.results.model import StrategyResult
 from pkbench.scenario import builtin
 from pkbench.scenario.agreement import FACTOR_REPRODUCED as FACTOR_REPRODUCED
 from pkbench.scenario.agreement import LARGER as LARGER

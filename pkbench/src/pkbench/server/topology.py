@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import psycopg
-from psycopg import sql
 
 from pkbench.errors import PkbenchError
 from pkbench.reporting import Reporter
@@ -24,12 +23,8 @@ from pkbench.server.connection import ConnectionInfo, PrivateSecrets, parse, res
 from pkbench.server.embedded import EmbeddedCluster
 from pkbench.server.existing import ExistingServer
 from pkbench.server.os_user import SERVER_USER
-from pkbench.server.target import Target
+from pkbench.server.synchronous import STANDBY_NAME
 
-# The standby's application_name (how the primary lists it) and its replication slot's name.
-STANDBY_NAME = "pkbench_standby"
-# The synchronous_commit levels that wait for a standby.
-REMOTE_LEVELS = ("remote_write", "on", "remote_apply")
 # How long the standby may take to stream after it started (a base backup of a fresh cluster takes seconds).
 STREAMING_TIMEOUT_S = 120.0
 # Settings of the primary that would stop a standby copied from it from starting or following it.
@@ -302,39 +297,3 @@ def _drop_slot(primary: EmbeddedCluster, timeout_s: float = 10.0) -> None:
         if row is None or time.monotonic() > deadline:
             return
         time.sleep(0.1)
-
-
-@contextlib.contextmanager
-def synchronous(target: Target, synchronous_commit: str | None) -> Iterator[None]:
-    """The standby pkbench started made synchronous while sessions commit at a remote level."""
-    standby = target.standby
-    if synchronous_commit not in REMOTE_LEVELS or standby is None or not standby.owned:
-        yield
-        return
-    _set_synchronous_standby(target.connection, f'"{STANDBY_NAME}"')
-    try:
-        yield
-    finally:
-        with contextlib.suppress(PkbenchError, psycopg.Error):
-            _set_synchronous_standby(target.connection, "")
-
-
-def _set_synchronous_standby(primary: ConnectionInfo, names: str, timeout_s: float = 30.0) -> None:
-    """synchronous_standby_names of the embedded primary, in force for new sessions when this returns."""
-    with primary.connect() as conn:
-        conn.execute(sql.SQL("ALTER SYSTEM SET synchronous_standby_names = {}").format(sql.Literal(names)))
-        conn.execute("SELECT pg_reload_conf()")
-    deadline = time.monotonic() + timeout_s
-    while True:
-        with primary.connect() as conn:
-            shown = conn.execute("SHOW synchronous_standby_names").fetchone()
-            state = conn.execute(
-                "SELECT sync_state FROM pg_stat_replication WHERE application_name = %s", (STANDBY_NAME,)
-            ).fetchone()
-        # Back to asynchronous, the standby may be gone already (that is why the window ended).
-        synchronous = state is not None and state[0] == "sync"
-        if shown is not None and shown[0] == names and (synchronous or not names):
-            return
-        if time.monotonic() > deadline:
-            raise PkbenchError(f"the standby did not become synchronous within {timeout_s:.0f} s")
-        time.sleep(0.05)

@@ -13,7 +13,7 @@ import psycopg
 
 from pkbench.errors import PkbenchError, first_line
 from pkbench.reporting import Reporter
-from pkbench.results import StrategyResult
+from pkbench.results.model import StrategyResult
 from pkbench.server.target import Target
 from pkbench.server.workspace import Workspace
 

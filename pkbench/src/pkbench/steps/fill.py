@@ -11,7 +11,7 @@ import psycopg
 
 from pkbench import schema
 from pkbench.errors import first_line
-from pkbench.results import Prefill, Unavailable
+from pkbench.results.model import Prefill, Unavailable
 from pkbench.steps.context import StepContext, Stopwatch, seed_random
 
 

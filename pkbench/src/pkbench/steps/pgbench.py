@@ -24,8 +24,8 @@ from pkbench.probes.walinspect import (
     WalInspectUnavailable,
     WalWindow,
 )
-from pkbench.results import Unavailable, WorkloadResult
-from pkbench.server import topology
+from pkbench.results.model import Unavailable, WorkloadResult
+from pkbench.server import synchronous
 from pkbench.server.target import Target
 from pkbench.steps import checkpoints, window_start, workload
 from pkbench.steps.context import StepContext
@@ -365,18 +365,19 @@ def replication_measured(
     A window whose sessions commit at a remote level makes the standby pkbench started synchronous for its
     length; a standby named by --standby-dsn keeps what its primary's owner configured.
     """
-    archive = target.archive_directory if isinstance(target, topology.ArchivingCluster) else None
+    # the embedded primary that archives (server.topology.ArchivingCluster) says where
+    archive = getattr(target, "archive_directory", None)
     if target.standby is None and archive is None:
         yield None
         return
-    with topology.synchronous(target, synchronous_commit):
+    with synchronous.synchronous(target, synchronous_commit):
         probe = replication.ReplicationProbe(
             target.connection,
             target.standby,
             archive,
             synchronous_commit,
             sample_interval_s,
-            topology.STANDBY_NAME,
+            synchronous.STANDBY_NAME,
         )
         with probe:
             yield probe

@@ -11,7 +11,7 @@ from pydantic import Field
 
 from pkbench import schema
 from pkbench.errors import first_line
-from pkbench.results import Unavailable
+from pkbench.results.model import Unavailable
 from pkbench.steps.context import StepContext, seed_random
 
 

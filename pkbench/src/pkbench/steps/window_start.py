@@ -9,7 +9,7 @@ import time
 import psycopg
 
 from pkbench.errors import first_line
-from pkbench.results import Unavailable
+from pkbench.results.model import Unavailable
 
 
 def wait_until_none(

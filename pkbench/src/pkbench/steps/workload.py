@@ -8,7 +8,7 @@ from pkbench.pgbench import driver as pgbench
 from pkbench.pgbench.output import latency_summary
 from pkbench.probes import counters
 from pkbench.probes.walinspect import WALINSPECT_FIGURES, WalInspection
-from pkbench.results import StatementResult, Unavailable, WorkloadResult
+from pkbench.results.model import StatementResult, Unavailable, WorkloadResult
 
 
 def script_statements(sql: str) -> list[str]:

@@ -13,7 +13,7 @@ from pkbench.analysis import judge
 from pkbench.analysis.calibration import Calibration, RunSpread, by_figure, run_spread, summed
 from pkbench.analysis.metrics import verdict_title
 from pkbench.analysis.stats import wilson
-from pkbench.results import RunResult, Verdict
+from pkbench.results.model import RunResult, Verdict
 from pkbench.summary import runs as run_words
 from pkbench.text import MISSING, markdown_table
 

@@ -18,8 +18,8 @@ from pkbench import results
 from pkbench.analysis.verdict import median_interval
 from pkbench.errors import PkbenchError
 from pkbench.probes.machine import STEAL_FRACTION
-from pkbench.results import MachineWindow, RunResult
 from pkbench.results.files import read_series
+from pkbench.results.model import MachineWindow, RunResult
 from pkbench.summary import runs as run_words
 from pkbench.summary import waits
 from pkbench.text import MISSING, markdown_table

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pkbench.analysis.metrics import REPLICATION_METRICS, STRATEGY_METRICS, WORKLOAD_METRICS, Metric
-from pkbench.results import RunResult, StrategyResult, WorkloadResult
+from pkbench.results.model import RunResult, StrategyResult, WorkloadResult
 
 # `complete` is false on every row of a run that stopped before doing everything asked for (results.json's
 # `completion` says why), so a spreadsheet that collects summary.csv files cannot take one for whole.

@@ -12,7 +12,7 @@ from rich.table import Table
 
 from pkbench.analysis.metrics import STRATEGY_METRICS, WORKLOAD_METRICS, Metric
 from pkbench.probes.machine import busy_machine
-from pkbench.results import RunResult
+from pkbench.results.model import RunResult
 from pkbench.summary import pages as pages_summary
 from pkbench.summary import partitioned as partitioned_summary
 from pkbench.summary import replication as replication_summary

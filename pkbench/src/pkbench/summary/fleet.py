@@ -19,7 +19,7 @@ from pkbench import results
 from pkbench.analysis import verdict
 from pkbench.analysis.verdict import FigureKind, RatioVerdict, median_interval, ratio_verdict
 from pkbench.errors import PkbenchError
-from pkbench.results import RunResult, StrategyResult, WorkloadResult
+from pkbench.results.model import RunResult, StrategyResult, WorkloadResult
 from pkbench.strategies.app_keys import APP_KEYS
 from pkbench.text import MISSING, markdown_table
 

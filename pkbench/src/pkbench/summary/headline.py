@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from pkbench.analysis.judge import judge_load, load_parts
 from pkbench.analysis.metrics import key_index
-from pkbench.results import PREFILL_SNAPSHOT, RunResult, Sizes, StrategyResult
+from pkbench.results.model import PREFILL_SNAPSHOT, RunResult, Sizes, StrategyResult
 from pkbench.text import MISSING, binary_size
 
 TIMES = "\u00d7"

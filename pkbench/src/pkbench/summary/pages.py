@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pkbench.analysis.metrics import key_index
-from pkbench.results import RunResult, StrategyResult
+from pkbench.results.model import RunResult, StrategyResult
 from pkbench.scenario.figures import deleted_share
 from pkbench.text import MISSING, markdown_table
 

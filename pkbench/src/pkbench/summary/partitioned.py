@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pkbench.analysis.stats import wilson
-from pkbench.results import RunResult, StrategyResult
+from pkbench.results.model import RunResult, StrategyResult
 from pkbench.summary.sharded import CONCENTRATED
 from pkbench.text import MISSING, binary_size, markdown_table
 

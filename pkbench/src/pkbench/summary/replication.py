@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pkbench.analysis.metrics import REPLICATION_METRICS, Figure, Metric, figure
-from pkbench.results import RunResult, StrategyResult, WorkloadResult
+from pkbench.results.model import RunResult, StrategyResult, WorkloadResult
 from pkbench.text import MISSING, figure_text, markdown_table
 
 _BY_KEY = {metric.key: metric for metric in REPLICATION_METRICS}

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from pkbench.results import RunResult, StrategyResult
+from pkbench.results.model import RunResult, StrategyResult
 from pkbench.scenario import builtin, published
 from pkbench.scenario.published import Comparison, Published, PublishedFigure
 from pkbench.summary import waits

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pkbench.results import RunResult
+from pkbench.results.model import RunResult
 
 # How results.json's generator_source reads in a sentence: a reader must be able to tell the C extension
 # from its PL/pgSQL port, whose generators cost tens of times more per call.

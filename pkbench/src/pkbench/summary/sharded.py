@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pkbench.analysis.stats import wilson
-from pkbench.results import RunResult
+from pkbench.results.model import RunResult
 from pkbench.text import MISSING, binary_size, markdown_table
 
 # A hottest share at or above this is "almost all on one shard".

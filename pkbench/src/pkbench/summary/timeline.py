@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pkbench.results import RunResult
+from pkbench.results.model import RunResult
 from pkbench.strategies.builtin import BUILTIN
 from pkbench.text import figure_text as shown
 from pkbench.text import markdown_table

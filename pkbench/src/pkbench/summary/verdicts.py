@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pkbench.analysis.family import Family, families
 from pkbench.analysis.metrics import LOAD_METRIC, WORKLOAD_METRICS, verdict_title
 from pkbench.probes.machine import busy_machine
-from pkbench.results import RunResult
+from pkbench.results.model import RunResult
 from pkbench.text import markdown_table
 
 

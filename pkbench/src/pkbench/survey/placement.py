@@ -168,6 +168,10 @@ class Entry:
     # What the table was ranked by among those of its status, in words (survey/ranking.py).
     rank_by: str = ""
     rank_basis: str = ""
+    # The key as the committed runs and the model name it, and the model's answer for this table
+    # (survey/modelled.py).
+    strategy: str | None = None
+    model: dict[str, Any] | None = None
 
     def as_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -245,6 +249,7 @@ def entry(facts: TableFacts, server: ServerFacts, memory: int | None, runs_dir: 
         days_left=facts.days_left,
         checks=[{"kind": c.kind, "words": c.words, "urgency": c.urgency} for c in facts.checks],
     )
+    found.strategy = strategy
     _place(found, strategy, tier, runs_dir)
     _judge(found, strategy, runs_dir)
     return found

@@ -226,6 +226,10 @@ def answer_lines(entries: Sequence[Entry]) -> list[str]:
                 lines.append(f"  - switching to v7 there: {placement.alternative}.")
         for finding in entry.findings:
             lines.append(f"  - {finding}.")
+        if entry.model is not None:
+            lines.append(
+                f"  - at this server's settings, by the model (pkbench predict): {entry.model['words']}."
+            )
         for child in entry.children:
             lines.append(
                 f"  - child {child['table']} ({', '.join(child['columns'])}): "
