@@ -12,15 +12,12 @@ from pkbench.cli.arguments import duration
 from pkbench.errors import PkbenchError
 from pkbench.model import calibration
 from pkbench.model.btree import LAYOUTS, rows_in
-from pkbench.model.prediction import KeyCost, Server, predict
+from pkbench.model.prediction import QUOTABLE_FACTOR, KeyCost, Server, predict
 from pkbench.server import connection, sizing
 from pkbench.survey import catalog, checkpoint_settings, facts, names, placement
 from pkbench.survey.checkpoint_settings import CheckpointSettings
 from pkbench.text import binary_size
 
-# An interval reaching past twice its estimate is said in words, as the documents' rule says one
-# (evidence.cell.TOO_WIDE).
-QUOTABLE_FACTOR = 2.0
 # PostgreSQL's own defaults, for a setting neither given nor read.
 DEFAULTS = CheckpointSettings(
     shared_buffers_bytes=128 * 1024**2,

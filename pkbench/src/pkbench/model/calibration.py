@@ -20,17 +20,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from scipy import stats
-
 from pkbench.errors import PkbenchError
 from pkbench.model.btree import LAYOUTS, PAGE_BYTES, leaf_images
 from pkbench.model.observations import Observation, observations
 from pkbench.model.rate import RateFit, fit_buffer_share, fit_rate, pairs
+from pkbench.model.spread import interval_factor
 
 # The committed runs the constants are fitted to, and those kept out of the fit to check it.
 CALIBRATION_RUNS = ("model-grid-1", "model-grid-2", "model-grid-3", "model-grid-4")
 HELD_OUT_RUNS = ("model-held-out", "wal-keys", "wal-tiers-seed-004", "wal-cap128")
-CONFIDENCE = 0.95
 # The rate's fit has three costs; it needs a few more pairs than that to say how far it strays.
 MOST_CONSTANTS = 3
 BASELINE = "bigint"
@@ -47,12 +45,8 @@ class KeyFit:
     windows: int
 
     def interval_factor(self) -> float:
-        """How far, as a factor either way, a prediction's 95% interval reaches: Student's t on the
-        residuals' spread, widened for a new window as a prediction interval is."""
-        if self.windows < 3:
-            return math.inf
-        t = float(stats.t.ppf(0.5 + CONFIDENCE / 2, self.windows - 1))
-        return math.exp(t * self.log_residual_sd * math.sqrt(1 + 1 / self.windows))
+        """How far, as a factor either way, a prediction's 95% interval reaches (model.spread)."""
+        return interval_factor(self.log_residual_sd, self.windows, 1)
 
 
 @dataclass(frozen=True)

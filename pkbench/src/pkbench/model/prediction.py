@@ -16,6 +16,9 @@ from pkbench.model.btree import LAYOUTS, PAGE_BYTES, KeyLayout, leaf_images, lea
 from pkbench.model.calibration import BASELINE, Fit
 from pkbench.model.rate import buffer_misses, memory_misses
 
+# An interval reaching past twice its estimate is said in words, not quoted, as the documents' rule says
+# one (evidence.cell.TOO_WIDE: a reach of its estimate's size).
+QUOTABLE_FACTOR = 2.0
 # Backends inserting at once: each fills a heap page of its own, a few images per checkpoint cycle; at a
 # production server's cycle of many thousands of inserts their share of the WAL is below a thousandth.
 WRITERS = 16

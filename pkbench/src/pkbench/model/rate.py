@@ -17,12 +17,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import optimize, stats
+from scipy import optimize
 
 from pkbench.model.btree import LAYOUTS
 from pkbench.model.observations import Observation
-
-CONFIDENCE = 0.95
+from pkbench.model.spread import interval_factor
 
 
 def buffer_misses(index_bytes: float, shared_buffers_bytes: float, share: float, ordered: bool) -> float:
@@ -82,10 +81,8 @@ class RateFit:
         return base / (base + added_s)
 
     def interval_factor(self) -> float:
-        if self.pairs < 5:
-            return math.inf
-        t = float(stats.t.ppf(0.5 + CONFIDENCE / 2, self.pairs - 3))
-        return math.exp(t * self.log_residual_sd * math.sqrt(1 + 1 / self.pairs))
+        """How far, as a factor either way, a predicted rate's 95% interval reaches (model.spread)."""
+        return interval_factor(self.log_residual_sd, self.pairs, 3)
 
 
 @dataclass(frozen=True)
