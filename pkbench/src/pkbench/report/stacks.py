@@ -145,7 +145,7 @@ def stacked_over_time(run: Run, spec: StackSpec, workload: str, colors: dict[str
     # The traces as plain dicts, added in one call: plotly checks a trace object where it is made and again
     # where it is added, and a run of 96 partitions makes thousands (its report took half a minute).
     traces: list[dict[str, Any]] = []
-    rows: list[int] = []
+    panel_of_trace: list[int] = []
     for index, (name, times, by_category) in enumerate(panels, start=1):
         tones = dict(zip(categories, shades(colors[name], len(categories)), strict=True))
         for category in categories:
@@ -166,9 +166,9 @@ def stacked_over_time(run: Run, spec: StackSpec, workload: str, colors: dict[str
                     "fillcolor": tone,
                 }
             )
-            rows.append(index)
+            panel_of_trace.append(index)
         fig.update_yaxes(title_text=spec.y_title, row=index, col=1)
-    fig.add_traces(traces, rows=rows, cols=[1] * len(rows))
+    fig.add_traces(traces, rows=panel_of_trace, cols=[1] * len(panel_of_trace))
     chart.figure = style(fig, title, "", spec.y_title, height=170 + 230 * len(panels))
     fig.update_yaxes(title_text=spec.y_title)
     fig.update_xaxes(title_text="elapsed time in the measured window (s)", row=len(panels), col=1)
