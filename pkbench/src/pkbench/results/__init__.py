@@ -6,6 +6,7 @@ objects it returns.
 
 from pkbench.results.files import (
     ResultsNotFoundError,
+    is_shared,
     load,
     read_series,
     shared_loads,
@@ -55,6 +56,7 @@ __all__ = [
     "Verdict",
     "WorkPerTransaction",
     "WorkloadResult",
+    "is_shared",
     "load",
     "read_series",
     "shared_loads",

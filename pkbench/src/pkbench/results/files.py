@@ -102,6 +102,12 @@ def load(out_dir: Path) -> RunResult:
     return _shared[key]
 
 
+def is_shared(run: RunResult) -> bool:
+    """Whether RUN is one a shared_loads() block handed out: a run its readers never change, so that what is
+    worked out from it may be kept as long as it is."""
+    return any(shared is run for shared in _shared.values())
+
+
 def load_json(out_dir: Path) -> dict[str, Any]:
     """results.json of a results directory, refused in one line when this pkbench cannot read its version."""
     return _parsed(*_read(out_dir))

@@ -5,6 +5,7 @@ figure."""
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
@@ -13,6 +14,7 @@ from pkbench.analysis import judge
 from pkbench.analysis.calibration import Calibration, RunSpread, by_figure, run_spread, summed
 from pkbench.analysis.metrics import verdict_title
 from pkbench.analysis.stats import wilson
+from pkbench.results import is_shared
 from pkbench.results.model import RunResult, Verdict
 from pkbench.summary import runs as run_words
 from pkbench.text import MISSING, markdown_table
@@ -25,6 +27,21 @@ def marked_verdicts(run: RunResult) -> list[Verdict]:
     """The run's verdicts with the familywise mark, judged from the run's rounds by this pkbench, whatever the
     pkbench that made the run recorded: a calibration measures how often the judgement a run gets today
     resolves a difference between identical strategies."""
+    if not is_shared(run):
+        return _judged_now(run)
+    # The documents read each calibration for several blocks, each handed the same shared run: judged once
+    # (judging every A/A run's rounds again was a third of a documents' check), kept while the run lives.
+    key = id(run)
+    if key not in _judged:
+        _judged[key] = _judged_now(run)
+        weakref.finalize(run, _judged.pop, key, None)
+    return list(_judged[key])
+
+
+_judged: dict[int, list[Verdict]] = {}
+
+
+def _judged_now(run: RunResult) -> list[Verdict]:
     baseline, design = _judged_as(run)
     return judge.records(judge.judge(run.strategies, baseline, design), baseline or "")
 
