@@ -22,6 +22,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import psycopg
 
@@ -111,7 +112,19 @@ def main() -> int:
         action="store_true",
         help="Survey once more in this process, counting the locks at the end of every read transaction.",
     )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help="Also write the figures, after the command that made them, to this file (docs/inspect.md's "
+        "footprint block is generated from the committed one).",
+    )
     args = parser.parse_args()
+    lines: list[str] = []
+
+    def say(line: str) -> None:
+        print(line)
+        lines.append(line)
+
     settings = {
         "shared_buffers": "128MB",
         "log_statement": "all",
@@ -126,7 +139,7 @@ def main() -> int:
             (relations,) = conn.execute(
                 "SELECT count(*) FROM pg_class WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace"
             ).fetchone() or (0,)
-        print(
+        say(
             f"built {args.tables:,} tables ({args.partitioned:,} of them partitioned, {PARTITIONS} "
             "partitions "
             f"each; {relations:,} heaps) in {time.monotonic() - started:.0f} s"
@@ -164,22 +177,25 @@ def main() -> int:
             if args.observe:
                 catalog.survey(cluster.connection, Options(observe=observe))
 
-    print(
+    say(
         f"pkbench inspect --format json on {args.tables:,} tables: {wall:.1f} s wall "
         f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)"
     )
-    print(
+    say(
         f"  most locks held at once, sampled from another session ({sampled.samples:,} samples): "
         f"{sampled.most_locks}"
     )
-    print(f"  the longest transaction, sampled: {sampled.longest_s:.2f} s")
+    say(f"  the longest transaction, sampled: {sampled.longest_s:.2f} s")
     if args.observe:
-        print(f"  most locks held at once, counted at the end of each read transaction: {observed['most']}")
-        print(
+        say(f"  most locks held at once, counted at the end of each read transaction: {observed['most']}")
+        say(
             f"  read transactions: {observed['transactions']:,}, the longest {observed['oldest_s']:.2f} s "
             "at its end"
         )
-    print(f"  statements sent: {statements:,} ({statements / args.tables:.1f} a table)")
+    say(f"  statements sent: {statements:,} ({statements / args.tables:.1f} a table)")
+    if args.out is not None:
+        made = ["$ .venv/bin/python pkbench/benchmarks/inspect_footprint.py", *sys.argv[1:]]
+        args.out.write_text("\n".join([" ".join(made), *lines]) + "\n")
     return 0
 
 

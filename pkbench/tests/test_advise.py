@@ -11,6 +11,7 @@ from unittest import mock
 import pytest
 from conftest import cli_in_process, run_cli
 
+from pkbench import text
 from pkbench.advise import outcome
 from pkbench.advise import plan as advise
 from pkbench.errors import PkbenchError
@@ -72,9 +73,9 @@ def test_the_disk_check_refuses_a_part_that_would_not_fit_in_one_line() -> None:
     assert str(refused.value).startswith("the wal run would write about 3.") and "has 1.0 GB" in str(
         refused.value
     )
-    assert sizing.parse_bytes("20GB", "--disk-budget") == 20 * 1024**3
+    assert text.parse_bytes("20GB", "--disk-budget") == 20 * 1024**3
     with pytest.raises(PkbenchError, match="--disk-budget 'lots': expected a size"):
-        sizing.parse_bytes("lots", "--disk-budget")
+        text.parse_bytes("lots", "--disk-budget")
 
 
 def test_a_full_disk_stops_advise_before_it_starts_a_server(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ import pytest
 from pkbench import results
 from pkbench.errors import PkbenchError
 from pkbench.evidence import blocks as evidence
-from pkbench.evidence import forest, sequuid_benchmarks
+from pkbench.evidence import forest, model_check, sequuid_benchmarks
 from pkbench.evidence import tables as evidence_tables
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,8 +30,11 @@ def tree(tmp_path: Path) -> Path:
         "pkbench/docs/reproductions.md",
         "pkbench/docs/reproductions-notes.md",
         "sequuid/BENCHMARKS.md",
+        "pkbench/benchmarks/inspect-footprint.txt",
         str(forest.FIGURE),
+        str(model_check.FIGURE),
     ):
+        (copy / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / name, copy / name)
     shutil.copytree(ROOT / "pkbench/docs/reproductions", copy / "pkbench/docs/reproductions")
     return copy
@@ -47,17 +50,21 @@ def test_the_committed_documents_match_the_committed_runs() -> None:
     assert [str(p) for p in evidence.check(ROOT)] == []
 
 
-def test_a_stale_which_key_figure_is_named_with_the_drawing_the_runs_give(tmp_path: Path) -> None:
-    # The committed one is compared by the check above; the runs are read once, as the one the link names.
+def test_a_stale_figure_is_named_with_the_drawing_the_runs_give(tmp_path: Path) -> None:
+    # The committed ones are compared by the check above; the runs are read once, as the one the link names.
     copy = tmp_path / "repo"
     (copy / forest.RUNS).parent.mkdir(parents=True)
     (copy / forest.RUNS).symlink_to(ROOT / forest.RUNS)
     # missing, then an older drawing: each is named stale, with the drawing the runs give
     with results.shared_loads():
-        fresh = evidence.stale_figure(copy)
-        assert fresh == (ROOT / forest.FIGURE).read_text()
-        (copy / forest.FIGURE).write_text(fresh.replace("r='3.2'", "r='3'", 1))
-        assert evidence.stale_figure(copy) == fresh
+        fresh = evidence.stale_figures(copy)
+        assert set(fresh) == {forest.FIGURE, model_check.FIGURE}
+        assert fresh[forest.FIGURE] == (ROOT / forest.FIGURE).read_text()
+        assert fresh[model_check.FIGURE] == (ROOT / model_check.FIGURE).read_text()
+        (copy / forest.FIGURE).parent.mkdir(parents=True, exist_ok=True)
+        (copy / forest.FIGURE).write_text(fresh[forest.FIGURE].replace("r='3.2'", "r='3'", 1))
+        (copy / model_check.FIGURE).write_text(fresh[model_check.FIGURE])
+        assert evidence.stale_figures(copy) == {forest.FIGURE: fresh[forest.FIGURE]}
 
 
 def test_a_changed_figure_of_a_committed_run_fails_naming_the_block(tmp_path: Path) -> None:

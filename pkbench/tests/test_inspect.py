@@ -338,3 +338,32 @@ def test_on_postgresql_18_the_key_index_share_of_full_page_images() -> None:
             "EXECUTE on pg_walinspect's pg_get_wal_block_info()"
         )
         assert limited["v4"]["unknown"]["leaf density"] == "the pgstattuple extension"
+
+
+def test_predict_reads_the_settings_and_the_table_read_only_and_an_option_wins(
+    server: EmbeddedCluster,
+) -> None:
+    before = _catalog(server)
+    log_start = server.log_path.stat().st_size
+    args = ("predict", "--dsn", _dsn(server), "--table", "ids", "--insert-rate", "50", "--format", "json")
+    found = cli_in_process(*args)
+    assert found.returncode == 0, found.stderr
+    shape = json.loads(found.stdout)["server"]
+    assert shape["shared_buffers_bytes"] == 1024**2 and shape["checkpoint_timeout_s"] == 300
+    assert shape["rows"] == SMALL_ROWS and shape["insert_rate"] == 50
+    statements = pkbench_statements(server, log_start)
+    assert statements and [s for s in statements if not READ_ONLY_STATEMENT.match(s)] == []
+    assert _catalog(server) == before
+    given = cli_in_process(*args, "--shared-buffers", "2GB", "--checkpoint-timeout", "15min")
+    shape = json.loads(given.stdout)["server"]
+    assert shape["shared_buffers_bytes"] == 2 * 1024**3 and shape["checkpoint_timeout_s"] == 900
+
+
+def test_each_table_gets_the_models_answer_or_what_it_needs(server: EmbeddedCluster) -> None:
+    tables = _by_table(_inspect(server))
+    # a fresh cluster's statistics record no start: no insert rate is known without --watch
+    assert tables["v4"]["model"] == {
+        "key": "uuid-v4",
+        "words": "needs an insert rate (--watch 60s): none is known",
+    }
+    assert tables["v1"]["model"] is None

@@ -10,7 +10,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from pkbench.survey import placement, ranking, report
+from pkbench.model import calibration
+from pkbench.survey import modelled, placement, ranking, report
+from pkbench.survey.checkpoint_settings import CheckpointSettings
 from pkbench.survey.facts import Check, Child, ServerFacts, TableFacts
 
 MIB = 1024**2
@@ -170,3 +172,23 @@ def test_only_a_tie_in_every_figure_is_broken_by_the_name() -> None:
     # No inserts counted (a standby's counters count no replayed rows): the larger key index first.
     shown = _entries(_v4("a_small", 0, 300 * MIB), _v4("b_large", 0, 900 * MIB))
     assert [e.table for e in shown] == ["public.b_large", "public.a_small"]
+
+
+def test_a_random_key_gets_the_models_wal_for_its_own_index_and_this_servers_checkpoints() -> None:
+    # statistics begun a day before the survey: 86.4M rows inserted since is 1,000 a second
+    server = dataclasses.replace(SERVER, stats_reset=datetime(2025, 12, 31, tzinfo=UTC))
+    (entry,) = ranking.ranked(
+        [placement.entry(_v4("events", 86_400_000), server, MEMORY, placement.RUNS_DIR)]
+    )
+    settings = CheckpointSettings(128 * MIB, 300.0, 1024 * MIB, 0.9, False, None, 0)
+    fit = calibration.committed(placement.RUNS_DIR)
+    found = modelled.answer(entry, server, MEMORY, settings, fit)
+    assert found is not None and found["key"] == "uuid-v4"
+    assert found["insert_rate"] == pytest.approx(1000)
+    assert found["insert_rate_from"] == "rows inserted since the statistics began"
+    ratio, low, high = found["wal_against_bigint"]
+    assert low < ratio < high and ratio > 5
+    apart = dataclasses.replace(settings, checkpoint_timeout_s=3600.0, max_wal_size_bytes=64 * 1024 * MIB)
+    further = modelled.answer(entry, server, MEMORY, apart, fit)
+    assert further is not None and further["wal_against_bigint"][0] < ratio
+    assert "x bigint's" in found["words"] and "rows inserted since the statistics began" in found["words"]

@@ -107,6 +107,17 @@ def test_a_busy_or_stolen_from_machine_is_said_in_words() -> None:
     ]
 
 
+def test_windows_disturbed_by_other_processes_and_by_the_host_are_counted_apart() -> None:
+    # an idle virtual machine whose host gives its CPU away is not a busy machine: it is told apart
+    windows = [_window(), _window(other=0.2), _window(steal=0.1), _window(other=0.3, steal=0.2), None]
+    assert machine.disturbed(windows) == (2, 2)
+    assert (
+        machine.disturbed_words(0, 3) == "the hypervisor took CPU from this virtual machine (steal) during 3"
+    )
+    assert machine.disturbed_words(2, 0) == "other processes used the machine during 2 windows"
+    assert machine.disturbed_words(0, 0) == ""
+
+
 @pytest.mark.skipif(not Path("/proc/stat").exists(), reason="needs Linux /proc")
 def test_live_proc_sees_our_own_busy_child() -> None:
     before = machine.snapshot()

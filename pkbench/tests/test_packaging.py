@@ -22,6 +22,8 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+from conftest import cli_in_process
+
 PROJECT = Path(__file__).resolve().parents[1]
 
 
@@ -56,13 +58,15 @@ def _placed_here() -> dict[str, Any]:
     return answers
 
 
-def test_the_shipped_runs_are_those_the_which_key_table_reads() -> None:
-    """pyproject's list of runs the build copies into the package, against the table's own sources."""
+def test_the_shipped_runs_are_those_the_which_key_table_and_the_model_read() -> None:
+    """pyproject's list of runs the build copies into the package, against the table's own sources and the
+    runs the model is fitted to."""
     declared = tomllib.loads((PROJECT / "pyproject.toml").read_text())["tool"]["pkbench"]["shipped-runs"]
     from pkbench.evidence import advice_rows
+    from pkbench.model import calibration
 
     read = {source.run for sources in advice_rows.COMMITTED.values() for source in sources}
-    assert sorted(declared) == sorted(read | {advice_rows.FLEET_RUN})
+    assert sorted(declared) == sorted(read | {advice_rows.FLEET_RUN} | set(calibration.CALIBRATION_RUNS))
 
 
 def test_the_wheel_installs_into_a_fresh_venv_and_runs(tmp_path: Path) -> None:
@@ -136,6 +140,12 @@ def test_the_wheel_installs_into_a_fresh_venv_and_runs(tmp_path: Path) -> None:
         "wal-tiers-seed-004",
         True,
     ], "a v4 key beyond shared buffers costs, from its committed run"
+    # ... and predicts: the model's runs ship too, and it answers as the clone does
+    asked = ("predict", "--rows", "10000000", "--insert-rate", "100", "--format", "json")
+    installed = json.loads(run(venv / "bin" / "pkbench", *asked, cwd=tmp_path))
+    here = cli_in_process(*asked)
+    assert here.returncode == 0, here.stderr
+    assert installed["keys"] == json.loads(here.stdout)["keys"]
 
     # The pip-only path: the PostgreSQL 18 wheel and pkbench's own sequuid sources, no apt.
     server_tmp = Path(tempfile.mkdtemp(prefix="pkbench-test-"))

@@ -1,11 +1,14 @@
 """How figures are written for people, the same in the summary, the CSV's neighbours, compare and the report:
-byte counts in powers of 1024 (KiB, MiB, GiB), the one marker of a figure that was not measured, and the one
-builder of markdown tables."""
+byte counts in powers of 1024 (KiB, MiB, GiB), and read back from what people write (512MB, 20GB); the one
+marker of a figure that was not measured, and the one builder of markdown tables."""
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Sequence
+
+from pkbench.errors import PkbenchError
 
 KIB = 1024
 MIB = 1024**2
@@ -40,3 +43,15 @@ def markdown_table(header: Sequence[str], rows: Iterable[Sequence[str]], *, righ
 
     left = len(header) - right
     return [line(header), "|" + "---|" * left + "---:|" * right, *(line(row) for row in rows)]
+
+
+def parse_bytes(text: str, option: str) -> int:
+    """Bytes in a size such as 20GB, 512MB or 1.5T (powers of 1024)."""
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*", text, re.IGNORECASE)
+    if match is None:
+        raise PkbenchError(f"{option} {text[:20]!r}: expected a size such as 512MB or 20GB")
+    number, unit = match.groups()
+    size = int(float(number) * 1024 ** " kmgt".index(unit.lower() or " "))
+    if size <= 0:
+        raise PkbenchError(f"{option} {text[:20]!r}: must be a positive size")
+    return size

@@ -14,12 +14,13 @@ from pkbench.errors import PkbenchError, first_line
 from pkbench.reporting import Reporter
 from pkbench.scenario import file as scenario_file
 from pkbench.server import connection, sizing
+from pkbench.text import parse_bytes
 
 
 def wal_shared_buffers() -> int:
     """The shared_buffers the wal scenario sets on the embedded cluster."""
     setting = scenario_file.load("wal").settings.get("shared_buffers", "128MB")
-    return sizing.parse_bytes(str(setting), "the wal scenario's shared_buffers")
+    return parse_bytes(str(setting), "the wal scenario's shared_buffers")
 
 
 def server(dsn: str | None, server_memory: str | None) -> sizing.Server:
@@ -27,7 +28,7 @@ def server(dsn: str | None, server_memory: str | None) -> sizing.Server:
     else the embedded cluster's shared_buffers (the wal scenario's) and this machine's memory, which it may
     cap when run as root."""
     if dsn is not None:
-        memory = sizing.parse_bytes(server_memory, "--server-memory") if server_memory is not None else None
+        memory = parse_bytes(server_memory, "--server-memory") if server_memory is not None else None
         return sizing.Server(sizing.read_shared_buffers(connection.resolve(dsn)), memory, can_cap=False)
     return sizing.Server(wal_shared_buffers(), sizing.machine_memory_bytes(), can_cap=sizing.can_cap_memory())
 

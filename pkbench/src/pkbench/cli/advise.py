@@ -21,9 +21,10 @@ from pkbench.errors import PkbenchError
 from pkbench.evidence import advice, advice_rows
 from pkbench.run import runner
 from pkbench.run.options import Options
-from pkbench.server import connection, sizing
+from pkbench.server import connection
 from pkbench.survey import report
 from pkbench.survey import shape as table_shape
+from pkbench.text import parse_bytes
 
 ADVICE_FILE = "advice.md"
 # How `pkbench run WORDS` reads its words into options (cli.run.options_for), handed over by cli.main, which
@@ -191,7 +192,7 @@ def _advise(
         budget_bytes = (
             None
             if dsn is None
-            else sizing.parse_bytes(disk_budget, "--disk-budget")
+            else parse_bytes(disk_budget, "--disk-budget")
             if disk_budget is not None
             else planner.DEFAULT_DSN_DISK_BUDGET
         )

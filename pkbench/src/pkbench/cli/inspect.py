@@ -18,8 +18,9 @@ from pkbench.cli import exit as cli_exit
 from pkbench.cli.exit import fail
 from pkbench.errors import PkbenchError
 from pkbench.model import calibration
-from pkbench.server import connection, sizing
+from pkbench.server import connection
 from pkbench.survey import catalog, checkpoint_settings, facts, modelled, names, placement, ranking, report
+from pkbench.text import parse_bytes
 
 # The width of the terminal output written to a pipe or a file (a terminal's own width otherwise; COLUMNS,
 # where set, wins over both).
@@ -138,8 +139,8 @@ def inspect(**arguments: Any) -> None:
     if arguments["fail_above"] is not None and "random-keys" not in arguments["fail_on"]:
         raise PkbenchError("--fail-above sizes the random-keys check: give --fail-on random-keys")
     watch = _seconds(arguments["watch"]) if arguments["watch"] else None
-    wal_bytes = sizing.parse_bytes(arguments["wal_size"], "--wal")
-    above = sizing.parse_bytes(arguments["fail_above"], "--fail-above") if arguments["fail_above"] else 0
+    wal_bytes = parse_bytes(arguments["wal_size"], "--wal")
+    above = parse_bytes(arguments["fail_above"], "--fail-above") if arguments["fail_above"] else 0
     schema, table = table_option(arguments["table"], arguments["schema"])
     runs_dir: Path | None = arguments["runs_dir"] or placement.RUNS_DIR
     if arguments["runs_dir"] is not None and not runs_dir.is_dir():  # type: ignore[union-attr]

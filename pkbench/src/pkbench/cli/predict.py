@@ -13,10 +13,10 @@ from pkbench.errors import PkbenchError
 from pkbench.model import calibration
 from pkbench.model.btree import LAYOUTS, rows_in
 from pkbench.model.prediction import QUOTABLE_FACTOR, KeyCost, Server, predict
-from pkbench.server import connection, sizing
+from pkbench.server import connection
 from pkbench.survey import catalog, checkpoint_settings, facts, names, placement
 from pkbench.survey.checkpoint_settings import CheckpointSettings
-from pkbench.text import binary_size
+from pkbench.text import binary_size, parse_bytes
 
 # PostgreSQL's own defaults, for a setting neither given nor read.
 DEFAULTS = CheckpointSettings(
@@ -72,7 +72,7 @@ def _rows(rows: str | None, index_size: str | None, keys: tuple[str, ...], read:
     if rows is not None:
         return _count(rows, "--rows")
     if index_size is not None:
-        return rows_in(sizing.parse_bytes(index_size, "--index-size"), LAYOUTS[keys[0]])
+        return rows_in(parse_bytes(index_size, "--index-size"), LAYOUTS[keys[0]])
     if read:
         return read
     raise PkbenchError("give --rows or --index-size (or --dsn with --table)")
@@ -170,12 +170,12 @@ def predict_command(
     server = Server(
         rows=_rows(rows, index_size, chosen, table_rows),
         insert_rate=rate,
-        shared_buffers_bytes=sizing.parse_bytes(shared_buffers, "--shared-buffers")
+        shared_buffers_bytes=parse_bytes(shared_buffers, "--shared-buffers")
         if shared_buffers
         else settings.shared_buffers_bytes,
-        memory_bytes=sizing.parse_bytes(memory, "--memory") if memory else None,
+        memory_bytes=parse_bytes(memory, "--memory") if memory else None,
         checkpoint_timeout_s=timeout or settings.checkpoint_timeout_s,
-        max_wal_size_bytes=sizing.parse_bytes(max_wal_size, "--max-wal-size")
+        max_wal_size_bytes=parse_bytes(max_wal_size, "--max-wal-size")
         if max_wal_size
         else settings.max_wal_size_bytes,
         checkpoint_completion_target=checkpoint_completion_target

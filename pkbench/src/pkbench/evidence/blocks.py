@@ -26,7 +26,7 @@ from pathlib import Path
 
 from pkbench import results
 from pkbench.errors import PkbenchError
-from pkbench.evidence import forest, prose
+from pkbench.evidence import forest, model_check, prose
 from pkbench.evidence import reproductions_page as reproductions
 from pkbench.evidence import tables as evidence_tables
 
@@ -132,10 +132,18 @@ def _reproductions(root: Path) -> tuple[str, str]:
     return text, reproductions.page(directories, found[1], notes_text)
 
 
-def stale_figure(root: Path) -> str | None:
-    """The which-key figure the committed runs give, when the committed file is not that; else None."""
-    path, fresh = root / forest.FIGURE, forest.committed_figure(root)
-    return None if path.is_file() and path.read_text() == fresh else fresh
+# The committed figures, each with what draws it from the committed runs.
+FIGURES = ((forest.FIGURE, forest.committed_figure), (model_check.FIGURE, model_check.committed_figure))
+
+
+def stale_figures(root: Path) -> dict[Path, str]:
+    """Each figure the committed runs give, where the committed file is not that."""
+    stale = {}
+    for figure, draw in FIGURES:
+        path, fresh = root / figure, draw(root)
+        if not (path.is_file() and path.read_text() == fresh):
+            stale[figure] = fresh
+    return stale
 
 
 def check(root: Path) -> list[Problem]:
@@ -153,8 +161,8 @@ def check(root: Path) -> list[Problem]:
                     problems.append(
                         Problem(where, match["name"], f"differs from what {match['source']} gives")
                     )
-        if stale_figure(root) is not None:
-            problems.append(Problem(str(forest.FIGURE), "figure", f"differs from what {forest.RUNS} gives"))
+        for figure in stale_figures(root):
+            problems.append(Problem(str(figure), "figure", f"differs from what {forest.RUNS} gives"))
         problems += [Problem(where, "prose", why) for where, why in prose.check(root)]
         try:
             text, fresh = _reproductions(root)
@@ -179,8 +187,8 @@ def write(root: Path) -> list[Path]:
             if fresh != text:
                 changed[path] = fresh
         text, page = _reproductions(root)
-        if (figure := stale_figure(root)) is not None:
-            changed[root / forest.FIGURE] = figure
+        for figure, fresh in stale_figures(root).items():
+            changed[root / figure] = fresh
     if page != text:
         changed[root / REPRODUCTIONS] = page
     for path, fresh in changed.items():

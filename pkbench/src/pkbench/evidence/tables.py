@@ -17,6 +17,7 @@ from pkbench.evidence import (
     designs,
     headline,
     machines,
+    model_check,
     reproductions_page,
     sequuid_benchmarks,
     work_by_count,
@@ -273,6 +274,7 @@ RUN_TABLES: dict[str, RunTable] = {
     "insert-scaling": insert_scaling,
     "insert-fill": insert_fill,
     "wal-tiers": wal_tiers,
+    "model-conditions": lambda _, source: model_check.conditions_lines(source),
     "bloat": bloat,
     "waits": waits_table,
     "partitioned": partitioned,
@@ -286,12 +288,17 @@ FILE_TABLES: dict[str, FileTable] = {
     "sequuid-cores": sequuid_benchmarks.on_many_cores,
     "public-ids": sequuid_benchmarks.public_ids,
     "sequuid-v7-cost": sequuid_benchmarks.v7_cost,
+    # what benchmarks/inspect_footprint.py --out wrote: the command, then its figures
+    "inspect-footprint": lambda source: ["```", *source.read_text().splitlines(), "```"],
 }
 # From a directory of several runs: a `pkbench run --calibrate N` directory (its A/A runs in aa-1 ... aa-N),
 # one run of each design in paired/ and interleaved/ (or a folder of those per scenario), or two runs back to
 # back in run-1/ and run-2/.
 CALIBRATION_TABLES: dict[str, FileTable] = {
     "calibration": lambda source: _calibration(source),
+    # the folder of committed runs the model (pkbench.model) is fitted to and checked on
+    "model-calibration": model_check.calibration_lines,
+    "model-check": model_check.check_lines,
     "designs": lambda source: designs.lines(*designs.load(source)),
     "designs-by-scenario": lambda source: designs.by_scenario(designs.load_scenarios(source)),
     "back-to-back": lambda source: back_to_back.lines(*back_to_back.load(source)),

@@ -7,8 +7,9 @@ filling, the sequence, the rightmost leaf and its parents): `images_per_writer`,
 The records and the image size are each key's mean over the calibration windows; WAL compression's effect on
 an image is the ratio of the mean image with it to the mean without, where the calibration runs measured one.
 
-The spread of log(measured / predicted) over the calibration windows gives each key's prediction interval.
-The rate's constants (model.rate) are fitted to the same runs' paired rounds.
+The spread of log(measured / predicted) over the calibration windows, each run's predicted by the constants
+fitted to the others, gives each key's prediction interval. The rate's constants (model.rate) are fitted to
+the grid's paired rounds.
 """
 
 from __future__ import annotations
@@ -26,9 +27,16 @@ from pkbench.model.observations import Observation, observations
 from pkbench.model.rate import RateFit, fit_buffer_share, fit_rate, pairs
 from pkbench.model.spread import interval_factor
 
-# The committed runs the constants are fitted to, and those kept out of the fit to check it.
-CALIBRATION_RUNS = ("model-grid-1", "model-grid-2", "model-grid-3", "model-grid-4")
-HELD_OUT_RUNS = ("model-held-out", "wal-keys", "wal-tiers-seed-004", "wal-cap128")
+# The committed runs the constants are fitted to: the grid made for the model (the index's size against shared
+# buffers and memory, the distance between checkpoints, WAL compression) and the wal runs made before it (16
+# clients with checkpoints 1.875 s apart; no checkpoint inside a window), so that the spread is the model's
+# across conditions, not within one. The rate's costs come from the grid alone: the older runs throttled the
+# disk or ran other clients, and a cost per miss is the storage's. One run made for the check, at settings
+# outside all of them, is kept out.
+MODEL_GRID = ("model-grid-1", "model-grid-2", "model-grid-3", "model-grid-4")
+CALIBRATION_RUNS = (*MODEL_GRID, "wal-keys", "wal-cap128", "wal-tiers-seed-004")
+RATE_RUNS = MODEL_GRID
+HELD_OUT_RUNS = ("model-held-out",)
 # The rate's fit has three costs; it needs a few more pairs than that to say how far it strays.
 MOST_CONSTANTS = 3
 BASELINE = "bigint"
@@ -117,35 +125,56 @@ def _key_constants(windows: Sequence[Observation]) -> tuple[float, float, float 
     return statistics.fmean(records), image, (compressed / image if compressed else None)
 
 
-def fit(windows: Iterable[Observation], runs: Sequence[str]) -> Fit:
-    """The constants from WINDOWS (the calibration runs' windows) and each key's residual spread."""
-    windows = list(windows)
+def _constants(windows: Sequence[Observation], runs: Sequence[str]) -> Fit:
+    """The constants from WINDOWS, without their spread."""
     writers = sum(o.clients * o.cycles for o in windows)
     leafless = sum(max(0.0, o.full_page_images - leaf_images_in(o)) for o in windows)
     images_per_writer = leafless / writers if writers else 0.0
-    provisional: dict[str, KeyFit] = {}
+    keys: dict[str, KeyFit] = {}
     for strategy in LAYOUTS:
         mine = [o for o in windows if o.strategy == strategy]
         if mine:
             record, image, share = _key_constants(mine)
-            provisional[strategy] = KeyFit(record, image, share, 0.0, len(mine))
-    constants = Fit(images_per_writer, provisional, tuple(runs))
+            keys[strategy] = KeyFit(record, image, share, 0.0, len(mine))
+    return Fit(images_per_writer, keys, tuple(runs))
+
+
+def residuals(windows: Sequence[Observation], runs: Sequence[str]) -> dict[str, list[float]]:
+    """Each key's log(measured / predicted) WAL per transaction, each run's windows predicted by the constants
+    fitted to the other runs (leave one run out): the model's error on a run it has not seen, not its error
+    on the runs it was fitted to. With one run there is no other: its own fit's residuals."""
+    found: dict[str, list[float]] = {}
+    names = sorted({o.run for o in windows})
+    for run in names:
+        others = [o for o in windows if o.run != run] if len(names) > 1 else list(windows)
+        without = _constants(others, runs)
+        for o in windows:
+            key = without.keys.get(o.strategy)
+            if o.run != run or key is None or (o.wal_compression and key.compressed_image_share is None):
+                continue
+            found.setdefault(o.strategy, []).append(
+                math.log(o.wal_per_transaction / predicted_wal_per_transaction(o, without))
+            )
+    return found
+
+
+def fit(windows: Iterable[Observation], runs: Sequence[str], rate_runs: Sequence[str] | None = None) -> Fit:
+    """The constants from WINDOWS (the calibration runs' windows), each key's spread left one run out, and
+    the rate's costs from the windows of RATE_RUNS (default: all)."""
+    windows = list(windows)
+    constants = _constants(windows, runs)
+    spread = residuals(windows, runs)
     keys = {}
-    for strategy, key in provisional.items():
-        residuals = [
-            math.log(o.wal_per_transaction / predicted_wal_per_transaction(o, constants))
-            for o in windows
-            if o.strategy == strategy
-        ]
-        spread = statistics.stdev(residuals) if len(residuals) > 1 else math.inf
-        keys[strategy] = KeyFit(
-            key.record_bytes, key.image_bytes, key.compressed_image_share, spread, len(residuals)
-        )
-    share = fit_buffer_share(windows)
-    images = {o: predicted_images(o, images_per_writer) / o.transactions for o in windows}
-    paired = pairs(windows, share, images)
+    for strategy, key in constants.keys.items():
+        mine = spread.get(strategy, [])
+        sd = statistics.stdev(mine) if len(mine) > 1 else math.inf
+        keys[strategy] = KeyFit(key.record_bytes, key.image_bytes, key.compressed_image_share, sd, len(mine))
+    timed = [o for o in windows if rate_runs is None or o.run in rate_runs]
+    share = fit_buffer_share(timed)
+    images = {o: predicted_images(o, constants.images_per_writer) / o.transactions for o in timed}
+    paired = pairs(timed, share, images)
     rate = fit_rate(paired) if len(paired) >= MOST_CONSTANTS + 2 else None
-    return Fit(images_per_writer, keys, tuple(runs), share, rate)
+    return Fit(constants.images_per_writer, keys, tuple(runs), share, rate)
 
 
 def windows_of(runs_dir: Path, runs: Sequence[str]) -> list[Observation]:
@@ -164,4 +193,4 @@ def calibrated(runs_dir: Path) -> bool:
 @functools.cache
 def committed(runs_dir: Path) -> Fit:
     """The model fitted to the committed calibration runs under RUNS_DIR."""
-    return fit(windows_of(runs_dir, CALIBRATION_RUNS), CALIBRATION_RUNS)
+    return fit(windows_of(runs_dir, CALIBRATION_RUNS), CALIBRATION_RUNS, RATE_RUNS)

@@ -16,7 +16,7 @@ from typing import Any
 
 from pkbench.model.btree import LAYOUTS
 from pkbench.results.files import load_json
-from pkbench.server.sizing import parse_bytes
+from pkbench.text import parse_bytes
 
 INSERT_SCRIPT = "INSERT INTO records DEFAULT VALUES;"
 

@@ -228,3 +228,24 @@ def description() -> dict[str, Any]:
         "cpu_model": cpu_model,
         "memory_limit_bytes": None,
     }
+
+
+def disturbed(machines: Iterable[MachineWindow | None]) -> tuple[int, int]:
+    """Of the windows MACHINES describes, how many other processes on this machine made busy, and in how many
+    the hypervisor gave this virtual machine's CPU to another (steal): the first is this machine's doing and
+    gone when it is idle; the second is the host's, and an idle machine still sees it."""
+    found = [m for m in machines if m is not None]
+    return (
+        sum(m.other_fraction >= BUSY_MACHINE_FRACTION for m in found),
+        sum(m.steal_fraction >= STEAL_FRACTION for m in found),
+    )
+
+
+def disturbed_words(busy: int, stolen: int) -> str:
+    """The counts of `disturbed` in words (empty where neither)."""
+    said = []
+    if busy:
+        said.append(f"other processes used the machine during {busy} windows")
+    if stolen:
+        said.append(f"the hypervisor took CPU from this virtual machine (steal) during {stolen}")
+    return " and ".join(said)

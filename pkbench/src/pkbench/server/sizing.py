@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 import os
-import re
 import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -190,18 +189,6 @@ def check_disk(part: str, needed: int, free: int, where: str) -> None:
             f"the {part} run would write about {_size(needed)} and {where} has {_size(free)}: not started; "
             "free some space, or give a smaller --budget or --rows"
         )
-
-
-def parse_bytes(text: str, option: str) -> int:
-    """Bytes in a size such as 20GB, 512MB or 1.5T (powers of 1024)."""
-    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*", text, re.IGNORECASE)
-    if match is None:
-        raise PkbenchError(f"{option} {text[:20]!r}: expected a size such as 512MB or 20GB")
-    number, unit = match.groups()
-    size = int(float(number) * 1024 ** " kmgt".index(unit.lower() or " "))
-    if size <= 0:
-        raise PkbenchError(f"{option} {text[:20]!r}: must be a positive size")
-    return size
 
 
 def _round_up(size: float) -> int:

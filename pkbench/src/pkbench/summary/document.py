@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from pkbench.analysis.metrics import STRATEGY_METRICS, WORKLOAD_METRICS, Metric
-from pkbench.probes.machine import busy_machine
+from pkbench.probes.machine import busy_machine, disturbed, disturbed_words
 from pkbench.results.model import RunResult
 from pkbench.summary import pages as pages_summary
 from pkbench.summary import partitioned as partitioned_summary
@@ -120,10 +120,11 @@ def machine_noise(run: RunResult) -> str | None:
     if not busy:
         return None
     _, strategy, workload, worst = max(busy, key=lambda found: found[0])
+    said = disturbed_words(*disturbed(w for _, _, w in windows))
     return (
-        f"Machine noise: the machine was busy during {len(busy)} of {len(windows)} measured windows; the "
-        f"most, {strategy} {workload}: {'; '.join(busy_machine(worst))}. TPS and latency move with it; "
-        "work per transaction (buffers, WAL, CPU) does not."
+        f"Machine noise, in {len(windows)} measured windows: {said}; the most, {strategy} {workload}: "
+        f"{'; '.join(busy_machine(worst))}. TPS and latency move with it; work per transaction (buffers, "
+        "WAL, CPU) does not."
     )
 
 

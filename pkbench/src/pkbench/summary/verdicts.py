@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from pkbench.analysis.family import Family, families
 from pkbench.analysis.metrics import LOAD_METRIC, WORKLOAD_METRICS, verdict_title
-from pkbench.probes.machine import busy_machine
+from pkbench.probes.machine import disturbed, disturbed_words
 from pkbench.results.model import RunResult
 from pkbench.text import markdown_table
 
@@ -174,12 +174,14 @@ def after_the_tables(run: RunResult) -> list[str]:
         lines.append(f"TPS of {first} varied across rounds (coefficient of variation) by: {spread}.")
     unresolved = [v for v in verdicts if not v.holds and v.ratio is not None]
     if unresolved:
-        busy = _busy_windows(run)
-        advice = (
-            f"the machine was busy during {busy} windows, so run again when it is idle, or add rounds"
-            if busy
-            else "add rounds (--rounds N, or --precision 5% to add them until the intervals are that narrow)"
-        )
+        busy, stolen = _disturbed_windows(run)
+        if busy or stolen:
+            when = "the machine is idle" if busy else "its host is quieter"
+            advice = f"{disturbed_words(busy, stolen)}, so run again when {when}, or add rounds"
+        else:
+            advice = (
+                "add rounds (--rounds N, or --precision 5% to add them until the intervals are that narrow)"
+            )
         lines.append(f"{len(unresolved)} of {len(verdicts)} verdicts are unresolved: {advice}.")
     if rounds is not None and rounds.precision is not None:
         target = f"±{float(rounds.precision) * 100:g}%"
@@ -192,13 +194,12 @@ def after_the_tables(run: RunResult) -> list[str]:
     return lines
 
 
-def _busy_windows(run: RunResult) -> int:
-    return sum(
-        1
+def _disturbed_windows(run: RunResult) -> tuple[int, int]:
+    return disturbed(
+        window.machine_window
         for strategy in run.strategies
         for workload in strategy.workloads
         for window in workload.rounds or [workload]
-        if window.machine_window is not None and busy_machine(window.machine_window)
     )
 
 

@@ -27,7 +27,7 @@ def insert_rate(entry: Entry, server: ServerFacts) -> tuple[float | None, str]:
 
 
 def _ratio(estimate: Estimate) -> str:
-    return f"{estimate.value:.2f}x ({estimate.low:.2f}-{estimate.high:.2f})"
+    return f"{estimate.value:.2f}x bigint's ({estimate.low:.2f}-{estimate.high:.2f})"
 
 
 def answer(
@@ -59,7 +59,7 @@ def answer(
             costs[UUID_ALTERNATIVE].wal_against_bigint
         )
     else:
-        words = f"WAL per insert {_ratio(mine.wal_against_bigint)} bigint's"
+        words = f"WAL per insert {_ratio(mine.wal_against_bigint)}"
         if strategy != UUID_ALTERNATIVE:
             v7 = costs[UUID_ALTERNATIVE].wal_per_insert.value
             words += f", {mine.wal_per_insert.value / v7:.1f}x uuid-v7's"

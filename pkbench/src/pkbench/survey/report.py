@@ -17,7 +17,7 @@ from pkbench.server import connection, sizing
 from pkbench.survey import classify, names
 from pkbench.survey.facts import ServerFacts
 from pkbench.survey.placement import STATUSES, Entry
-from pkbench.text import MISSING, binary_size, markdown_table
+from pkbench.text import MISSING, binary_size, markdown_table, parse_bytes
 
 SCHEMA = "pkbench-inspect"
 # Raised when a field changes meaning or goes; a new field keeps the version.
@@ -41,7 +41,7 @@ class Memory:
 def server_memory(given: str | None, info: connection.ConnectionInfo) -> Memory:
     """The memory the server may use: --server-memory, else this machine's where the server runs here."""
     if given is not None:
-        return Memory(sizing.parse_bytes(given, "--server-memory"), "given by --server-memory")
+        return Memory(parse_bytes(given, "--server-memory"), "given by --server-memory")
     host = info.params.get("host", "")
     if not host or host.startswith("/") or host in LOCAL_HOSTS:
         return Memory(sizing.machine_memory_bytes(), "this machine's: the server runs here")
