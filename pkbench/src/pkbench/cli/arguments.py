@@ -28,16 +28,18 @@ def percentage(text: str | None, option: str) -> float | None:
         raise PkbenchError(f"{option} {text[:20]!r}: expected a percentage such as 3%") from e
 
 
-DURATION_UNITS = {"s": 1, "m": 60, "h": 3600}
+# PostgreSQL's own "min" (checkpoint_timeout = 15min) besides the short forms: the longest suffix first.
+DURATION_UNITS = {"min": 60, "s": 1, "m": 60, "h": 3600}
 
 
 def duration(text: str | None, option: str) -> float | None:
-    """'90s', '20m', '1.5h' or plain seconds."""
+    """'90s', '20m', '15min', '1.5h' or plain seconds."""
     if text is None:
         return None
     number, unit = text.strip(), "s"
-    if number[-1:] in DURATION_UNITS:
-        number, unit = number[:-1], number[-1]
+    suffix = next((u for u in DURATION_UNITS if number.endswith(u)), None)
+    if suffix is not None:
+        number, unit = number.removesuffix(suffix), suffix
     try:
         seconds = float(number) * DURATION_UNITS[unit]
     except ValueError as e:

@@ -14,7 +14,7 @@ from pkbench.model import calibration
 from pkbench.model.btree import LAYOUTS, rows_in
 from pkbench.model.prediction import QUOTABLE_FACTOR, KeyCost, Server, predict
 from pkbench.server import connection
-from pkbench.survey import catalog, checkpoint_settings, facts, names, placement
+from pkbench.survey import catalog, checkpoint_settings, facts, modelled, names, placement
 from pkbench.survey.checkpoint_settings import CheckpointSettings
 from pkbench.text import binary_size, parse_bytes
 
@@ -53,17 +53,11 @@ def _table(info: connection.ConnectionInfo, table: str) -> tuple[float | None, f
     options = facts.Options(schema=schema, table=name, extension_figures=False)
     server, tables = catalog.survey(info, options)
     found = tables[0]
-    if found.inserts is not None and found.inserts_over_s:
-        return found.rows, found.inserts / found.inserts_over_s, "watched"
-    if found.inserted_total and server.stats_reset is not None:
-        seconds = (server.read_at - server.stats_reset).total_seconds()
-        if seconds > 0:
-            return (
-                found.rows,
-                found.inserted_total / seconds,
-                f"rows inserted since {server.stats_reset:%Y-%m-%d}",
-            )
-    return found.rows, None, ""
+    watched = (
+        found.inserts / found.inserts_over_s if found.inserts is not None and found.inserts_over_s else None
+    )
+    rate, rate_from = modelled.insert_rate(watched, found.inserted_total, server)
+    return found.rows, rate, rate_from
 
 
 def _rows(rows: str | None, index_size: str | None, keys: tuple[str, ...], read: float | None) -> float:
@@ -162,11 +156,7 @@ def predict_command(
         raise PkbenchError(
             "give --insert-rate (rows inserted per second): the server has no count to take it from"
         )
-    timeout = (
-        duration(checkpoint_timeout.replace("min", "m"), "--checkpoint-timeout")
-        if checkpoint_timeout
-        else None
-    )
+    timeout = duration(checkpoint_timeout, "--checkpoint-timeout") if checkpoint_timeout else None
     server = Server(
         rows=_rows(rows, index_size, chosen, table_rows),
         insert_rate=rate,

@@ -15,14 +15,17 @@ from pkbench.survey.facts import ServerFacts
 from pkbench.survey.placement import UUID_ALTERNATIVE, Entry
 
 
-def insert_rate(entry: Entry, server: ServerFacts) -> tuple[float | None, str]:
-    """The table's inserts per second and where the figure comes from."""
-    if entry.inserts_per_s:
-        return entry.inserts_per_s, "the insert rate watched"
-    if entry.inserted_total and server.stats_reset is not None:
+def insert_rate(
+    watched: float | None, inserted_total: int | None, server: ServerFacts
+) -> tuple[float | None, str]:
+    """A table's inserts per second and where the figure comes from: the rate WATCHED where inspect watched
+    it, else the rows inserted since the statistics began over the time since."""
+    if watched:
+        return watched, "the insert rate watched"
+    if inserted_total and server.stats_reset is not None:
         seconds = (server.read_at - server.stats_reset).total_seconds()
         if seconds > 0:
-            return entry.inserted_total / seconds, "rows inserted since the statistics began"
+            return inserted_total / seconds, "rows inserted since the statistics began"
     return None, ""
 
 
@@ -38,7 +41,7 @@ def answer(
     strategy = entry.strategy
     if strategy not in LAYOUTS or entry.index_bytes is None or entry.status == "unknown":
         return None
-    rate, rate_from = insert_rate(entry, server)
+    rate, rate_from = insert_rate(entry.inserts_per_s, entry.inserted_total, server)
     if not rate:
         return {"key": strategy, "words": "needs an insert rate (--watch 60s): none is known"}
     shape = Server(
