@@ -12,7 +12,7 @@ import psycopg
 import pytest
 from conftest import READ_ONLY_STATEMENT, cli_in_process, pkbench_statements, run_cli
 
-from pkbench.advise import like
+from pkbench.advise import like, like_files
 from pkbench.advise import replica as replica_of
 from pkbench.scenario import file as scenario_file
 from pkbench.server import connection
@@ -179,7 +179,7 @@ def test_the_scenario_files_load_and_the_switch_is_a_random_uuid_key_s() -> None
     )
     replica = replica_of.replica(shape)
     loaded = scenario_file.parse(
-        like.replica_toml(shape, scaled, replica, ["bigint", "uuid-v4", "uuid-v7"]), "replica.toml"
+        like_files.replica_toml(shape, scaled, replica, ["bigint", "uuid-v4", "uuid-v7"], 10), "replica.toml"
     )
     assert [s.name for s in loaded.steps] == [
         "schema",
@@ -190,7 +190,7 @@ def test_the_scenario_files_load_and_the_switch_is_a_random_uuid_key_s() -> None
     ]
     assert loaded.parameters["rows"] == 200_000
     assert loaded.settings["shared_buffers"] == f"{scaled.shared_buffers_bytes // 1024}kB"
-    switch = scenario_file.parse(like.switch_toml(shape, scaled, replica), "switch.toml")
+    switch = scenario_file.parse(like_files.switch_toml(shape, scaled, replica), "switch.toml")
     names = [s.name for s in switch.steps]
     assert names[names.index("switch-default") - 1 : names.index("after-rewrite-keys") + 1] == [
         "before-switch-default",

@@ -12,6 +12,9 @@ shared_buffers and to memory as the table's does, and lands in the same memory t
 time the budget allows (MEMORY_LOAD_S at most, as advise's memory tiers), and 1 for a table that small;
 where a ratio cannot be kept (a cap needs root; a server holds at least LEAST_CAP_BYTES), the words say so.
 
+Its checkpoints come f times as far apart as the model puts the table's on its server (advise.windows): it
+has f times the leaves, and a random key's WAL is set by the inserts between two checkpoints per leaf.
+
 It runs as advise's parts do (advise.plan.Plan: the same --precision, --until-decided and share of the
 budget). For a random uuid key, a second scenario (switch.toml) follows the migrate scenario's steps on
 the same replica: (a) the default switched to v7 for new rows, (b) the existing keys rewritten, the child
@@ -28,20 +31,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from pkbench.advise import windows
 from pkbench.advise.calls import Execute, OptionsFor, RunOptions
+from pkbench.advise.like_files import replica_toml, switch_toml
 from pkbench.advise.plan import MEMORY_LOAD_S, MEMORY_ROUNDS, MEMORY_WINDOW_S, Part, Plan, check_disk
 from pkbench.advise.replica import (
-    BATCH_ROWS,
-    CLIENTS,
     CONDITION,
-    JOBS,
     LIKE_FILE,
     REPLICA,
-    SETTINGS,
     SETUP_S,
     SWITCH,
     SWITCH_STRATEGY,
-    V7,
     WINDOW,
     WINDOW_OVERHEAD_S,
     Replica,
@@ -63,135 +63,13 @@ from pkbench.server import sizing
 from pkbench.strategies.catalog import Catalog
 from pkbench.survey.shape import TableShape
 
-
-def _toml(value: object) -> str:
-    """VALUE as TOML: a string as a basic string (JSON's escapes are TOML's), a list, an inline table."""
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{key} = {_toml(item)}" for key, item in value.items()) + " }"
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(_toml(item) for item in value) + "]"
-    return json.dumps(value)
-
-
-def _steps(replica_: Replica, cascade: bool) -> list[str]:
-    tables = ", ".join(replica_.tables())
-    return [
-        _step("sql", "schema", statements=replica_.schema(cascade)),
-        _step("fill", "fill", rows="rows", statement=replica_.insert("{batch}")),
-        _step("sql", "maintenance", statements=[f"VACUUM ANALYZE {tables}"], if_permitted=["CHECKPOINT"]),
-        _step("snapshot", "sizes_after_prefill"),
-    ]
-
-
-def _step(kind: str, name: str, **fields: object) -> str:
-    lines = ["[[steps]]", f"kind = {_toml(kind)}", f"name = {_toml(name)}"]
-    lines += [f"{key} = {_toml(value)}" for key, value in fields.items()]
-    return "\n".join(lines)
-
-
-def _header(
-    shape: TableShape, scaling: Scaling, name: str, description: str, strategies: Sequence[str]
-) -> list[str]:
-    settings = {**SETTINGS, "shared_buffers": f"{scaling.shared_buffers_bytes // 1024}kB"}
-    return [
-        f"# Written by `pkbench advise --like {shape.table}`: {description}.",
-        f"name = {_toml(name)}",
-        f"description = {_toml(description)}",
-        'table = "records"',
-        f"strategies = {_toml(list(strategies))}",
-        *(['baseline = "bigint"'] if "bigint" in strategies else []),
-        "",
-        "[parameters]",
-        f"rows = {scaling.rows}",
-        f"clients = {CLIENTS}",
-        f"jobs = {JOBS}",
-        f"duration_s = {MEMORY_WINDOW_S}",
-        f"batch_rows = {BATCH_ROWS}",
-        "progress_interval_s = 5",
-        "sampling_interval_s = 5",
-        "",
-        "[settings]",
-        *(f"{key} = {_toml(value)}" for key, value in settings.items()),
-        "",
-        "[summary]",
-        'insert = "fill"',
-        "",
-    ]
-
-
-def replica_toml(shape: TableShape, scaling: Scaling, replica_: Replica, strategies: Sequence[str]) -> str:
-    """The scenario that measures each key on the replica: its load, then a row and its children inserted
-    at a time."""
-    description = f"each key on a replica of {shape.table}'s shape, scaled by {scaling.factor:.4g}"
-    script = replica_.insert("1") + ";"
-    return (
-        "\n\n".join(
-            [
-                "\n".join(_header(shape, scaling, "like", description, strategies)),
-                *_steps(replica_, cascade=False),
-                _step(
-                    "pgbench",
-                    WINDOW,
-                    description="inserts of a row and its children, as the application makes them",
-                    wal_inspect=["records_pkey"],
-                    scripts=[{"name": "insert", "weight": 1, "sql": script}],
-                ),
-            ]
-        )
-        + "\n"
-    )
-
-
-def figures_sql(tables: Sequence[str]) -> str:
-    """The switch's figures: the WAL position and the disk of the replica's TABLES (their indexes and TOAST
-    with them), read before and after each change; a query step's transaction is rolled back and writes no
-    WAL of its own."""
-    names = ", ".join(f"'{name}'" for name in tables)
-    return (
-        "SELECT pg_current_wal_lsn() - '0/0'::pg_lsn AS wal_bytes, "
-        f"(SELECT sum(pg_total_relation_size(t)) FROM unnest(ARRAY[{names}]::regclass[]) t) AS disk_bytes"
-    )
-
-
-def switch_toml(shape: TableShape, scaling: Scaling, replica_: Replica) -> str:
-    """The migrate scenario's steps on the replica: (a) the default switched to v7, (b) the existing keys
-    rewritten to v7, the children's foreign keys following them; each between two readings of the WAL
-    position and the disk."""
-    key = replica_.key
-    description = f"the cost of switching {shape.table}'s key to v7, on its replica"
-    steps = [
-        *_steps(replica_, cascade=True),
-        _step("density", "before-switch", indexes=["records_pkey"]),
-        _figures("before-switch-default", replica_),
-        _step(
-            "sql", "switch-default", statements=[f"ALTER TABLE records ALTER COLUMN {key} SET DEFAULT {V7}"]
-        ),
-        _figures("after-switch-default", replica_),
-        _step("sql", "checkpoint-before-rewrite", statements=["CHECKPOINT"]),
-        _figures("before-rewrite-keys", replica_),
-        _step("sql", "rewrite-keys", statements=[f"UPDATE records SET {key} = {V7}"]),
-        _figures("after-rewrite-keys", replica_),
-        _step("density", "after-rewrite", indexes=["records_pkey"]),
-    ]
-    return (
-        "\n\n".join(
-            ["\n".join(_header(shape, scaling, "like-switch", description, [SWITCH_STRATEGY])), *steps]
-        )
-        + "\n"
-    )
-
-
-def _figures(name: str, replica_: Replica) -> str:
-    return _step("query", name, queries=[{"name": "figures", "sql": figures_sql(replica_.tables())}])
-
-
 # ---- The plan ----
 
 
-def least_s(rows: int, strategies: int, per_row_s: float) -> float:
+def least_s(rows: int, strategies: int, per_row_s: float, window_s: float = MEMORY_WINDOW_S) -> float:
     """The least time a replica run takes: setting up, loading ROWS for every strategy (PER_ROW_S for each
-    row of them all), MEMORY_ROUNDS rounds of each strategy's window."""
-    windows = MEMORY_ROUNDS * strategies * (MEMORY_WINDOW_S + WINDOW_OVERHEAD_S)
+    row of them all), MEMORY_ROUNDS rounds of each strategy's window of WINDOW_S."""
+    windows = MEMORY_ROUNDS * strategies * (window_s + WINDOW_OVERHEAD_S)
     return SETUP_S + rows * per_row_s + windows
 
 
@@ -203,9 +81,10 @@ def make_plan(
     scaling: Scaling,
     switch: bool,
     common: Sequence[str],
+    measured: windows.Windows = windows.UNMODELLED,
 ) -> Plan:
     """The replica's part, and the switch's where it is measured, in a plan of advise.plan's (its shares of
-    the budget, its arguments, its disk estimate)."""
+    the budget, its arguments, its disk estimate), its windows as MEASURED says."""
     per_row = seconds_per_row(shape, strategies)
     # The switch loads one random key's table, then rewrites it: about twice a load.
     switch_per_row = 3 * seconds_per_row(shape, [SWITCH_STRATEGY])
@@ -221,17 +100,16 @@ def make_plan(
                 "--paired",
                 "--rounds",
                 str(MEMORY_ROUNDS),
-                "--duration",
-                str(MEMORY_WINDOW_S),
+                *windows.run_arguments(measured),
                 *memory,
                 "--strategies",
                 ",".join(strategies),
             ),
             ((CONDITION, WINDOW, TPS),),
-            least_s(scaling.rows, len(strategies), per_row),
+            least_s(scaling.rows, len(strategies), per_row, measured.window_s),
             len(strategies),
             scaling.rows,
-            MEMORY_WINDOW_S,
+            measured.window_s,
             width,
         )
     ]
@@ -249,7 +127,7 @@ def make_plan(
                 width,
             )
         )
-    return Plan(budget_s, parts, common=tuple(common), sizing="")
+    return Plan(budget_s, parts, common=tuple(common), sizing=measured.words)
 
 
 def switch_arguments(plan: Plan, out: Path) -> list[str]:
@@ -336,10 +214,11 @@ def prepare(
     strategies: Sequence[str] | None,
     rows: int | None,
     common: Sequence[str],
+    model: windows.Model | None = None,
 ) -> Prepared:
     """The replica of SHAPE scaled to this machine and BUDGET_S, its scenario files written in OUT (made
     here) and every run's options checked before the first starts: a bad name fails now, in one line,
-    and leaves no folder behind."""
+    and leaves no folder behind. MODEL chooses the replica's windows (advise.windows)."""
     chosen = list(strategies) if strategies else default_strategies(shape.strategy)
     if BASELINE not in chosen:
         chosen.insert(0, BASELINE)
@@ -357,10 +236,13 @@ def prepare(
         rows,
     )
     replica_ = replica(shape)
-    files = {REPLICA: replica_toml(shape, scaling, replica_, chosen)}
+    server = sizing.Server(shape.shared_buffers, memory_bytes, can_cap=False)
+    count = MEMORY_ROUNDS * len(chosen)
+    measured = windows.placed(model, shape.rows, server, count, budget_s, replica_factor=scaling.factor)
+    files = {REPLICA: replica_toml(shape, scaling, replica_, chosen, measured.window_s)}
     if switch_why is None:
         files[SWITCH] = switch_toml(shape, scaling, replica_)
-    plan = make_plan(budget_s, out, chosen, shape, scaling, switch_why is None, common)
+    plan = make_plan(budget_s, out, chosen, shape, scaling, switch_why is None, common, measured)
     prepared = Prepared(shape, scaling, replica_, chosen, plan, switch_why, out)
     out.mkdir(parents=True)
     for part, _ in prepared.runs():

@@ -144,9 +144,10 @@ def document(
     memory_words: str,
     switch_why: str | None,
     measured: Sequence[str],
+    windows_words: str = "",
 ) -> list[str]:
     """advice.md's lines; MEASURED says how each cell's rounds ended (advise.outcome's lines for the
-    replica's run)."""
+    replica's run), WINDOWS_WORDS how its windows were chosen."""
     row = table.conditions[0] if table.conditions else None
     lines = [
         f"# Which key for {shape.table}? Measured on a replica of its shape",
@@ -168,6 +169,7 @@ def document(
         "",
         in_words(shape, scaling, memory_words),
         "",
+        *([f"Its windows: {windows_words}.", ""] if windows_words else []),
         *(f"- {note}." for note in scaling.notes),
         *(f"- {said}." for said in replica.said),
         *([""] if scaling.notes or replica.said else []),

@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from pkbench import results
+from pkbench.advise import windows
 from pkbench.errors import PkbenchError
 from pkbench.evidence.advice_rows import LOAD, SIZE, TPS, Figure
 from pkbench.evidence.cell import PRECISION
@@ -39,11 +40,14 @@ STRATEGIES = ("bigint", "uuid-v4", "uuid-v4-text", "uuid-v7", "seq-time", "seq-s
 # the sequential ones), so that the largest tier loads in minutes.
 MEMORY_STRATEGIES = ("bigint", "uuid-v4", "uuid-v7")
 # The memory tiers' windows: three paired rounds (the fewest whose t quantile, 4.3, leaves a steady ratio
-# within ±10%), ten seconds each (a tier's window is one stretch after a checkpoint; longer ones leave fewer
-# rounds in the budget), and at most this long to load the largest tier.
+# within ±10%), at least ten seconds each (advise.windows: as long as the model's checkpoint cycle, within
+# the budget), and at most this long to load the largest tier.
 MEMORY_ROUNDS = 3
-MEMORY_WINDOW_S = 10
+MEMORY_WINDOW_S = windows.LEAST_WINDOW_S
 MEMORY_LOAD_S = 240
+MEMORY_TIERS = 3
+# The wal run's own start: its cluster, its schemas.
+MEMORY_SETUP_S = 30
 # Rows a part answers one of, as its run's machine and server were: its cores and its commit setting.
 ALTERNATIVES = {
     "clients": ("few-cores", "many-cores", "many-cores-durable"),
@@ -77,33 +81,52 @@ class Part:
         return tuple(r for row, _, _ in self.answers for r in ALTERNATIVES.get(row, (row,)))
 
 
-def memory_part(strategies: Sequence[str], server: sizing.Server) -> tuple[Part, sizing.Tiers]:
-    """The wal scenario at tiers sized to SERVER, and the tiers."""
+def memory_part(
+    strategies: Sequence[str],
+    server: sizing.Server,
+    model: windows.Model | None = None,
+    budget_s: float = DEFAULT_BUDGET_S,
+    embedded: bool = True,
+) -> tuple[Part, sizing.Tiers, windows.Windows]:
+    """The wal scenario at tiers sized to SERVER, measured in windows the model chooses (advise.windows; fixed
+    ones without it), and the tiers and windows."""
     chosen = [s for s in strategies if s in MEMORY_STRATEGIES] or list(strategies)
-    tiers = sizing.size_tiers(server, sizing.loadable_rows(MEMORY_LOAD_S, chosen))
+    fit = model.fit if model is not None else None
+    tiers = windows.size_tiers(server, sizing.loadable_rows(MEMORY_LOAD_S, chosen), fit)
     answers: list[tuple[str, str | None, Figure]] = [("shared-buffers", "tier-1-shared-buffers", TPS)]
     if tiers.medium_left_out is None:
         answers.append(("page-cache", "tier-2-page-cache", TPS))
     if tiers.large_left_out is None:
         answers.append(("beyond-ram", "tier-3-beyond-memory", TPS))
+    count = MEMORY_TIERS * len(chosen) * MEMORY_ROUNDS
+    measured = windows.placed(model, tiers.rows_large, server, count, budget_s, embedded)
     cap = tiers.memory_cap_bytes
     arguments = (
         "--paired",
         "--rounds",
         str(MEMORY_ROUNDS),
-        "--duration",
-        str(MEMORY_WINDOW_S),
+        *windows.run_arguments(measured),
         *("--set", f"rows_small={tiers.rows_small}"),
         *("--set", f"rows_medium={tiers.rows_medium}"),
         *("--set", f"rows={tiers.rows_large}"),
         *(("--memory-limit", f"{cap // sizing.MIB}MB") if cap is not None else ()),
         *("--strategies", ",".join(chosen)),
     )
-    part = Part("wal", "wal", arguments, tuple(answers), 540, len(chosen), tiers.rows_large, MEMORY_WINDOW_S)
-    return part, tiers
+    least_s = MEMORY_LOAD_S + count * (measured.window_s + windows.WINDOW_OVERHEAD_S) + MEMORY_SETUP_S
+    part = Part(
+        "wal", "wal", arguments, tuple(answers), least_s, len(chosen), tiers.rows_large, measured.window_s
+    )
+    return part, tiers, measured
 
 
-def parts(strategies: Sequence[str], cores: int, server: sizing.Server) -> list[Part]:
+def parts(
+    strategies: Sequence[str],
+    cores: int,
+    server: sizing.Server,
+    model: windows.Model | None = None,
+    budget_s: float = DEFAULT_BUDGET_S,
+    embedded: bool = True,
+) -> list[Part]:
     """Every part, in the order of what can change the decision: the memory tiers first (where the keys
     differ most, several times in rate and WAL), then the war's rows (clients, commit, layout, the load and
     the size), then the conditions that only refine the answer."""
@@ -116,7 +139,7 @@ def parts(strategies: Sequence[str], cores: int, server: sizing.Server) -> list[
     war_row_bytes = 300
     war_window_s = 3
     return [
-        memory_part(strategies, server)[0],
+        memory_part(strategies, server, model, budget_s, embedded)[0],
         Part(
             "war",
             "war",
@@ -292,15 +315,16 @@ def make_plan(
     embedded: bool = True,
     common: Sequence[str] = (),
     disk_budget_bytes: int | None = None,
+    model: windows.Model | None = None,
 ) -> Plan:
     """The parts this server can run that fit the budget, in `parts`' order (what can change the decision
     first), each while the least times of those chosen fit; where none fits, the one that fills the most
-    rows for its time, alone (the table has nothing without a run)."""
+    rows for its time, alone (the table has nothing without a run). MODEL places the memory tiers."""
     chosen: list[Part] = []
     left_out: dict[str, str] = {}
     spent = 0.0
     runnable = []
-    for part in parts(strategies, cores, server):
+    for part in parts(strategies, cores, server, model, budget_s, embedded):
         if part.embedded_only and not embedded:
             left_out[part.name] = "it starts servers of its own: embedded cluster only"
         else:
@@ -314,7 +338,7 @@ def make_plan(
     for part in runnable:
         if part not in chosen:
             left_out[part.name] = f"beyond the budget (it takes {part.least_s / 60:.0f} min at least)"
-    tiers = memory_part(strategies, server)[1]
+    _, tiers, measured = memory_part(strategies, server, model, budget_s, embedded)
     rows_left_out = {
         row: why
         for row, why in (("page-cache", tiers.medium_left_out), ("beyond-ram", tiers.large_left_out))
@@ -327,7 +351,7 @@ def make_plan(
         tuple(common),
         on_dsn=not embedded,
         rows_left_out=rows_left_out,
-        sizing=sizing.in_words(server, tiers),
+        sizing=f"{sizing.in_words(server, tiers)}; {measured.words}",
         disk_budget_bytes=disk_budget_bytes,
     )
 

@@ -1,5 +1,6 @@
 """Running a `pkbench advise` plan: each part an ordinary `pkbench run` with its share of what is left of the
-budget (resumed where it was interrupted), and the server the memory tiers are sized from."""
+budget (resumed where it was interrupted), and the server the memory tiers are sized from and the model
+places them for."""
 
 from __future__ import annotations
 
@@ -9,11 +10,13 @@ import time
 from pathlib import Path
 
 from pkbench.advise import plan as planner
+from pkbench.advise import windows
 from pkbench.advise.calls import Execute, OptionsFor, RunOptions
 from pkbench.errors import PkbenchError, first_line
 from pkbench.reporting import Reporter
 from pkbench.scenario import file as scenario_file
 from pkbench.server import connection, sizing
+from pkbench.survey import checkpoint_settings, placement
 from pkbench.text import parse_bytes
 
 
@@ -31,6 +34,25 @@ def server(dsn: str | None, server_memory: str | None) -> sizing.Server:
         memory = parse_bytes(server_memory, "--server-memory") if server_memory is not None else None
         return sizing.Server(sizing.read_shared_buffers(connection.resolve(dsn)), memory, can_cap=False)
     return sizing.Server(wal_shared_buffers(), sizing.machine_memory_bytes(), can_cap=sizing.can_cap_memory())
+
+
+def model(dsn: str | None) -> windows.Model:
+    """The model's fit, and the checkpoint settings of the server the advice is for: with --dsn the server's
+    own (one read-only statement), else PostgreSQL's defaults."""
+    fit = windows.committed_fit(placement.RUNS_DIR)
+    if dsn is None:
+        return windows.Model(fit)
+    read = checkpoint_settings.read(connection.resolve(dsn))
+    return windows.Model(
+        fit,
+        windows.Checkpoints(
+            read.checkpoint_timeout_s,
+            read.max_wal_size_bytes,
+            read.checkpoint_completion_target,
+            read.wal_compression,
+            "the server's own checkpoint settings",
+        ),
+    )
 
 
 def run_parts(

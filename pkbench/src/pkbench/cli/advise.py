@@ -90,7 +90,8 @@ def command(options_for: OptionsFor) -> click.Command:
         commit setting; a standby and shards on an embedded cluster only) within --budget, each adding
         rounds until its cells are within ±10% or its share of the budget ends, prints the table and writes
         it to DIR/advice.md beside the runs, saying for each cell which happened. The memory tiers are sized
-        to the server's shared_buffers and memory; a run that would not fit the disk is not started.
+        to the server's shared_buffers and memory, and their windows to its checkpoint cycle as the model
+        predicts it (docs/predict.md); a run that would not fit the disk is not started.
         Options after `--` go to every `pkbench run` (--warmup 0, --rounds 5). With --like SCHEMA.TABLE,
         each key is measured on a replica of that table of the --dsn server, which is only read, and the cost
         of switching its key to v7 beside (docs/advise-like.md).
@@ -204,6 +205,7 @@ def _advise(
             embedded=dsn is None,
             common=common,
             disk_budget_bytes=budget_bytes,
+            model=session.model(dsn),
         )
         # Every part's options are checked before the first one starts: a bad name fails now, in one line.
         for part in plan.parts:
@@ -241,13 +243,22 @@ def _advise_like(
     memory = report.server_memory(server_memory, info)
     chosen = [s.strip() for s in strategies.split(",") if s.strip()] if strategies else None
     prepared = like_plan.prepare(
-        options_for, table_shape.read(info, like), memory.bytes, seconds, out, chosen, rows, common
+        options_for,
+        table_shape.read(info, like),
+        memory.bytes,
+        seconds,
+        out,
+        chosen,
+        rows,
+        common,
+        session.model(dsn),
     )
     reporter.info(
         f"pkbench advise --like {prepared.shape.table}: {len(prepared.plan.parts)} run(s) in {out}, "
         f"{_time(seconds)} in all"
     )
     reporter.info(f"  {like_text.in_words(prepared.shape, prepared.scaling, memory.source)}")
+    reporter.info(f"  its windows: {prepared.plan.sizing}")
     for note in prepared.scaling.notes:
         reporter.info(f"  {note}")
     if prepared.switch_why is not None:
@@ -263,6 +274,7 @@ def _advise_like(
         memory.source,
         prepared.switch_why,
         measured,
+        prepared.plan.sizing,
     )
     (out / ADVICE_FILE).write_text("\n".join(lines) + "\n")
     _print_table(table, f"Which key for {prepared.shape.table}? Each key against bigint on its replica")

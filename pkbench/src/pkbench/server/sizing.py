@@ -85,11 +85,17 @@ class Tiers:
     large_left_out: str | None = None
 
 
-def size_tiers(server: Server, load_rows: int) -> Tiers:
+def size_tiers(
+    server: Server,
+    load_rows: int,
+    index_over_shared_buffers: float = INDEX_OVER_SHARED_BUFFERS,
+    least_index_over_shared_buffers: float = LEAST_INDEX_OVER_SHARED_BUFFERS,
+) -> Tiers:
     """The tiers for SERVER, none of them loading more than LOAD_ROWS rows a strategy (what loads in the time
-    the plan allows)."""
+    the plan allows), the middle tier's index INDEX_OVER_SHARED_BUFFERS times shared_buffers, and left out
+    below LEAST_INDEX_OVER_SHARED_BUFFERS times."""
     shared_buffers = server.shared_buffers_bytes
-    rows_medium = math.ceil(INDEX_OVER_SHARED_BUFFERS * shared_buffers / INDEX_BYTES_PER_ROW)
+    rows_medium = math.ceil(index_over_shared_buffers * shared_buffers / INDEX_BYTES_PER_ROW)
     medium_why: str | None = None
     cap: int | None = None
     memory = server.memory_bytes
@@ -103,12 +109,12 @@ def size_tiers(server: Server, load_rows: int) -> Tiers:
         limits.append(
             (int(MEDIUM_SHARE_OF_MEMORY * memory / ROW_BYTES), f"more than fit in half of {_size(memory)}")
         )
-    least = math.ceil(LEAST_INDEX_OVER_SHARED_BUFFERS * shared_buffers / INDEX_BYTES_PER_ROW)
+    least = math.ceil(least_index_over_shared_buffers * shared_buffers / INDEX_BYTES_PER_ROW)
     for most, why in limits:
         rows_medium = min(rows_medium, most)
         if most < least and medium_why is None:
             medium_why = (
-                f"an index {LEAST_INDEX_OVER_SHARED_BUFFERS:g}x shared_buffers ({_size(shared_buffers)}) "
+                f"an index {least_index_over_shared_buffers:.2g}x shared_buffers ({_size(shared_buffers)}) "
                 f"takes {least:,} rows, {why}"
             )
     if medium_why is not None:
