@@ -13,6 +13,7 @@ import psycopg
 import pytest
 from conftest import OTHER_MAJOR, READ_ONLY_STATEMENT, cli_in_process, pkbench_statements
 
+from pkbench.advise import session
 from pkbench.server.builds import find_pgbench, find_server_bindir, server_bindir
 from pkbench.server.embedded import EmbeddedCluster
 
@@ -357,6 +358,18 @@ def test_predict_reads_the_settings_and_the_table_read_only_and_an_option_wins(
     given = cli_in_process(*args, "--shared-buffers", "2GB", "--checkpoint-timeout", "15min")
     shape = json.loads(given.stdout)["server"]
     assert shape["shared_buffers_bytes"] == 2 * 1024**3 and shape["checkpoint_timeout_s"] == 900
+
+
+def test_advise_on_a_dsn_places_its_tiers_for_the_server_s_own_checkpoints_read_only(
+    server: EmbeddedCluster,
+) -> None:
+    log_start = server.log_path.stat().st_size
+    model = session.model(_dsn(server))
+    assert model.fit is not None
+    assert (model.checkpoints.timeout_s, model.checkpoints.max_wal_size_bytes) == (300, 1024**3)
+    assert model.checkpoints.source == "the server's own checkpoint settings"
+    statements = pkbench_statements(server, log_start)
+    assert statements and [s for s in statements if not READ_ONLY_STATEMENT.match(s)] == []
 
 
 def test_each_table_gets_the_models_answer_or_what_it_needs(server: EmbeddedCluster) -> None:
