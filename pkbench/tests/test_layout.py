@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import ast
 import functools
+import subprocess
+import sys
 from pathlib import Path
 
 SOURCE = Path(__file__).parent.parent / "src"
@@ -165,3 +167,15 @@ def test_no_module_over_about_400_lines() -> None:
     lengths = {module_name(p): len(p.read_text().splitlines()) for p in PACKAGE.rglob("*.py")}
     too_long = {name: n for name, n in lengths.items() if n > 400}
     assert not too_long, too_long
+
+
+def test_starting_pkbench_imports_no_scipy_statistics_or_optimizer() -> None:
+    # Each takes seconds to import: a command pays them when it judges or fits, not whenever it starts (the
+    # test suite starts pkbench a hundred times; a user's `pkbench --help` waits for what it imports).
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import sys, pkbench.cli.main; print(' '.join(sorted(sys.modules)))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert [m for m in loaded if m.startswith(("scipy.stats", "scipy.optimize"))] == []

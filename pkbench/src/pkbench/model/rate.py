@@ -16,9 +16,6 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-from scipy import optimize
-
 from pkbench.model.btree import LAYOUTS
 from pkbench.model.observations import Observation
 from pkbench.model.spread import interval_factor
@@ -124,6 +121,10 @@ def pairs(windows: Sequence[Observation], share: float, images: dict[Observation
 
 def fit_rate(found: Sequence[Pair]) -> RateFit:
     """Non-negative least squares of each pair's added seconds per insert on its misses and images."""
+    # scipy.optimize takes a second to import: paid by the processes that fit, not by every pkbench command.
+    import numpy as np
+    from scipy import optimize
+
     matrix = np.array([[p.buffer, p.memory, p.images] for p in found])
     added = np.array([p.added_s for p in found])
     (buffer_s, memory_s, image_s), _ = optimize.nnls(matrix, added)
