@@ -10,11 +10,12 @@ from __future__ import annotations
 import contextlib
 import csv
 import dataclasses
+import functools
 import hashlib
 import json
 import types
 import typing
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -159,40 +160,60 @@ def from_json(data: dict[str, Any]) -> RunResult:
     return run
 
 
-_FIELDS: dict[type[Any], tuple[tuple[str, Any], ...]] = {}
+_FIELDS: dict[type[Any], tuple[tuple[str, Callable[[Any], Any]], ...]] = {}
 
 
-def _fields(cls: type[Any]) -> tuple[tuple[str, Any], ...]:
-    """Each field of a model class with its resolved type: resolving the annotations is most of what reading
-    a results.json costs when done per object, and a class's never change."""
+def _fields(cls: type[Any]) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
+    """Each field of a model class with the converter of its resolved type: resolving annotations, and
+    walking them again for every value, was most of what reading a results.json cost; a class's never
+    change."""
     if cls not in _FIELDS:
         hints = typing.get_type_hints(cls)
-        _FIELDS[cls] = tuple((f.name, hints[f.name]) for f in dataclasses.fields(cls))
+        _FIELDS[cls] = tuple((f.name, _converter(hints[f.name])) for f in dataclasses.fields(cls))
     return _FIELDS[cls]
 
 
 def typed(cls: type[Any], data: Mapping[str, Any]) -> Any:
     """An object of the results model from its JSON (fields the class lacks are dropped)."""
-    return cls(**{name: _value(hint, data[name]) for name, hint in _fields(cls) if name in data})
+    return cls(**{name: convert(data[name]) for name, convert in _fields(cls) if name in data})
 
 
-def _value(hint: Any, value: Any) -> Any:
-    if value is None:
-        return None
+def _as_is(value: Any) -> Any:
+    return value
+
+
+@functools.cache
+def _converter(hint: Any) -> Callable[[Any], Any]:
+    """What turns a JSON value into HINT's type: a dataclass (or an optional one) from its dict, lists and
+    dicts of them item by item, anything else as it is; None stays None."""
     origin, arguments = typing.get_origin(hint), typing.get_args(hint)
     if origin in (typing.Union, types.UnionType):
         classes = [a for a in arguments if isinstance(a, type) and dataclasses.is_dataclass(a)]
-        if classes and isinstance(value, dict):
-            return typed(classes[0], value)
         inner = [a for a in arguments if a is not type(None)]
-        return _value(inner[0], value) if len(inner) == 1 else value
-    if isinstance(hint, type) and dataclasses.is_dataclass(hint) and isinstance(value, dict):
-        return typed(hint, value)
+        record = classes[0] if classes else None
+        single = _converter(inner[0]) if len(inner) == 1 else _as_is
+
+        def union(value: Any) -> Any:
+            if value is None:
+                return None
+            if record is not None and isinstance(value, dict):
+                return typed(record, value)
+            return single(value)
+
+        return union
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return lambda value: typed(hint, value) if isinstance(value, dict) else value
     if origin is list:
-        return [_value(arguments[0], v) for v in value]
+        item = _converter(arguments[0])
+        if item is _as_is:
+            return lambda value: None if value is None else list(value)
+        return lambda value: None if value is None else [item(v) for v in value]
     if origin is dict and len(arguments) == 2:
-        return {k: _value(arguments[1], v) for k, v in value.items()}
-    return value
+        item = _converter(arguments[1])
+        if item is _as_is:
+            return lambda value: None if value is None else dict(value)
+        return lambda value: None if value is None else {k: item(v) for k, v in value.items()}
+    return _as_is
 
 
 def checked(data: dict[str, Any], where: Path | str) -> dict[str, Any]:
