@@ -6,6 +6,7 @@ import json
 import re
 from pathlib import Path
 
+import plotly.graph_objects as go
 import pytest
 from report_pages import (
     BLOAT_PG15,
@@ -22,7 +23,9 @@ from report_pages import (
 )
 
 from pkbench.errors import PkbenchError
+from pkbench.report import stacks
 from pkbench.report.comparison import compare_directories
+from pkbench.report.loading import load_run
 from pkbench.report.palette import PALETTE, shades, strategy_colors
 from pkbench.report.render import write_report
 from pkbench.results import ResultsNotFoundError
@@ -467,3 +470,20 @@ def test_speed_charts_of_a_run_in_rounds_have_whiskers_and_dots(tmp_path: Path) 
             low, high = median - whisker["arrayminus"][index], median + whisker["array"][index]
             # The median's interval lies within the rounds and holds the median.
             assert min(mine) <= low <= median <= high <= max(mine)
+
+
+def test_a_stacked_chart_is_the_figure_plotly_would_make_trace_by_trace(war15: Path) -> None:
+    run = load_run(war15)
+    colors = strategy_colors([s.name for s in run.result.strategies])
+    chart = stacks.stacked_over_time(run, stacks.BUFFERCACHE, "lookup-by-data", colors, "stack")
+    drawn = chart.figure
+    assert isinstance(drawn, dict) and drawn["data"]
+    # The same figure through plotly's checks: every trace and the layout accepted as they are.
+    assert go.Figure(drawn).to_dict() == drawn
+    # Each panel's traces on its own row's axes, as make_subplots numbers them from the top.
+    titles = [a["text"] for a in drawn["layout"]["annotations"]]
+    for trace in drawn["data"]:
+        row = titles.index(trace["legendgroup"]) + 1
+        suffix = "" if row == 1 else str(row)
+        assert (trace["xaxis"], trace["yaxis"]) == (f"x{suffix}", f"y{suffix}")
+        assert f"yaxis{suffix}" in drawn["layout"]

@@ -31,7 +31,8 @@ class Chart:
 
     div_id: str
     title: str
-    figure: go.Figure | None
+    # A plotly figure, or its JSON where a chart built it without plotly's per-trace checks (stacks).
+    figure: go.Figure | dict[str, Any] | None
     notes: list[str] = field(default_factory=list)
     missing: dict[tuple[str, str], list[str]] = field(default_factory=dict)
 

@@ -61,14 +61,17 @@ def slug(text: str) -> str:
 def rendered(chart: charts.Chart) -> RenderedChart:
     html = None
     if chart.figure is not None:
+        figure = chart.figure
+        height = figure["layout"].get("height") if isinstance(figure, dict) else figure.layout.height
         html = Markup(
             pio.to_html(
-                chart.figure,
+                figure,
+                validate=not isinstance(figure, dict),
                 include_plotlyjs=False,
                 full_html=False,
                 div_id=chart.div_id,
                 config=PLOTLY_CONFIG,
-                default_height=f"{chart.figure.layout.height or 440}px",
+                default_height=f"{height or 440}px",
             )
         )
     return RenderedChart(chart.div_id, chart.title, html, chart.all_notes())

@@ -56,6 +56,5 @@ def shares_chart(run: Run, workload: str, colors: dict[str, str], div_id: str) -
             )
     if fig.data:
         x_title = "elapsed time in the measured window (s)"
-        chart.figure = style(fig, title, x_title, "share of the inserts so far")
-        chart.figure.update_yaxes(range=[0, 1.05])
+        chart.figure = style(fig, title, x_title, "share of the inserts so far").update_yaxes(range=[0, 1.05])
     return chart

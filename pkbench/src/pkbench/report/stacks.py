@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from plotly.subplots import make_subplots
 
@@ -142,17 +141,24 @@ def stacked_over_time(run: Run, spec: StackSpec, workload: str, colors: dict[str
         for category, samples in by_category.items():
             totals[category] = totals.get(category, 0.0) + sum(samples.values())
     categories = spec.order(sorted(totals, key=lambda c: (-totals[c], c)))
-    # The traces as plain dicts, added in one call: plotly checks a trace object where it is made and again
-    # where it is added, and a run of 96 partitions makes thousands (its report took half a minute).
-    traces: list[dict[str, Any]] = []
-    panel_of_trace: list[int] = []
+    for index in range(1, len(panels) + 1):
+        fig.update_yaxes(title_text=spec.y_title, row=index, col=1)
+    style(fig, title, "", spec.y_title, height=170 + 230 * len(panels))
+    fig.update_yaxes(title_text=spec.y_title)
+    fig.update_xaxes(title_text="elapsed time in the measured window (s)", row=len(panels), col=1)
+    fig.update_layout(legend={"groupclick": "toggleitem"})
+    # The figure as plotly's own JSON, its traces as plain dicts beside the layout plotly made and checked:
+    # plotly checks each trace where it is added, and a run of 96 partitions makes twelve thousand (half of
+    # its report's 25 s). Each panel's traces refer to its row's axes, as add_traces(rows=...) would.
+    drawn = fig.to_dict()
     for index, (name, times, by_category) in enumerate(panels, start=1):
         tones = dict(zip(categories, shades(colors[name], len(categories)), strict=True))
+        axis = "" if index == 1 else str(index)
         for category in categories:
             if category not in by_category:
                 continue
             samples, tone = by_category[category], tones[category]
-            traces.append(
+            drawn["data"].append(
                 {
                     "type": "scatter",
                     "x": times,
@@ -164,13 +170,9 @@ def stacked_over_time(run: Run, spec: StackSpec, workload: str, colors: dict[str
                     "mode": "lines",
                     "line": {"color": tone, "width": 0.5},
                     "fillcolor": tone,
+                    "xaxis": f"x{axis}",
+                    "yaxis": f"y{axis}",
                 }
             )
-            panel_of_trace.append(index)
-        fig.update_yaxes(title_text=spec.y_title, row=index, col=1)
-    fig.add_traces(traces, rows=panel_of_trace, cols=[1] * len(panel_of_trace))
-    chart.figure = style(fig, title, "", spec.y_title, height=170 + 230 * len(panels))
-    fig.update_yaxes(title_text=spec.y_title)
-    fig.update_xaxes(title_text="elapsed time in the measured window (s)", row=len(panels), col=1)
-    fig.update_layout(legend={"groupclick": "toggleitem"})
+    chart.figure = drawn
     return chart
