@@ -75,8 +75,8 @@ bindir_cluster() (
 )
 
 # Debian's servers get a cluster from pg_virtualenv; any other build (BINDIR elsewhere) one of its own. A test's
-# cluster keeps nothing past its test, so it never flushes to disk: no fsync, which ./dev test's other suites,
-# beside these, would wait on (their servers' commits and timed windows), and which nothing here reads.
+# cluster keeps nothing past its test, so it never flushes to disk: no fsync, on which the suites ./dev test
+# runs side by side would wait for each other, and which nothing here reads.
 cluster_for_build() {
     case "$BINDIR" in
         /usr/lib/postgresql/*) throwaway_cluster -o fsync=off "$@" ;;
