@@ -84,6 +84,9 @@ def test_a_cycle_within_the_budget_is_one_window_from_a_checkpoint() -> None:
     chosen = windows.choose(fit(), ROWS, HERE, twenty, 27, 3600, embedded=True)
     assert (chosen.window_s, chosen.checkpoint_every_s) == (20, None)
     assert "each one cycle from a checkpoint" in chosen.words
+    # Shorter than the least window: that window, with the cycle's checkpoints inside it.
+    seven = windows.choose(fit(), ROWS, HERE, checkpoints(7, 64 * 1024**3), 27, 3600, embedded=True)
+    assert (seven.window_s, seven.checkpoint_every_s) == (windows.LEAST_WINDOW_S, 7)
     # A longer budget, a longer window, up to the cycle and no further.
     assert windows.most_window_s(900, 27) == windows.LEAST_WINDOW_S
     assert windows.most_window_s(1800, 27) < windows.most_window_s(3600, 27) <= windows.MOST_WINDOW_S

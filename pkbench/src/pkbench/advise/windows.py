@@ -11,9 +11,10 @@ leaves of its index (model.btree): a window that starts after a checkpoint and r
 a 10-s checkpoint cycle, however far apart the server's own checkpoints come. So the model is asked how long
 the server's cycle is for the random key at the largest tier measured: checkpoint_timeout, or less where the
 key's WAL reaches max_wal_size's trigger first, at the rate the model predicts for that tier on this machine.
-A cycle of a few seconds is measured as checkpoints that far apart inside each window (the wal scenario's
-checkpoint_every_s); a longer one as one window from a checkpoint, as long as the cycle; a cycle longer than
-the budget's windows allow as the longest window that fits, and the words give the model's ratio at both.
+A cycle shorter than the least window is measured as checkpoints that far apart inside each window (the wal
+scenario's checkpoint_every_s); a longer one as one window from a checkpoint, as long as the cycle; a cycle
+longer than the budget's windows allow as the longest window that fits, and the words give the model's ratio
+at both.
 """
 
 from __future__ import annotations
@@ -177,7 +178,10 @@ def choose(
     )
     if factor != 1.0:
         said += f", its replica every {scaled_s:,.2g} s"
-    if embedded and (scaled_s * 2 <= LEAST_WINDOW_S or (not checkpointed and scaled_s <= most)):
+    # Checkpoints inside the window where the cycle is shorter than the least window, or where nothing
+    # checkpoints before each window; on a --dsn server its own.
+    shorter = math.ceil(scaled_s) < LEAST_WINDOW_S
+    if embedded and (shorter or (not checkpointed and scaled_s <= most)):
         every = max(LEAST_CHECKPOINT_S, round(scaled_s, 1))
         window = max(LEAST_WINDOW_S, math.ceil(scaled_s))
         words = f"{said}: windows of {window} s, a checkpoint every {every:g} s"
