@@ -26,7 +26,7 @@ import psycopg
 import pytest
 
 from pkbench.scenario import file as scenario_file
-from pkbench.server.builds import find_pgbench, find_server_build
+from pkbench.server.builds import find_pgbench, find_server_build, server_bindir
 from pkbench.server.embedded import EmbeddedCluster
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -142,7 +142,9 @@ def _sql(cluster: EmbeddedCluster, statement: str, database: str = "postgres", u
 
 def test_postgresql_18_makes_the_key_with_nothing_installed() -> None:
     (create,) = ROWS[SITUATIONS["pg18"]]
-    bindir = find_server_build(18).bindir
+    # As `pkbench run --pg 18` starts it: as root, from a copy the server's OS user can reach (a clone in a
+    # 0700 directory, as mktemp -d makes, holds a wheel that user cannot run).
+    bindir = server_bindir(18)
     with EmbeddedCluster(bindir, find_pgbench(bindir), SETTINGS) as cluster:
         _sql(cluster, create)
         made = _sql(cluster, "INSERT INTO orders (total) VALUES (1) RETURNING uuid_extract_version(id)")
