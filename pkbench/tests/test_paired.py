@@ -165,9 +165,12 @@ def test_compare_calls_out_a_run_slower_in_every_round(paired_run: Path, tmp_pat
 
 
 def test_compare_finds_nothing_in_an_identical_copy(paired_run: Path, tmp_path: Path) -> None:
-    same = doctored(paired_run, tmp_path / "same", 1.0)
+    # Both sides steadied the same way: the measured run against a steadied copy of it differs by the
+    # steadying, which a compare may resolve by chance in one figure of many.
+    steady = doctored(paired_run, tmp_path / "steady", 1.0)
+    same = Path(shutil.copytree(steady, tmp_path / "same"))
     done = run_cli(
-        "compare", str(paired_run), str(same), "--out", str(tmp_path / "cmp"), "--fail-on-regression", "0"
+        "compare", str(steady), str(same), "--out", str(tmp_path / "cmp"), "--fail-on-regression", "0"
     )
     assert done.returncode == 0, done.stderr
     assert "No change resolved" in done.stdout

@@ -14,6 +14,7 @@ from conftest import cli_in_process, processes_mentioning, run_cli, short_run
 from pkbench.strategies.builtin import BUILTIN
 
 ROWS = 3000
+TRANSACTIONS = 400
 # Every built-in strategy whose table war can make: a hash-partitioned key needs a scenario that partitions
 # its table (contention), and war refuses it (the last test); a key the clients make needs a scenario whose
 # statements send one (fleet).
@@ -34,14 +35,18 @@ def war(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
             strategies=",".join([*IN_WAR, "my-v4"]),
             rows=ROWS,
             clients=1,
-            # Two seconds: the shared window picks each of the 28 strategies' scripts at random by weight,
-            # and a one-second window on a slow second gave one strategy no transaction at all.
-            duration=2,
+            # Fixed work rather than seconds: 28 strategies' timed windows took minutes of the suite, and a
+            # timed shared window on a slow second gave one strategy no transaction at all. The shared window
+            # picks each strategy's scripts at random by weight: in 400 transactions a strategy goes without
+            # one with odds of (27/28)^400, about one in two million.
+            duration=None,
             sample_every=1,
             out=out,
             # The default design: each round's paired windows and then one window of every strategy at once.
             design=None,
         ),
+        "--transactions",
+        str(TRANSACTIONS),
         "--strategy-def",
         "my-v4=uuid:gen_random_uuid()",
         tmpdir=server_tmp,
@@ -135,8 +140,8 @@ def test_the_default_judges_speed_on_the_interleaved_window_and_work_on_the_pair
             # The throughput its latency gives the window's one client.
             assert share["tps"] == pytest.approx(1000 / share["latency_ms"]["mean"])
             assert share["work_per_transaction"]["transactions"] == share["transactions"]
-    # The round's paired windows each ran as many transactions as its first one ran in its time.
-    assert war["rounds"]["equal_transactions"]
+    # Fixed work: every paired window ran the count asked for, so none is set from a first window's.
+    assert not war["rounds"]["equal_transactions"]
     for window in ("lookup-by-data", "lookup-by-key"):
         counts = {
             w["rounds"][0]["transactions"]
@@ -145,7 +150,7 @@ def test_the_default_judges_speed_on_the_interleaved_window_and_work_on_the_pair
             for w in s["workloads"]
             if w["name"] == window
         }
-        assert len(counts) == 1 and counts.pop() > 0, (window, counts)
+        assert counts == {TRANSACTIONS}, (window, counts)
     judged = {(v["metric"], v["design"]) for v in war["verdicts"] if v["workload"] != "prefill"}
     speed = {("tps", "interleaved"), ("latency-mean", "interleaved")}
     work = {("wal", "paired"), ("fpi", "paired"), ("hit", "paired")}
@@ -175,24 +180,12 @@ def test_the_lookup_by_key_finds_existing_rows_through_the_sample(war: dict[str,
     assert "key_sample" in sqls.pop()
 
 
-def test_time_series_files(war: dict[str, Any]) -> None:
+def test_every_strategy_is_sampled(war: dict[str, Any]) -> None:
     out: Path = war["_out"]
     measured = {s["name"] for s in war["strategies"] if s["status"] == "ok"}
-    for name, relative in war["timeseries"].items():
-        with (out / relative).open() as f:
-            rows = list(csv.DictReader(f))
-        if name == "replication":
-            assert rows == [], "lags are sampled only beside a standby (test_replication.py)"
-            continue
-        if name == "shard_inserts":
-            assert rows == [], "shards' inserts are sampled only beside shards (test_sharded.py)"
-            continue
-        assert rows, name
-        assert list(rows[0])[:4] == ["strategy", "workload", "repeat", "elapsed_s"]
-        if name in ("sizes", "buffercache", "usagecount"):
-            assert {r["strategy"] for r in rows} == measured, name
-        if name == "tps":
-            assert {r["strategy"] for r in rows} <= measured, name
+    for name in ("sizes", "buffercache", "usagecount"):
+        with (out / war["timeseries"][name]).open() as f:
+            assert {r["strategy"] for r in csv.DictReader(f)} == measured, name
     with (out / "timeseries" / "usagecount.csv").open() as f:
         assert {int(r["usage_count"]) for r in csv.DictReader(f)} == set(range(6))
 
@@ -228,3 +221,53 @@ def test_a_hash_partitioned_key_is_refused_where_the_table_is_plain(tmp_path: Pa
         "not partition it ({key_partitioning}); run it in contention"
     ]
     assert not (tmp_path / "out").exists()
+
+
+@pytest.fixture(scope="module")
+def timed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The default design in seconds rather than transactions, sampled each second."""
+    out = tmp_path_factory.mktemp("timed") / "results"
+    server_tmp = Path(tempfile.mkdtemp(prefix="pkbench-test-"))
+    server_tmp.chmod(0o755)
+    result = run_cli(
+        "run",
+        *short_run(strategies="bigint,uuid-v4", rows=300, duration=2, sample_every=1, out=out, design=None),
+        tmpdir=server_tmp,
+    )
+    assert result.returncode == 0, result.stderr
+    server_tmp.rmdir()
+    data: dict[str, Any] = json.loads((out / "results.json").read_text())
+    data["_out"] = out
+    return data
+
+
+def test_time_series_files(timed: dict[str, Any]) -> None:
+    out: Path = timed["_out"]
+    for name, relative in timed["timeseries"].items():
+        with (out / relative).open() as f:
+            rows = list(csv.DictReader(f))
+        if name == "replication":
+            assert rows == [], "lags are sampled only beside a standby (test_replication.py)"
+            continue
+        if name == "shard_inserts":
+            assert rows == [], "shards' inserts are sampled only beside shards (test_sharded.py)"
+            continue
+        if name == "wait_events":
+            # only a backend caught inside a statement has a wait to sample (test_activity.py)
+            continue
+        assert rows, name
+        assert list(rows[0])[:4] == ["strategy", "workload", "repeat", "elapsed_s"]
+        assert {r["strategy"] for r in rows} == {"bigint", "uuid-v4"}, name
+
+
+def test_a_timed_round_runs_its_paired_windows_to_the_first_ones_count(timed: dict[str, Any]) -> None:
+    assert timed["rounds"]["design"] == "mixed" and timed["rounds"]["equal_transactions"]
+    # The window that opened the round ran for its seconds; the other ran as many transactions as it did.
+    for window in ("lookup-by-data", "lookup-by-key"):
+        counts = {
+            w["rounds"][0]["transactions"]
+            for s in timed["strategies"]
+            for w in s["workloads"]
+            if w["name"] == window
+        }
+        assert len(counts) == 1 and counts.pop() > 0, (window, counts)
