@@ -58,9 +58,10 @@ def number(text: str | None) -> float | None:
 
 
 def style(fig: go.Figure, title: str, x_title: str, y_title: str, height: int = 440) -> go.Figure:
+    """The report's look; its template (plotly_white) is added where the chart is drawn (render.rendered):
+    plotly deep-copies a template into each figure it is set on, a third of a report's CPU."""
     fig.update_layout(
         title={"text": title, "x": 0.01},
-        template="plotly_white",
         height=height,
         legend={"title": {"text": "strategy"}},
         margin={"l": 70, "r": 20, "t": 70, "b": 60},

@@ -58,15 +58,24 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "x"
 
 
+@functools.cache
+def chart_template() -> dict[str, Any]:
+    """plotly_white as plotly's JSON, made once: every chart's layout carries it."""
+    template: dict[str, Any] = pio.templates["plotly_white"].to_plotly_json()
+    return template
+
+
 def rendered(chart: charts.Chart) -> RenderedChart:
     html = None
     if chart.figure is not None:
-        figure = chart.figure
-        height = figure["layout"].get("height") if isinstance(figure, dict) else figure.layout.height
+        # plotly checked a Figure's parts as they were set; a dict was made from checked parts
+        figure = chart.figure if isinstance(chart.figure, dict) else chart.figure.to_dict()
+        figure["layout"]["template"] = chart_template()
+        height = figure["layout"].get("height")
         html = Markup(
             pio.to_html(
                 figure,
-                validate=not isinstance(figure, dict),
+                validate=False,
                 include_plotlyjs=False,
                 full_html=False,
                 div_id=chart.div_id,
