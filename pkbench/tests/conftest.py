@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import io
 import os
 import re
@@ -33,6 +34,9 @@ def pytest_configure(config: pytest.Config) -> None:
     """The suite's hundreds of clusters copy one initdb per server build instead of each running its own
     (server/initdb_template.py). The xdist workers and every pkbench the tests start inherit the directory
     from the session that made it, which removes it at the end."""
+    # The tests read committed runs and draw reports in-process, as pkbench's entry point does, with its
+    # collector thresholds (cli/main.py).
+    gc.set_threshold(100_000, 50, 100)
     if os.environ.get(TEMPLATES_VARIABLE):
         return
     templates = Path(tempfile.mkdtemp(prefix="pkbench-initdb-"))

@@ -2,7 +2,8 @@
 
 Fails on any JavaScript error, on any chart without drawn data, and saves a screenshot of each page's first
 screen into pytest's tmp dir (a whole page's took Chromium a third of these tests' CPU; the charts below the
-fold are checked by what they drew). Chromium missing is a failure; only PKBENCH_NO_BROWSER=1 skips these tests.
+fold are checked by what they drew). Chromium missing is a failure; only PKBENCH_NO_BROWSER=1 skips these
+tests.
 """
 
 from __future__ import annotations
