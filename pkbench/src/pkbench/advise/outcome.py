@@ -11,7 +11,7 @@ from pathlib import Path
 from pkbench import results
 from pkbench.advise.plan import ALTERNATIVES, MANY_CORES, STRATEGIES, Part, Plan, parts
 from pkbench.analysis import family
-from pkbench.analysis.verdict import CONFIDENCE
+from pkbench.analysis.verdict import CONFIDENCE, t_quantile
 from pkbench.evidence import advice, advice_text
 from pkbench.evidence.advice_rows import CONDITIONS, LOAD, Source
 from pkbench.evidence.cell import PRECISION, Cell
@@ -110,15 +110,13 @@ def rounds_needed(
     quantile falls with the rounds as well (4.30 at three, 2.78 at five), so three rounds at ±20% need about
     five, where the square root alone would say twelve. CONFIDENCE is the interval's (a run made with
     --until-decided judges its cells at one planned look's share of the 5%, analysis.family)."""
-    from scipy import stats
-
     if rounds < 2 or reach <= target:
         return max(rounds + 1, 2)
     quantile = (1 + confidence) / 2
-    scatter = math.log1p(reach) * math.sqrt(rounds) / float(stats.t.ppf(quantile, rounds - 1))
+    scatter = math.log1p(reach) * math.sqrt(rounds) / t_quantile(quantile, rounds - 1)
     wanted = math.log1p(target)
     for count in range(rounds + 1, MOST_ROUNDS):
-        if float(stats.t.ppf(quantile, count - 1)) * scatter / math.sqrt(count) <= wanted:
+        if t_quantile(quantile, count - 1) * scatter / math.sqrt(count) <= wanted:
             return count
     return MOST_ROUNDS
 

@@ -14,7 +14,7 @@ taken together and an A/A calibration of either all count the same differences. 
 from __future__ import annotations
 
 import math
-import warnings
+import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -26,6 +26,8 @@ from pkbench.analysis.verdict import (
     interval_reach,
     log_t_interval,
     resolving_digits,
+    t_quantile,
+    t_tail,
 )
 from pkbench.results.model import Verdict
 
@@ -35,17 +37,13 @@ FAMILYWISE_ALPHA = 0.05
 def log_ratio_p_value(ratios: Sequence[float]) -> float | None:
     """Two-sided p-value of Student's t test that the log ratios centre on 0 (no difference); None below two
     ratios or with one not positive. Ratios identical in every round and away from 1 are certain (0.0)."""
-    import numpy as np
-    from scipy import stats
-
     if len(ratios) < 2 or min(ratios) <= 0:
         return None
-    logs = np.log(np.asarray(ratios, dtype=float))
-    if np.ptp(logs) == 0:
+    logs = [math.log(r) for r in ratios]
+    if max(logs) == min(logs):
         return 1.0 if logs[0] == 0 else 0.0
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        p_value = float(stats.ttest_1samp(logs, 0.0).pvalue)
+    t = statistics.fmean(logs) / (statistics.stdev(logs) / math.sqrt(len(logs)))
+    p_value = 2 * t_tail(-abs(t), len(logs) - 1)
     return p_value if math.isfinite(p_value) else None
 
 
@@ -175,11 +173,9 @@ def _reach_at(verdict: RatioVerdict, confidence: float) -> float | None:
 def widened(low: float, high: float, rounds: int, confidence: float, to: float) -> tuple[float, float]:
     """A t interval on log ratios over ROUNDS, made at CONFIDENCE, at confidence TO instead: its standard
     error read back from its width (a run records the interval, not its rounds' ratios)."""
-    from scipy import stats
-
     if rounds < 2 or low <= 0 or high <= low:
         return low, high
-    error = math.log(high / low) / (2 * float(stats.t.ppf((1 + confidence) / 2, rounds - 1)))
-    half = float(stats.t.ppf((1 + to) / 2, rounds - 1)) * error
+    error = math.log(high / low) / (2 * t_quantile((1 + confidence) / 2, rounds - 1))
+    half = t_quantile((1 + to) / 2, rounds - 1) * error
     centre = (math.log(low) + math.log(high)) / 2
     return math.exp(centre - half), math.exp(centre + half)

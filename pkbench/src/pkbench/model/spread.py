@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+from pkbench.analysis.verdict import t_quantile
+
 CONFIDENCE = 0.95
 
 
@@ -14,8 +16,5 @@ def interval_factor(log_residual_sd: float, observations: int, constants: int) -
     freedom = observations - constants
     if freedom < 2 or not math.isfinite(log_residual_sd):
         return math.inf
-    # scipy.stats takes seconds to import: paid by the processes that predict, not by every pkbench command.
-    from scipy import stats
-
-    t = float(stats.t.ppf(0.5 + CONFIDENCE / 2, freedom))
+    t = t_quantile(0.5 + CONFIDENCE / 2, freedom)
     return math.exp(t * log_residual_sd * math.sqrt(1 + 1 / observations))
