@@ -131,16 +131,21 @@ def short_run(
     sample_every: float | None = None,
     report: bool = False,
     design: str | None = "--paired",
+    transactions: int | None = None,
 ) -> tuple[str, ...]:
     """`pkbench run` options for a run that measures something in seconds: a few rows, one client, a
     one-second window, one paired round without warm-up (war's eight rounds are for verdicts, which these
     tests do not ask for), paired windows only (the default's interleaved window in every round is a second
     window these tests do not read), and no report.html unless asked for (drawing it costs each run seconds
-    of CPU; the report tests draw it). None leaves an option to the scenario."""
+    of CPU; the report tests draw it). None leaves an option to the scenario. TRANSACTIONS runs each window
+    as that many transactions a client instead of DURATION's seconds: a timed window keeps pgbench and its
+    server busy on both cores for its length, which a test that reads what a window measured, not how long
+    it ran, need not pay."""
     given = {
         "--strategies": strategies,
         "--rows": rows,
-        "--duration": duration,
+        "--duration": duration if transactions is None else None,
+        "--transactions": transactions,
         "--clients": clients,
         "--rounds": rounds,
         "--warmup": warmup,

@@ -113,7 +113,7 @@ def test_a_failed_strategy_exits_3_naming_it_and_keeps_the_results(tmp_path: Pat
         "run",
         "--strategy-def",
         "boom=bigint:(1/0)::bigint",
-        *short_run(strategies="bigint,boom", sample_every=0, out=out),
+        *short_run(strategies="bigint,boom", sample_every=0, out=out, transactions=200),
         timeout=300,
     )
     assert result.returncode == 3, result.stderr
@@ -142,7 +142,7 @@ def test_a_skipped_strategy_exits_4_naming_it(tmp_path: Path) -> None:
         "run",
         "--config",
         str(config),
-        *short_run(strategies="bigint,needs-missing", sample_every=0, out=out),
+        *short_run(strategies="bigint,needs-missing", sample_every=0, out=out, transactions=200),
         timeout=300,
     )
     assert result.returncode == 4, result.stderr

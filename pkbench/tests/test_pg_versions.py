@@ -26,7 +26,14 @@ def test_war_on_another_major_version(tmp_path: Path) -> None:
         "--no-report",
         "--pg",
         str(OTHER_MAJOR),
-        *short_run(strategies="bigint,uuid-v4,uuid-v7", rows=2000, clients=2, sample_every=1, out=out),
+        *short_run(
+            strategies="bigint,uuid-v4,uuid-v7",
+            rows=2000,
+            clients=2,
+            sample_every=1,
+            out=out,
+            transactions=500,
+        ),
         tmpdir=server_tmp,
         timeout=600,
     )
