@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import subprocess
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -23,14 +24,25 @@ IN_WAR = [s.name for s in BUILTIN if s.layout != "hash" and s.client_key is None
 CORE_ONLY = {"my-v4", "bigint", "uuid-v4", "uuid-v4-text", "uuid-v4-char32", "uuid-v1", "newsequentialid"}
 
 
-@pytest.fixture(scope="module")
-def war(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    out = tmp_path_factory.mktemp("war") / "results"
+def run_war(out: Path, *arguments: str) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
+    """`pkbench run ARGUMENTS --out OUT`, its cluster in a directory of its own that it must leave empty."""
     # Not under pytest's base directory: a concurrent pytest session resets that to 0700.
     server_tmp = Path(tempfile.mkdtemp(prefix="pkbench-test-"))
     server_tmp.chmod(0o755)
-    result = run_cli(
-        "run",
+    result = run_cli("run", *arguments, "--out", str(out), tmpdir=server_tmp, timeout=900)
+    assert processes_mentioning(str(server_tmp)) == []
+    assert list(server_tmp.iterdir()) == [], "the temporary cluster is removed"
+    server_tmp.rmdir()
+    data: dict[str, Any] = json.loads((out / "results.json").read_text())
+    data["_out"] = out
+    data["_stdout"] = result.stdout
+    return result, data
+
+
+@pytest.fixture(scope="module")
+def war(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    result, data = run_war(
+        tmp_path_factory.mktemp("war") / "results",
         *short_run(
             strategies=",".join([*IN_WAR, "my-v4"]),
             rows=ROWS,
@@ -39,30 +51,19 @@ def war(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
             # timed shared window on a slow second gave one strategy no transaction at all. The shared window
             # picks each strategy's scripts at random by weight: in 400 transactions a strategy goes without
             # one with odds of (27/28)^400, about one in two million.
-            duration=None,
+            transactions=TRANSACTIONS,
             sample_every=1,
-            out=out,
             # The default design: each round's paired windows and then one window of every strategy at once.
             design=None,
         ),
-        "--transactions",
-        str(TRANSACTIONS),
         "--strategy-def",
         "my-v4=uuid:gen_random_uuid()",
-        tmpdir=server_tmp,
-        timeout=900,
     )
-    data: dict[str, Any] = json.loads((out / "results.json").read_text())
     skipped = [s["name"] for s in data["strategies"] if s["status"] == "skipped"]
     # every strategy is asked for, so one this server cannot run makes the exit code say so
     assert result.returncode == (4 if skipped else 0), result.stderr
     if skipped:
         assert result.stderr.strip().splitlines()[-1].startswith(f"pkbench: error: {len(skipped)} of ")
-    assert processes_mentioning(str(server_tmp)) == []
-    assert list(server_tmp.iterdir()) == [], "the temporary cluster is removed"
-    server_tmp.rmdir()
-    data["_out"] = out
-    data["_stdout"] = result.stdout
     return data
 
 
@@ -226,18 +227,11 @@ def test_a_hash_partitioned_key_is_refused_where_the_table_is_plain(tmp_path: Pa
 @pytest.fixture(scope="module")
 def timed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The default design in seconds rather than transactions, sampled each second."""
-    out = tmp_path_factory.mktemp("timed") / "results"
-    server_tmp = Path(tempfile.mkdtemp(prefix="pkbench-test-"))
-    server_tmp.chmod(0o755)
-    result = run_cli(
-        "run",
-        *short_run(strategies="bigint,uuid-v4", rows=300, duration=2, sample_every=1, out=out, design=None),
-        tmpdir=server_tmp,
+    result, data = run_war(
+        tmp_path_factory.mktemp("timed") / "results",
+        *short_run(strategies="bigint,uuid-v4", rows=300, duration=2, sample_every=1, design=None),
     )
     assert result.returncode == 0, result.stderr
-    server_tmp.rmdir()
-    data: dict[str, Any] = json.loads((out / "results.json").read_text())
-    data["_out"] = out
     return data
 
 
