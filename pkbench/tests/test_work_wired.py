@@ -32,6 +32,9 @@ rows = {ROWS}
 clients = 2
 jobs = 1
 duration_s = 2
+# Fixed work: each window's figures per transaction are what is read, and 300 inserts a client after the
+# checkpoint reach far more of a random key's leaves than a sequential key's
+transactions = 300
 batch_rows = 25000
 progress_interval_s = 1
 sampling_interval_s = 1
@@ -142,7 +145,7 @@ def test_a_random_key_dirties_more_pages_and_writes_more_wal_per_insert_than_a_s
 def test_the_machine_window_is_recorded_as_shares(run: dict[str, Any]) -> None:
     window = workload(run, "bigint", "insert").machine_window
     assert isinstance(window, results.MachineWindow)
-    assert window.duration_s >= 2
+    assert window.duration_s > 0
     for share in (window.busy_fraction, window.own_fraction, window.other_fraction, window.steal_fraction):
         assert 0 <= share <= 1
     # pgbench and the server were busy during the window.
