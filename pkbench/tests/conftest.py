@@ -140,7 +140,8 @@ def short_run(
     of CPU; the report tests draw it). None leaves an option to the scenario. TRANSACTIONS runs each window
     as that many transactions a client instead of DURATION's seconds: a timed window keeps pgbench and its
     server busy on both cores for its length, which a test that reads what a window measured, not how long
-    it ran, need not pay."""
+    it ran, need not pay. (The default design's shared window is timed either way, at the scenario's
+    length.)"""
     given = {
         "--strategies": strategies,
         "--rows": rows,
