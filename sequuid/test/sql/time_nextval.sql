@@ -6,10 +6,15 @@ SET search_path = public, regress_helpers;
 -- bits rounded up to whole bytes, the interval length rescaled to max(1, interval_length * interval_count / 2^bits)
 -- (sequential-uuids 1.0.3's layout): compare with the clock read around each call
 CREATE TEMP TABLE time_sample AS SELECT * FROM sample_calls('uuid_time_nextval()', 200);
--- 1.5 s of calls each, so the 1-second blocks move on at least once.  (1, 3): one byte, intervals of max(1, 3 / 256) = 1 s, prefixes (Unix seconds mod 256)
-CREATE TEMP TABLE time_small_sample AS SELECT * FROM sample_calls('uuid_time_nextval(1, 3)', 15, 0.1);
--- (1, 256), 1.0.3's own case: one byte, 1-second intervals; (600, 100): one byte, intervals of 60000 / 256 = 234 s
-CREATE TEMP TABLE time_byte_sample AS SELECT * FROM sample_calls('uuid_time_nextval(1, 256)', 15, 0.1);
+-- (1, 3): one byte, intervals of max(1, 3 / 256) = 1 s, prefixes (Unix seconds mod 256); (1, 256), 1.0.3's own
+-- case: one byte, 1-second intervals.  Five calls of each, a sleep to just past the next whole second, five more:
+-- the 1-second blocks move on between the two, and no more than a second is spent waiting for it.
+CREATE TEMP TABLE time_small_sample AS SELECT * FROM sample_calls('uuid_time_nextval(1, 3)', 5);
+CREATE TEMP TABLE time_byte_sample AS SELECT * FROM sample_calls('uuid_time_nextval(1, 256)', 5);
+SELECT FROM pg_sleep(1.01 - extract(epoch FROM clock_timestamp()) % 1);
+INSERT INTO time_small_sample SELECT * FROM sample_calls('uuid_time_nextval(1, 3)', 5);
+INSERT INTO time_byte_sample SELECT * FROM sample_calls('uuid_time_nextval(1, 256)', 5);
+-- (600, 100): one byte, intervals of 60000 / 256 = 234 s
 CREATE TEMP TABLE time_rescaled_sample AS SELECT * FROM sample_calls('uuid_time_nextval(600, 100)', 20);
 SELECT count(*) AS calls,
        count(*) FILTER (WHERE octets(u, 0, 1) NOT IN (block(before, 60, 65536), block(after, 60, 65536)))
