@@ -20,12 +20,14 @@ SELECT uuid_generate_v7(), uuid_generate_v7('-1 hour'), uuid_generate_v6(), uuid
        uuid_time_nextval(), uuid_time_nextval(1, 1)
 FROM generate_series(1, 1000) $$) AS "QUERY PLAN";
 
--- the values made in the worker have the right versions and do not repeat
-SELECT count(DISTINCT v7) AS v7, count(DISTINCT v6) AS v6, count(DISTINCT ulid) AS ulid, count(DISTINCT v8) AS v8,
+-- the values made in the worker have the right versions and do not repeat (10,000 of each; the port 2,000)
+SELECT regress_helpers.sized(10000, 2000) AS calls \gset
+SELECT count(DISTINCT v7) = :calls AS v7, count(DISTINCT v6) = :calls AS v6, count(DISTINCT ulid) = :calls AS ulid,
+       count(DISTINCT v8) = :calls AS v8,
        bool_and(version(v7) = 7 AND version(v6) = 6 AND version(v8) = 8) AS versions
 FROM (SELECT uuid_generate_v7() AS v7, uuid_generate_v6() AS v6, uuid_generate_ulid() AS ulid,
              uuid_time_nextval() AS v8
-      FROM generate_series(1, 10000)) s;
+      FROM generate_series(1, :calls)) s;
 
 CREATE SEQUENCE parallel_seq;
 EXPLAIN (COSTS OFF) SELECT uuid_sequence_nextval('parallel_seq') FROM generate_series(1, 1000);

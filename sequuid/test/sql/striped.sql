@@ -39,12 +39,14 @@ SELECT pg_temp.stripe(uuid_generate_striped(256), 8) % 16 = pg_temp.stripe(uuid_
        pg_temp.stripe(uuid_generate_striped(200), 8) = pg_temp.stripe(uuid_generate_striped(256), 8) % 200
            AS not_a_power_of_two;
 
--- strictly increasing in one backend, 20,000 calls at each of three widths
-SELECT stripes, count(*) AS calls, count(*) FILTER (WHERE u <= previous) AS not_increasing,
+-- strictly increasing in one backend, 20,000 calls at each of three widths (the port 5,000: many to each of the
+-- milliseconds they span)
+SELECT regress_helpers.sized(20000, 5000) AS calls \gset
+SELECT stripes, count(*) = :calls AS all_made, count(*) FILTER (WHERE u <= previous) AS not_increasing,
        count(DISTINCT pg_temp.stripe(u, CASE stripes WHEN 1 THEN 0 ELSE 8 END)) AS stripes_seen
 FROM (SELECT stripes, u, lag(u) OVER (PARTITION BY stripes ORDER BY call) AS previous
       FROM (SELECT stripes, call, uuid_generate_striped(stripes) AS u
-            FROM (VALUES (1), (7), (256)) s (stripes), generate_series(1, 20000) call) g) w
+            FROM (VALUES (1), (7), (256)) s (stripes), generate_series(1, :calls) call) g) w
 GROUP BY stripes ORDER BY stripes;
 
 -- one stripe is v7's layout with version 8
@@ -62,12 +64,14 @@ SELECT encode(uuid_send(lower), 'hex') = overlay(encode(uuid_send(uuid_v7_bounda
 FROM uuid_striped_ranges(1, '2024-03-09 12:34:56.789012+00', '2024-03-10 00:00:00+00');
 
 -- keys made now fall in the range of their stripe for now, and in no other, and not in a range of the past
+-- (1,000 keys; the port 200, each checked against three calls of its uuid_striped_ranges)
+SELECT regress_helpers.sized(1000, 200) AS keys \gset
 CREATE TEMP TABLE striped_now AS SELECT clock_timestamp() AS before;
-CREATE TEMP TABLE striped_keys AS SELECT uuid_generate_striped(16) AS u FROM generate_series(1, 1000);
-SELECT count(*) AS keys,
+CREATE TEMP TABLE striped_keys AS SELECT uuid_generate_striped(16) AS u FROM generate_series(1, :keys);
+SELECT count(*) = :keys AS all_made,
        count(*) FILTER (WHERE (SELECT count(*) FROM uuid_striped_ranges(16, n.before, clock_timestamp() + interval '1 ms') r
                                WHERE k.u >= r.lower AND k.u < r.upper AND r.stripe = pg_temp.stripe(k.u, 4)) = 1)
-           AS in_their_stripes_range,
+           = :keys AS all_in_their_stripes_range,
        count(*) FILTER (WHERE EXISTS (SELECT FROM uuid_striped_ranges(16, n.before, clock_timestamp() + interval '1 ms') r
                                       WHERE k.u >= r.lower AND k.u < r.upper AND r.stripe <> pg_temp.stripe(k.u, 4)))
            AS in_another_range,
@@ -78,7 +82,7 @@ FROM striped_keys k, striped_now n;
 -- a range of the stripes' ranges is one index range per stripe
 CREATE TEMP TABLE striped_indexed (id uuid PRIMARY KEY);
 INSERT INTO striped_indexed SELECT u FROM striped_keys;
-SELECT count(*) AS found_by_ranges
+SELECT count(*) = :keys AS all_found_by_ranges
 FROM uuid_striped_ranges(16, (SELECT before FROM striped_now), clock_timestamp()) r
 JOIN striped_indexed i ON i.id >= r.lower AND i.id < r.upper;
 

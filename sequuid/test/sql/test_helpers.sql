@@ -48,6 +48,13 @@ BEGIN
 END
 $$;
 
+-- how many calls or values a test makes: c with the C extension installed, port without it.  The port's calls cost
+-- several to some fifty times C's; a test prints what it proves of the values, never their count, so that C and the
+-- port share its expected output.
+CREATE FUNCTION regress_helpers.sized(c int, port int) RETURNS int
+    LANGUAGE sql STABLE
+    AS $$ SELECT CASE WHEN EXISTS (SELECT FROM pg_extension WHERE extname = 'sequuid') THEN c ELSE port END $$;
+
 -- the sequential-uuids block of instant t: (Unix seconds / length) mod count
 CREATE FUNCTION regress_helpers.block(t timestamptz, length int, count int) RETURNS bigint
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT mod(floor(floor(extract(epoch FROM t)) / length)::bigint, count) $$;
