@@ -199,7 +199,18 @@ def require_passwords(
 @pytest.fixture
 def server_tmpdir() -> Iterator[Path]:
     """A TMPDIR for the embedded cluster that the server's OS user can enter (pytest's tmp_path is 0700)."""
-    path = Path(tempfile.mkdtemp(prefix="pkbench-test-"))
+    yield from _enterable_tmpdir(None)
+
+
+@pytest.fixture
+def disk_tmpdir() -> Iterator[Path]:
+    """As server_tmpdir, on a disk: for a write limit, which throttles a block device. TMPDIR may be a tmpfs
+    (./dev test puts the suite on one); /var/tmp is on the disk by convention (it outlives a reboot)."""
+    yield from _enterable_tmpdir(Path("/var/tmp"))
+
+
+def _enterable_tmpdir(parent: Path | None) -> Iterator[Path]:
+    path = Path(tempfile.mkdtemp(prefix="pkbench-test-", dir=parent))
     path.chmod(0o755)
     yield path
     shutil.rmtree(path, ignore_errors=True)

@@ -162,10 +162,10 @@ def test_the_load_is_compared_per_million_rows_and_the_key_in_seconds() -> None:
 
 @real_blkio
 def test_the_presets_steps_run_at_a_tiny_size(
-    tmp_path: Path, server_tmpdir: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, disk_tmpdir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     out = tmp_path / "results"
-    monkeypatch.setattr(tempfile, "tempdir", str(server_tmpdir))
+    monkeypatch.setattr(tempfile, "tempdir", str(disk_tmpdir))
     tiny = {"rows_small": 3000, "rows": 6000, "batch_rows": 1000, "duration_s": 1, "clients": 2, "jobs": 1}
     options = Options(
         report=False,

@@ -117,14 +117,14 @@ def _direct_writes(limit: IoLimit, target: Path) -> float:
 
 
 @real_blkio
-def test_writes_are_held_to_the_limit_only_while_throttled(tmp_path: Path) -> None:
-    with IoLimit(20, device=device_of(tmp_path)) as limit:
+def test_writes_are_held_to_the_limit_only_while_throttled(disk_tmpdir: Path) -> None:
+    with IoLimit(20, device=device_of(disk_tmpdir)) as limit:
         path = limit.path
         assert not limit.limited()
-        free = _direct_writes(limit, tmp_path / "free")
+        free = _direct_writes(limit, disk_tmpdir / "free")
         with limit.throttled():
             assert limit.limited()
-            held = _direct_writes(limit, tmp_path / "held")
+            held = _direct_writes(limit, disk_tmpdir / "held")
         assert not limit.limited()
     # 40 writes at 20 a second: two seconds, less the first slice the throttle lets through at once.
     assert held >= 1.5, held
@@ -133,8 +133,8 @@ def test_writes_are_held_to_the_limit_only_while_throttled(tmp_path: Path) -> No
 
 
 @real_blkio
-def test_the_cgroup_goes_on_ctrl_c(tmp_path: Path) -> None:
-    with pytest.raises(KeyboardInterrupt), IoLimit(20, device=device_of(tmp_path)) as limit:
+def test_the_cgroup_goes_on_ctrl_c(disk_tmpdir: Path) -> None:
+    with pytest.raises(KeyboardInterrupt), IoLimit(20, device=device_of(disk_tmpdir)) as limit:
         path = limit.path
         with limit.throttled():
             raise KeyboardInterrupt
@@ -185,14 +185,14 @@ scripts = [{{ name = "insert", sql = "INSERT INTO records DEFAULT VALUES;" }}]
 
 @real_blkio
 def test_the_server_commits_at_the_disk_rate_while_measuring_only(
-    tmp_path: Path, server_tmpdir: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, disk_tmpdir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     scenario = tmp_path / "commits.toml"
     scenario.write_text(COMMITS)
     out = tmp_path / "results"
     hierarchy = _blkio_hierarchy()
     # The cluster's directory, and so the disk the limit is on, is under the temporary directory.
-    monkeypatch.setattr(tempfile, "tempdir", str(server_tmpdir))
+    monkeypatch.setattr(tempfile, "tempdir", str(disk_tmpdir))
     runner.execute(
         Options(report=False, scenario=str(scenario), strategies=["bigint"], pg_major=OTHER_MAJOR, out=out)
     )
