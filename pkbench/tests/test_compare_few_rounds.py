@@ -9,7 +9,7 @@ import json
 import shutil
 from pathlib import Path
 
-from conftest import run_cli
+from conftest import cli_in_process
 
 REPRODUCTIONS = Path(__file__).resolve().parents[1] / "docs" / "reproductions"
 # A run of the paired design, recorded before the mixed design was the default; and one of the default.
@@ -40,7 +40,9 @@ def three_rounds(
 
 def regressions(old: Path, new: Path, out: Path, percent: int) -> str:
     """`compare --fail-on-regression PERCENT` of NEW against OLD, which must fail: its last line."""
-    done = run_cli("compare", str(old), str(new), "--out", str(out), "--fail-on-regression", str(percent))
+    done = cli_in_process(
+        "compare", str(old), str(new), "--out", str(out), "--fail-on-regression", str(percent)
+    )
     assert done.returncode == 5, done.stderr
     return done.stderr.strip().splitlines()[-1]
 
@@ -59,7 +61,7 @@ def test_three_rounds_forty_percent_slower_fail_the_regression_check(tmp_path: P
 def test_an_identical_three_round_copy_passes(tmp_path: Path) -> None:
     base = three_rounds(tmp_path / "base")
     same = three_rounds(tmp_path / "same")
-    done = run_cli(
+    done = cli_in_process(
         "compare", str(base), str(same), "--out", str(tmp_path / "cmp"), "--fail-on-regression", "0"
     )
     assert done.returncode == 0, done.stderr
@@ -99,7 +101,7 @@ def test_an_older_paired_run_against_a_default_run(tmp_path: Path) -> None:
     # Three rounds of each: a bootstrap per figure and run is most of what comparing whole runs costs.
     older = three_rounds(tmp_path / "older")
     default = three_rounds(tmp_path / "default", source=WAR_DEFAULT)
-    done = run_cli("compare", str(older), str(default), "--out", str(tmp_path / "cmp"))
+    done = cli_in_process("compare", str(older), str(default), "--out", str(tmp_path / "cmp"))
     assert done.returncode == 0, done.stderr
     text = (tmp_path / "cmp" / "comparison.md").read_text()
     # Both tables: the raw figures, and each strategy's ratios to bigint, paired then and interleaved now.

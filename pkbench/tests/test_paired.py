@@ -156,7 +156,7 @@ def doctored(source: Path, destination: Path, factor: float) -> Path:
 def test_compare_calls_out_a_run_slower_in_every_round(paired_run: Path, tmp_path: Path) -> None:
     steady = doctored(paired_run, tmp_path / "steady", 1.0)
     slower = doctored(paired_run, tmp_path / "slower", 0.7)
-    done = run_cli(
+    done = cli_in_process(
         "compare", str(steady), str(slower), "--out", str(tmp_path / "cmp"), "--fail-on-regression", "10"
     )
     assert done.returncode == 5, done.stderr
@@ -174,7 +174,7 @@ def test_compare_finds_nothing_in_an_identical_copy(paired_run: Path, tmp_path: 
     # steadying, which a compare may resolve by chance in one figure of many.
     steady = doctored(paired_run, tmp_path / "steady", 1.0)
     same = Path(shutil.copytree(steady, tmp_path / "same"))
-    done = run_cli(
+    done = cli_in_process(
         "compare", str(steady), str(same), "--out", str(tmp_path / "cmp"), "--fail-on-regression", "0"
     )
     assert done.returncode == 0, done.stderr
