@@ -22,7 +22,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from conftest import cli_in_process
+from conftest import cli_in_process, short_run
 
 PROJECT = Path(__file__).resolve().parents[1]
 
@@ -153,9 +153,9 @@ def test_the_wheel_installs_into_a_fresh_venv_and_runs(tmp_path: Path) -> None:
     try:
         out = server_tmp / "results"
         run(
-            venv / "bin" / "pkbench", "run", "--pg", "18", "--strategies", "uuid-v6,bigint", "--rows", "500",
-            "--duration", "1", "--rounds", "1", "--warmup", "0", "--out", out, cwd=tmp_path,
-            env={"TMPDIR": str(server_tmp)},
+            venv / "bin" / "pkbench", "run", "--pg", "18",
+            *short_run(strategies="uuid-v6,bigint", rows=500, transactions=100, out=out),
+            cwd=tmp_path, env={"TMPDIR": str(server_tmp)},
         )  # fmt: skip
         results = json.loads((out / "results.json").read_text())
         assert results["target"]["sequuid"]["status"] in ("present", "built")
