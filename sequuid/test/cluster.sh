@@ -54,7 +54,7 @@ bindir_cluster() (
     done
     shift
     port=$(free_port) || exit 1
-    dir=$(mktemp -d /tmp/sequuid-cluster.XXXXXX)
+    dir=$(mktemp -d -t sequuid-cluster.XXXXXX)
     owner=()
     if [ "$(id -u)" -eq 0 ]; then
         # CLUSTER_OS_USER: who runs the server when root starts it (a machine without a postgres user names another)
