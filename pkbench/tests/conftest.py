@@ -124,6 +124,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
 
 
+# Transactions a second in a window a test holds open: its seconds pass as before, without pgbench and the
+# server keeping both cores busy for them (two such overlapping runs took 23 CPU-seconds at full speed).
+HOLDING_RATE = 20
+
+
 def short_run(
     *,
     strategies: str | None = None,
@@ -137,6 +142,7 @@ def short_run(
     report: bool = False,
     design: str | None = "--paired",
     transactions: int | None = None,
+    rate: int | None = None,
 ) -> tuple[str, ...]:
     """`pkbench run` options for a run that measures something in seconds: a few rows, one client, a
     one-second window, one paired round without warm-up (war's eight rounds are for verdicts, which these
@@ -146,12 +152,14 @@ def short_run(
     as that many transactions a client instead of DURATION's seconds: a timed window keeps pgbench and its
     server busy on both cores for its length, which a test that reads what a window measured, not how long
     it ran, need not pay. (The default design's shared window is timed either way, at the scenario's
-    length.)"""
+    length.) RATE holds every window to that many transactions a second (pgbench --rate): HOLDING_RATE for
+    a run a test stops, kills or overlaps mid-window, which needs the window running, not busy."""
     given = {
         "--strategies": strategies,
         "--rows": rows,
         "--duration": duration if transactions is None else None,
         "--transactions": transactions,
+        "--rate": rate,
         "--clients": clients,
         "--rounds": rounds,
         "--warmup": warmup,

@@ -338,11 +338,15 @@ def test_a_strategy_expression_with_a_second_statement_is_refused_and_touches_no
 
 
 def _run_in_background(cluster: EmbeddedCluster, out: Path, *args: str) -> subprocess.Popen[str]:
+    """A run that overlaps with what the test does meanwhile: its window lasts the seconds ARGS give it, at 20
+    transactions a second, since what the test needs is a run in progress, not what its window measures."""
     return subprocess.Popen(
         [
             *PKBENCH,
             "run",
             *short_run(strategies="bigint", out=out),
+            "--rate",
+            "20",
             "--dsn",
             dsn(cluster),
             *args,

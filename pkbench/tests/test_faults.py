@@ -12,7 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import assert_nothing_left, processes_mentioning, run_cli, run_until_window, short_run
+from conftest import (
+    HOLDING_RATE,
+    assert_nothing_left,
+    processes_mentioning,
+    run_cli,
+    run_until_window,
+    short_run,
+)
 
 from pkbench.server.builds import find_pgbench, find_server_bindir
 from pkbench.server.embedded import EmbeddedCluster
@@ -30,7 +37,9 @@ def last_line(stderr: str) -> str:
 
 def test_the_server_killed_in_a_window_then_resume_finishes(server_tmpdir: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
-    arguments = short_run(strategies="bigint,uuid-v4", rows=300, duration=2, rounds=2, out=out)
+    arguments = short_run(
+        strategies="bigint,uuid-v4", rows=300, duration=2, rounds=2, out=out, rate=HOLDING_RATE
+    )
     # Round 2 runs uuid-v4 first (the rotation): killed once its first window has started, or late by a
     # whole window on a busy machine, the server dies inside round 2 of the first stage.
     with run_until_window(
@@ -54,7 +63,7 @@ def test_the_server_killed_in_a_window_then_resume_finishes(server_tmpdir: Path,
 
 def test_pgbench_killed_in_a_window_fails_that_strategy_by_name(server_tmpdir: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
-    arguments = short_run(strategies="bigint", rows=300, duration=30, rounds=1, out=out)
+    arguments = short_run(strategies="bigint", rows=300, duration=30, rounds=1, out=out, rate=HOLDING_RATE)
     with run_until_window(server_tmpdir, arguments, out / "pgbench" / "bigint" / "lookup-by-data") as run:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -115,7 +124,8 @@ def test_a_dsn_server_stopped_mid_run_is_one_line(server_tmpdir: Path, tmp_path:
         dsn = cluster.connection.conninfo()
         out = tmp_path / "out"
         arguments = [
-            *short_run(strategies="bigint", rows=300, duration=30, rounds=1, out=out), "--dsn", dsn
+            *short_run(strategies="bigint", rows=300, duration=30, rounds=1, out=out, rate=HOLDING_RATE),
+            "--dsn", dsn
         ]  # fmt: skip
         with run_until_window(server_tmpdir, arguments, out / "pgbench" / "bigint" / "lookup-by-data") as run:
             time.sleep(0.5)

@@ -9,7 +9,7 @@ import time
 from contextlib import AbstractContextManager
 from pathlib import Path
 
-from conftest import assert_nothing_left, processes_mentioning, run_until_window, short_run
+from conftest import HOLDING_RATE, assert_nothing_left, processes_mentioning, run_until_window, short_run
 
 
 def start_and_wait_for_the_window(
@@ -17,7 +17,14 @@ def start_and_wait_for_the_window(
 ) -> AbstractContextManager[subprocess.Popen[str]]:
     """A bigint run whose first window (long enough to be interrupted in) has started."""
     arguments = short_run(
-        strategies="bigint", rows=2000, duration=60, clients=None, rounds=None, warmup=None, out=out
+        strategies="bigint",
+        rows=2000,
+        duration=60,
+        clients=None,
+        rounds=None,
+        warmup=None,
+        out=out,
+        rate=HOLDING_RATE,
     )
     return run_until_window(server_tmpdir, arguments, out / "pgbench" / "bigint" / "lookup-by-data")
 

@@ -17,6 +17,7 @@ from typing import Any
 import psycopg
 import pytest
 from conftest import (
+    HOLDING_RATE,
     assert_nothing_left,
     interrupted,
     processes_mentioning,
@@ -180,7 +181,9 @@ def _start_run_with_a_standby(
         scenario.write_text(run.scenario)
         arguments = (str(scenario), *arguments)
     return run_until_window(
-        server_tmpdir, [*arguments, "--duration", "60", "--out", str(out)], out / "pgbench" / run.path
+        server_tmpdir,
+        [*arguments, "--duration", "60", "--rate", str(HOLDING_RATE), "--out", str(out)],
+        out / "pgbench" / run.path,
     )
 
 

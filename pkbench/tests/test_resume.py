@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from conftest import assert_nothing_left, cli_in_process, run_cli, run_until_window, short_run
+from conftest import HOLDING_RATE, assert_nothing_left, cli_in_process, run_cli, run_until_window, short_run
 from test_cli_errors import assert_one_line_error
 
 ROUNDS = 3
@@ -24,7 +24,13 @@ def load(out: Path) -> dict[str, Any]:
 def test_sigterm_marks_the_run_incomplete_and_resume_finishes_it(server_tmpdir: Path, tmp_path: Path) -> None:
     out = server_tmpdir / "results"
     arguments = short_run(
-        strategies="bigint,uuid-v4", rows=300, duration=1, rounds=ROUNDS, out=out, report=True
+        strategies="bigint,uuid-v4",
+        rows=300,
+        duration=1,
+        rounds=ROUNDS,
+        out=out,
+        report=True,
+        rate=HOLDING_RATE,
     )
     # Stopped once the second round of the first stage has begun: one round is whole, one is cut off.
     with run_until_window(

@@ -14,7 +14,15 @@ from unittest import mock
 
 import psycopg
 import pytest
-from conftest import cli_in_process, interrupted, require_passwords, run_cli, run_until_window, short_run
+from conftest import (
+    HOLDING_RATE,
+    cli_in_process,
+    interrupted,
+    require_passwords,
+    run_cli,
+    run_until_window,
+    short_run,
+)
 
 from pkbench.cli import arguments
 from pkbench.results.files import load
@@ -141,7 +149,7 @@ def test_ctrl_c_mid_window_leaves_nothing_of_the_run(
         "--dsn",
         servers.dsn(),
         *servers.shard_options(),
-        *short_run(strategies="uuid-v7", rows=200, duration=60, clients=2, out=out),
+        *short_run(strategies="uuid-v7", rows=200, duration=60, clients=2, out=out, rate=HOLDING_RATE),
         "--set",
         "key_sample=50",
     ]

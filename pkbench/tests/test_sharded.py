@@ -9,7 +9,15 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import assert_nothing_left, cli_in_process, interrupted, run_cli, run_until_window, short_run
+from conftest import (
+    HOLDING_RATE,
+    assert_nothing_left,
+    cli_in_process,
+    interrupted,
+    run_cli,
+    run_until_window,
+    short_run,
+)
 
 from pkbench.report import shards
 from pkbench.report.loading import load_run
@@ -20,12 +28,16 @@ from pkbench.summary import sharded
 SHARDS = 3
 
 
-def _arguments(out: Path, strategies: str = "uuid-v4,uuid-v7", duration: int = 3) -> tuple[str, ...]:
+def _arguments(
+    out: Path, strategies: str = "uuid-v4,uuid-v7", duration: int = 3, rate: int | None = None
+) -> tuple[str, ...]:
     return (
         "sharded",
         "--shards",
         str(SHARDS),
-        *short_run(strategies=strategies, rows=600, duration=duration, clients=2, out=out, sample_every=1),
+        *short_run(
+            strategies=strategies, rows=600, duration=duration, clients=2, out=out, sample_every=1, rate=rate
+        ),
         "--set",
         "key_sample=100",
     )
@@ -74,7 +86,9 @@ def _assert_shares_over_time(out: Path) -> None:
 
 def _started(server_tmpdir: Path, out: Path):  # type: ignore[no-untyped-def]
     return run_until_window(
-        server_tmpdir, list(_arguments(out, "uuid-v7", 60)), out / "pgbench" / "uuid-v7" / "insert-hash"
+        server_tmpdir,
+        list(_arguments(out, "uuid-v7", 60, HOLDING_RATE)),
+        out / "pgbench" / "uuid-v7" / "insert-hash",
     )
 
 

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import cli_in_process, run_cli, run_until_window, short_run
+from conftest import HOLDING_RATE, cli_in_process, run_cli, run_until_window, short_run
 from test_cli_errors import assert_one_line_error
 
 from pkbench.errors import PkbenchError
@@ -82,7 +82,7 @@ def test_a_bad_point_is_refused_before_any_runs(tmp_path: Path) -> None:
 def test_a_clients_sweep_runs_one_point_per_value_and_resumes_point_by_point(server_tmpdir: Path) -> None:
     out = server_tmpdir / "sweep"
     arguments = (
-        *short_run(strategies="bigint", duration=1, rounds=2, clients=None, out=out),
+        *short_run(strategies="bigint", duration=1, rounds=2, clients=None, out=out, rate=HOLDING_RATE),
         "--clients",
         "1,2",
     )
