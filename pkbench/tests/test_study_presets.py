@@ -5,6 +5,7 @@ the last test, which runs a tiny window with checkpoints on a schedule."""
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 
@@ -143,5 +144,9 @@ def test_a_window_asks_for_checkpoints_on_schedule(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     (strategy,) = json.loads((out / "results.json").read_text())["strategies"]
     for workload in strategy["workloads"]:
-        # A 4 s window with one every second: 3 or 4, as the last may fall after pgbench ends.
-        assert workload["checkpoints"]["requested"] in (3, 4), workload["name"]
+        # One a second while pgbench runs its 4 s, the k-th asked for k seconds after the checkpointer began
+        # at the soonest: no more than the whole seconds the machine's snapshots around the window span (the
+        # checkpointer runs between them), however late pgbench ends on a busy machine; and at least the two
+        # that the first three seconds hold even when a checkpoint is slow to finish.
+        requested = workload["checkpoints"]["requested"]
+        assert 2 <= requested <= math.floor(workload["machine_window"]["duration_s"]), workload
