@@ -22,7 +22,7 @@ import psycopg
 import pytest
 from psycopg import sql
 
-from pkbench.cli.main import main
+from pkbench.cli.main import COLLECTOR_THRESHOLDS, main
 from pkbench.server.builds import find_pgbench, find_server_bindir, server_bindir
 from pkbench.server.embedded import EmbeddedCluster
 from pkbench.server.initdb_template import TEMPLATES_VARIABLE
@@ -35,8 +35,8 @@ def pytest_configure(config: pytest.Config) -> None:
     (server/initdb_template.py). The xdist workers and every pkbench the tests start inherit the directory
     from the session that made it, which removes it at the end."""
     # The tests read committed runs and draw reports in-process, as pkbench's entry point does, with its
-    # collector thresholds (cli/main.py).
-    gc.set_threshold(100_000, 50, 100)
+    # collector thresholds.
+    gc.set_threshold(*COLLECTOR_THRESHOLDS)
     if os.environ.get(TEMPLATES_VARIABLE):
         return
     templates = Path(tempfile.mkdtemp(prefix="pkbench-initdb-"))

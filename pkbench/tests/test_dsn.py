@@ -14,7 +14,7 @@ from typing import Any
 
 import psycopg
 import pytest
-from conftest import PKBENCH, require_passwords, run_cli, short_run
+from conftest import HOLDING_RATE, PKBENCH, require_passwords, run_cli, short_run
 
 from pkbench.run.paired import LOAD_PARTS
 from pkbench.server.builds import find_pgbench, find_server_bindir
@@ -338,15 +338,13 @@ def test_a_strategy_expression_with_a_second_statement_is_refused_and_touches_no
 
 
 def _run_in_background(cluster: EmbeddedCluster, out: Path, *args: str) -> subprocess.Popen[str]:
-    """A run that overlaps with what the test does meanwhile: its window lasts the seconds ARGS give it, at 20
-    transactions a second, since what the test needs is a run in progress, not what its window measures."""
+    """A run that overlaps with what the test does meanwhile: its window lasts the seconds ARGS give it, held
+    to HOLDING_RATE, since what the test needs is a run in progress, not what its window measures."""
     return subprocess.Popen(
         [
             *PKBENCH,
             "run",
-            *short_run(strategies="bigint", out=out),
-            "--rate",
-            "20",
+            *short_run(strategies="bigint", out=out, rate=HOLDING_RATE),
             "--dsn",
             dsn(cluster),
             *args,

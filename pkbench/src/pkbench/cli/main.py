@@ -48,11 +48,14 @@ for command in (
     cli.add_command(command)
 
 
+# Runs are read back as many small objects: at the default thresholds the cycle collector walked them every
+# 700 allocations, a sixth of a `pkbench compare`'s CPU. Cycles are still collected, less often.
+COLLECTOR_THRESHOLDS = (100_000, 50, 100)
+
+
 def main() -> None:
     """Entry point: the single error boundary."""
-    # Runs are read back as many small objects: at the default thresholds the cycle collector walked them
-    # every 700 allocations, a sixth of a `pkbench compare`'s CPU. Cycles are still collected, less often.
-    gc.set_threshold(100_000, 50, 100)
+    gc.set_threshold(*COLLECTOR_THRESHOLDS)
     # A SIGTERM gets the same orderly teardown as Ctrl-C.
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
